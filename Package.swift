@@ -1,0 +1,62 @@
+// swift-tools-version:6.0
+// clawpair: find OpenClaw gateways and pair devices with them, on Linux.
+//
+// Layering (dependencies point down):
+//   clawpair (executable: argument parsing + output only)
+//     ├─ ClawpairCLIKit      declarative CLI: tokenize → match → validate → run; help, man, completions
+//     ├─ ClawpairSetupCode   setup codes, URL normalization, plaintext policy, access profiles
+//     └─ ClawpairCore        exit codes, errors, base64url, JSON, terminal sanitizing, redaction
+//   C<Lib>                   system-library shims found through pkg-config (one per C library)
+//   COpenSSLShims            forwarders for OpenSSL macros Swift cannot import
+import PackageDescription
+
+/// A `.systemLibrary` target for one Debian `-dev` package, found through pkg-config.
+func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
+    .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
+}
+
+let package = Package(
+    name: "clawpair",
+    products: [
+        .executable(name: "clawpair", targets: ["clawpair"]),
+        .library(name: "ClawpairCore", targets: ["ClawpairCore"]),
+        .library(name: "ClawpairSetupCode", targets: ["ClawpairSetupCode"]),
+        .library(name: "ClawpairCLIKit", targets: ["ClawpairCLIKit"]),
+    ],
+    targets: [
+        // C libraries.
+        systemLibrary("CDNSSD", pkgConfig: "avahi-compat-libdns_sd", apt: ["libavahi-compat-libdnssd-dev"]),
+        systemLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
+        systemLibrary("CSodium", pkgConfig: "libsodium", apt: ["libsodium-dev"]),
+        systemLibrary("COpenSSL", pkgConfig: "openssl", apt: ["libssl-dev"]),
+        systemLibrary("CZBar", pkgConfig: "zbar", apt: ["libzbar-dev"]),
+        systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
+        systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg-dev"]),
+        .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
+
+        // Libraries (public API for Linux nodes).
+        .target(name: "ClawpairCore"),
+        .target(name: "ClawpairSetupCode", dependencies: ["ClawpairCore"]),
+        .target(name: "ClawpairCLIKit", dependencies: ["ClawpairCore"]),
+
+        // The command-line tool: parses arguments, calls the libraries, formats output.
+        .executableTarget(
+            name: "clawpair",
+            dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit"],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"])]
+        ),
+
+        // Tests.
+        .target(name: "ClawpairTestSupport", dependencies: ["ClawpairCore"], path: "Tests/ClawpairTestSupport"),
+        .testTarget(name: "ClawpairCoreTests", dependencies: ["ClawpairCore"]),
+        .testTarget(name: "ClawpairSetupCodeTests", dependencies: ["ClawpairSetupCode", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairCLIKitTests", dependencies: ["ClawpairCLIKit"]),
+        .testTarget(
+            name: "CLibraryTests",
+            dependencies: ["CDNSSD", "CQRencode", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",
+                           "ClawpairTestSupport"]
+        ),
+        .testTarget(name: "clawpairTests", dependencies: ["ClawpairTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

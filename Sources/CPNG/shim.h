@@ -1,0 +1,3 @@
+#pragma once
+// libpng (libpng-dev).
+#include <png.h>

@@ -1,0 +1,3 @@
+#pragma once
+// libqrencode (libqrencode-dev).
+#include <qrencode.h>

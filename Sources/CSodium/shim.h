@@ -1,0 +1,3 @@
+#pragma once
+// libsodium (libsodium-dev).
+#include <sodium.h>

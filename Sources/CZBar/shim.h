@@ -1,0 +1,3 @@
+#pragma once
+// zbar barcode scanner (libzbar-dev).
+#include <zbar.h>
