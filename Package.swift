@@ -40,10 +40,10 @@ let package = Package(
         .target(name: "ClawpairCLIKit", dependencies: ["ClawpairCore"]),
 
         // The command-line tool: parses arguments, calls the libraries, formats output.
+        // Release builds link the Swift runtime statically (`make build`: --static-swift-stdlib).
         .executableTarget(
             name: "clawpair",
-            dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit"],
-            linkerSettings: [.unsafeFlags(["-static-stdlib"])]
+            dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit"]
         ),
 
         // Tests.

@@ -1,1 +1,13 @@
-print("clawpair")
+#if canImport(Glibc)
+import Glibc
+#endif
+import ClawpairCLIKit
+import ClawpairCore
+
+// Process set-up happens here, once: Avahi's compat library prints a banner to stderr
+// unless this is set, and a closed pipe must not kill us mid-write.
+setenv("AVAHI_COMPAT_NOWARN", "1", 1)
+signal(SIGPIPE, SIG_IGN)
+
+exit(CommandLineTool.run(root: RootCommand.spec, arguments: Array(CommandLine.arguments.dropFirst()),
+                         version: ClawpairVersion.current))

@@ -1,0 +1,19 @@
+// swift-tools-version:6.0
+// libFuzzer targets for clawpair's parsers of untrusted input. Built only by `make fuzz`
+// (Fuzz/run), with -sanitize=fuzzer,address; never part of the normal build.
+import PackageDescription
+
+let package = Package(
+    name: "clawpair-fuzz",
+    dependencies: [.package(name: "clawpair", path: "..")],
+    targets: [
+        // Setup-code decoder: every input form (codes, JSON, pasted text, deep links, URLs).
+        .executableTarget(name: "FuzzSetupCode", dependencies: [
+            .product(name: "ClawpairSetupCode", package: "clawpair"),
+            .product(name: "ClawpairCore", package: "clawpair"),
+        ]),
+        // Bounded JSON parser and serializer round trip.
+        .executableTarget(name: "FuzzJSON", dependencies: [.product(name: "ClawpairCore", package: "clawpair")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

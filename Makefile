@@ -1,0 +1,58 @@
+# clawpair — build, run, test, install, benchmark and fuzz.
+#   make run     the main job (see README.md)
+#   make test    the whole test suite (what .ci/run calls)
+SHELL := /bin/bash
+PREFIX ?= /usr/local
+DESTDIR ?=
+SWIFT ?= swift
+CONFIG ?= release
+FUZZ_SECONDS ?= 60
+BIN := .build/$(CONFIG)/clawpair
+
+.PHONY: all deps build run test docs check-docs install uninstall bench fuzz clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	$(SWIFT) build -c $(CONFIG) --product clawpair --static-swift-stdlib
+
+# The main job. Until discovery lands: the help, then a sample setup code decoded.
+run: build
+	@scripts/run-demo $(BIN)
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+# Regenerates Man/ and Completions/ from the command declarations (commit the result).
+docs: build
+	$(BIN) generate-docs .
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	  $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/clawpair
+	install -m 0644 Man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 Completions/clawpair.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/clawpair
+	install -m 0644 Completions/_clawpair $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_clawpair
+	install -m 0644 Completions/clawpair.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/clawpair.fish
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/clawpair $(DESTDIR)$(PREFIX)/share/man/man1/clawpair*.1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/clawpair \
+	  $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_clawpair \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/clawpair.fish
+
+bench: build
+	@bench/run-all $(BIN)
+
+fuzz: deps
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run
+
+clean:
+	rm -rf .build Fuzz/.build

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ClawpairCore
+
+/// Runs a command tree as a process: parse, handle `--help`/`--version`/`help`, run, map
+/// errors to exit statuses. The only place where errors become exit codes.
+public enum CommandLineTool {
+    /// Parses `arguments` (argv without the program name), runs the selected command and
+    /// returns the exit status. `makeContext` builds the context for the parsed globals.
+    public static func run(root: CommandSpec, arguments: [String], version: String,
+                           makeContext: (GlobalOptions) -> CommandContext = CommandContext.process) -> Int32 {
+        // `clawpair help [command...]` is `clawpair [command...] --help`.
+        var arguments = arguments
+        if arguments.first == "help", root.subcommand(named: "help") == nil {
+            arguments = Array(arguments.dropFirst()) + ["--help"]
+        }
+        let parsed: ParsedArguments
+        do {
+            parsed = try ArgumentParser.parse(arguments, root: root)
+        } catch {
+            var globals = GlobalOptions()
+            globals.noColor = arguments.contains("--no-color")
+            let context = makeContext(globals)
+            context.report(error)
+            return error.exitStatus.rawValue
+        }
+        let context = makeContext(parsed.globals)
+        if parsed.globals.version {
+            context.print("\(root.name) \(version)")
+            return ExitStatus.success.rawValue
+        }
+        if parsed.globals.help {
+            context.stdout.write(HelpFormatter.help(path: parsed.commandPath, spec: parsed.spec, style: context.style))
+            return ExitStatus.success.rawValue
+        }
+        guard let runner = parsed.spec.runner else {
+            if parsed.commandPath.count == 1 {
+                context.stdout.write(HelpFormatter.help(path: parsed.commandPath, spec: parsed.spec, style: context.style))
+                return ExitStatus.success.rawValue
+            }
+            let names = parsed.spec.visibleSubcommands.map(\.name).joined(separator: ", ")
+            context.report(UsageError("'\(parsed.commandName)' needs a command: \(names)",
+                                      hint: "see '\(parsed.commandName) --help'"))
+            return ExitStatus.usage.rawValue
+        }
+        do {
+            return try runner(parsed, context).rawValue
+        } catch let error as any ClawpairError {
+            context.report(error)
+            return error.exitStatus.rawValue
+        } catch {
+            context.report(GeneralError("\(error)"))
+            return ExitStatus.failure.rawValue
+        }
+    }
+}
+
+/// Writes the generated man pages and completion scripts.
+public enum DocsWriter {
+    /// Every generated file, as `(path relative to the output directory, contents)`:
+    /// `Man/<page>.1`, `Completions/<program>.bash`, `Completions/_<program>`, `Completions/<program>.fish`.
+    public static func files(root: CommandSpec, version: String) -> [(String, String)] {
+        var files = ManPageGenerator.pages(root: root, version: version).map { ("Man/\($0.0)", $0.1) }
+        files.append(("Completions/\(root.name).bash", CompletionGenerator.script(for: .bash, root: root)))
+        files.append(("Completions/_\(root.name)", CompletionGenerator.script(for: .zsh, root: root)))
+        files.append(("Completions/\(root.name).fish", CompletionGenerator.script(for: .fish, root: root)))
+        return files
+    }
+
+    /// Writes ``files(root:version:)`` under `directory`, creating `Man/` and `Completions/`.
+    public static func write(root: CommandSpec, version: String, to directory: String) throws(SystemError) {
+        for sub in ["", "/Man", "/Completions"] {
+            let path = directory + sub
+            if mkdir(path, 0o755) != 0 && errno != EEXIST { throw SystemError(call: "mkdir", errno: errno, path: path) }
+        }
+        for (relative, contents) in files(root: root, version: version) {
+            let path = directory + "/" + relative
+            let fd = try Syscall.retrying("open", path: path) { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+            defer { close(fd) }
+            var bytes = Array(contents.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let n = try Syscall.retrying("write", path: path) {
+                    bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+                }
+                offset += n
+            }
+            bytes.removeAll()
+        }
+    }
+}

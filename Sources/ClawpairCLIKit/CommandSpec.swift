@@ -1,0 +1,203 @@
+import ClawpairCore
+
+// How to add a subcommand:
+//  1. Create `Sources/clawpair/Commands/<Name>Command.swift` with a type conforming to
+//     `ParsableCommand`: a static `spec` (name, abstract, discussion, options with help text,
+//     value names and completion kinds, arguments, examples) plus `init(parsing:context:)`
+//     (validation; throw `UsageError`) and `run(_:)`.
+//  2. Add its spec to the parent's `subcommands`.
+//  3. `make docs` regenerates Man/ and Completions/; commit them (a test diffs them).
+
+/// How a shell should complete an option's value or an argument.
+public enum CompletionKind: Sendable, Equatable {
+    /// Nothing to suggest.
+    case none
+    /// File names.
+    case file
+    /// Directory names.
+    case directory
+    /// A fixed set of words.
+    case values([String])
+    /// Host names.
+    case hostname
+}
+
+/// One option of a command: a flag, an option taking a value, or a repeatable value option.
+public struct OptionSpec: Sendable {
+    /// Whether the option takes a value, and whether it may repeat.
+    public enum Arity: Sendable, Equatable {
+        /// A boolean switch: `--json`.
+        case flag
+        /// Takes one value: `--timeout MS`, given at most once.
+        case value
+        /// Takes one value each time and may be given many times: `--url URL --url URL`.
+        case repeated
+        /// A flag that counts how often it was given: `-v -v`.
+        case counted
+    }
+
+    /// The long name, without the leading `--`.
+    public let long: String
+    /// The one-letter name, without `-`.
+    public let short: Character?
+    public let arity: Arity
+    /// The value placeholder in help and man pages, e.g. `URL`.
+    public let valueName: String
+    /// One or two sentences shown in `--help`, the man page and completions.
+    public let help: String
+    public let completion: CompletionKind
+    /// Hidden options are accepted but not documented.
+    public let isHidden: Bool
+
+    public init(long: String, short: Character? = nil, arity: Arity, valueName: String = "",
+                help: String, completion: CompletionKind = .none, isHidden: Bool = false) {
+        precondition(!long.isEmpty && !long.hasPrefix("-"), "option names are given without dashes")
+        precondition(arity == .flag || arity == .counted || !valueName.isEmpty, "value options need a value name")
+        self.long = long
+        self.short = short
+        self.arity = arity
+        self.valueName = valueName
+        self.help = help
+        self.completion = completion
+        self.isHidden = isHidden
+    }
+
+    /// A boolean switch.
+    public static func flag(_ long: String, short: Character? = nil, help: String, hidden: Bool = false) -> OptionSpec {
+        OptionSpec(long: long, short: short, arity: .flag, help: help, isHidden: hidden)
+    }
+
+    /// An option that takes one value.
+    public static func value(_ long: String, short: Character? = nil, _ valueName: String, help: String,
+                             completion: CompletionKind = .none, hidden: Bool = false) -> OptionSpec {
+        OptionSpec(long: long, short: short, arity: .value, valueName: valueName, help: help,
+                   completion: completion, isHidden: hidden)
+    }
+
+    /// An option that takes a value and may be given several times.
+    public static func repeated(_ long: String, short: Character? = nil, _ valueName: String, help: String,
+                                completion: CompletionKind = .none) -> OptionSpec {
+        OptionSpec(long: long, short: short, arity: .repeated, valueName: valueName, help: help, completion: completion)
+    }
+
+    /// `--long`, or `-s, --long` when there is a short name, followed by the value placeholder.
+    public var synopsis: String {
+        var text = short.map { "-\($0), --\(long)" } ?? "--\(long)"
+        if takesValue { text += " <\(valueName.lowercased())>" }
+        return text
+    }
+
+    /// Whether the option consumes a value.
+    public var takesValue: Bool { arity == .value || arity == .repeated }
+}
+
+/// One positional argument.
+public struct ArgumentSpec: Sendable {
+    /// The placeholder, e.g. `input`.
+    public let name: String
+    public let help: String
+    public let isOptional: Bool
+    /// Takes all remaining positionals.
+    public let isRepeated: Bool
+    public let completion: CompletionKind
+
+    public init(_ name: String, help: String, optional: Bool = false, repeated: Bool = false,
+                completion: CompletionKind = .none) {
+        self.name = name
+        self.help = help
+        self.isOptional = optional
+        self.isRepeated = repeated
+        self.completion = completion
+    }
+
+    /// `<name>`, `[<name>]`, `<name>...` as in usage lines.
+    public var synopsis: String {
+        var text = "<\(name)>"
+        if isRepeated { text += "..." }
+        return isOptional ? "[\(text)]" : text
+    }
+}
+
+/// A titled block of prose in the man page (e.g. JSON OUTPUT, ENVIRONMENT).
+public struct DocSection: Sendable {
+    public let title: String
+    /// Paragraphs. A paragraph whose lines start with two spaces is preformatted.
+    public let paragraphs: [String]
+    public init(_ title: String, _ paragraphs: [String]) {
+        self.title = title
+        self.paragraphs = paragraphs
+    }
+}
+
+/// An example invocation with what it does.
+public struct Example: Sendable {
+    public let command: String
+    public let comment: String
+    public init(_ command: String, _ comment: String) {
+        self.command = command
+        self.comment = comment
+    }
+}
+
+/// Runs a parsed command.
+public typealias CommandRunner = @Sendable (ParsedArguments, CommandContext) throws -> ExitStatus
+
+/// A command declared as data: the single source of `--help`, man pages, completions and parsing.
+public struct CommandSpec: Sendable {
+    public let name: String
+    /// One line, no trailing period; shown in command lists and the man page NAME section.
+    public let abstract: String
+    /// Paragraphs shown after the usage line in `--help` and as the man page DESCRIPTION.
+    public let discussion: [String]
+    public let options: [OptionSpec]
+    public let arguments: [ArgumentSpec]
+    public let subcommands: [CommandSpec]
+    public let examples: [Example]
+    public let sections: [DocSection]
+    public let isHidden: Bool
+    /// Nil for a group, whose job is to hold subcommands.
+    public let runner: CommandRunner?
+
+    public init(name: String, abstract: String, discussion: [String] = [], options: [OptionSpec] = [],
+                arguments: [ArgumentSpec] = [], subcommands: [CommandSpec] = [], examples: [Example] = [],
+                sections: [DocSection] = [], hidden: Bool = false, runner: CommandRunner? = nil) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.options = options
+        self.arguments = arguments
+        self.subcommands = subcommands
+        self.examples = examples
+        self.sections = sections
+        self.isHidden = hidden
+        self.runner = runner
+    }
+
+    /// The direct subcommand called `name`.
+    public func subcommand(named name: String) -> CommandSpec? {
+        subcommands.first { $0.name == name }
+    }
+
+    /// Subcommands shown in help, man pages and completions.
+    public var visibleSubcommands: [CommandSpec] { subcommands.filter { !$0.isHidden } }
+
+    /// Options shown in help, man pages and completions.
+    public var visibleOptions: [OptionSpec] { options.filter { !$0.isHidden } }
+}
+
+/// A command implemented as a type: a static spec, validation in `init`, and `run`.
+public protocol ParsableCommand: SendableMetatype {
+    /// The command's declaration.
+    static var spec: CommandSpec { get }
+    /// Validates the parsed arguments (throw ``UsageError`` for command-line mistakes).
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws
+    /// Does the work and says how the process should end.
+    func run(_ context: CommandContext) throws -> ExitStatus
+}
+
+extension ParsableCommand {
+    /// A runner that validates then runs this command; for `CommandSpec(runner:)`.
+    public static var runner: CommandRunner {
+        { arguments, context in try Self(parsing: arguments, context: context).run(context) }
+    }
+}

@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ClawpairCore
+
+/// Where text goes. The real process writes to file descriptors; tests capture.
+public protocol TextSink: Sendable {
+    func write(_ text: String)
+}
+
+/// Writes straight to a file descriptor (retrying short writes and EINTR).
+public struct FileDescriptorSink: TextSink {
+    public let fd: Int32
+    public init(fd: Int32) { self.fd = fd }
+
+    public func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { raw -> Int in
+                Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return  // EPIPE and friends: the reader went away; nothing useful to do.
+            }
+            offset += written
+        }
+        bytes.removeAll()
+    }
+}
+
+/// ANSI styling that is a no-op when colour is off.
+public struct TextStyle: Sendable {
+    /// Whether escape sequences are emitted.
+    public let enabled: Bool
+    public init(enabled: Bool) { self.enabled = enabled }
+
+    private func wrap(_ code: String, _ text: String) -> String {
+        enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+    public func bold(_ text: String) -> String { wrap("1", text) }
+    public func dim(_ text: String) -> String { wrap("2", text) }
+    public func red(_ text: String) -> String { wrap("31", text) }
+    public func green(_ text: String) -> String { wrap("32", text) }
+    public func yellow(_ text: String) -> String { wrap("33", text) }
+    public func cyan(_ text: String) -> String { wrap("36", text) }
+
+    /// Whether to colour a stream: never with `--no-color`, a non-empty `NO_COLOR`
+    /// (no-color.org), `TERM=dumb`, or when the stream is not a terminal.
+    public static func colorEnabled(noColorFlag: Bool, environment: [String: String], isTTY: Bool) -> Bool {
+        if noColorFlag { return false }
+        if let value = environment["NO_COLOR"], !value.isEmpty { return false }
+        if environment["TERM"] == "dumb" { return false }
+        return isTTY
+    }
+}
+
+/// Everything a command may touch of its process: output streams, terminal facts, the
+/// environment, the clock and the global options.
+public struct CommandContext: Sendable {
+    public let stdout: any TextSink
+    public let stderr: any TextSink
+    public let stdoutIsTTY: Bool
+    public let stderrIsTTY: Bool
+    public let stdinIsTTY: Bool
+    public let environment: [String: String]
+    public let globals: GlobalOptions
+    /// Styling for stdout and stderr, already switched off where colour is not wanted.
+    public let style: TextStyle
+    public let errorStyle: TextStyle
+    /// The current time in ms since the epoch (`CLAWPAIR_NOW_MS` pins it, for tests).
+    public let nowMs: Int64
+    /// Reads standard input whole, at most `limit` bytes.
+    public let readStandardInput: @Sendable (_ limit: Int) throws -> [UInt8]
+
+    public init(stdout: any TextSink, stderr: any TextSink, stdoutIsTTY: Bool, stderrIsTTY: Bool,
+                stdinIsTTY: Bool, environment: [String: String], globals: GlobalOptions, nowMs: Int64,
+                readStandardInput: @escaping @Sendable (Int) throws -> [UInt8]) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdoutIsTTY = stdoutIsTTY
+        self.stderrIsTTY = stderrIsTTY
+        self.stdinIsTTY = stdinIsTTY
+        self.environment = environment
+        self.globals = globals
+        self.nowMs = nowMs
+        self.readStandardInput = readStandardInput
+        self.style = TextStyle(enabled: TextStyle.colorEnabled(noColorFlag: globals.noColor,
+                                                               environment: environment, isTTY: stdoutIsTTY))
+        self.errorStyle = TextStyle(enabled: TextStyle.colorEnabled(noColorFlag: globals.noColor,
+                                                                    environment: environment, isTTY: stderrIsTTY))
+    }
+
+    /// The context of the running process: fds 0/1/2, its environment and clock.
+    public static func process(globals: GlobalOptions) -> CommandContext {
+        let environment = ProcessEnvironment.current()
+        let now = environment["CLAWPAIR_NOW_MS"].flatMap { Int64($0) } ?? WallClock.nowMs()
+        return CommandContext(
+            stdout: FileDescriptorSink(fd: 1), stderr: FileDescriptorSink(fd: 2),
+            stdoutIsTTY: isatty(1) == 1, stderrIsTTY: isatty(2) == 1, stdinIsTTY: isatty(0) == 1,
+            environment: environment, globals: globals, nowMs: now,
+            readStandardInput: { limit in
+                try FileIO.read(fd: 0, limit: limit, name: "standard input")
+            })
+    }
+
+    /// Writes a line to stdout.
+    public func print(_ line: String) { stdout.write(line + "\n") }
+
+    /// Writes a line to stderr unless `--quiet`.
+    public func note(_ line: String) {
+        if !globals.quiet { stderr.write(line + "\n") }
+    }
+
+    /// Writes a warning to stderr (even with `--quiet`: warnings are about safety).
+    public func warn(_ message: String) {
+        stderr.write(errorStyle.yellow("warning:") + " \(TerminalText.sanitize(message, maxScalars: 2048))\n")
+    }
+
+    /// Writes an error and its hint to stderr. Messages may quote untrusted input, so
+    /// they are sanitized here, once, for every command.
+    public func report(_ error: any ClawpairError) {
+        let message = TerminalText.sanitize(error.message, maxScalars: 2048)
+        stderr.write(errorStyle.red("error:") + " \(message)\n")
+        if let hint = error.hint {
+            stderr.write(errorStyle.dim("hint:") + " \(TerminalText.sanitize(hint, maxScalars: 2048))\n")
+        }
+    }
+
+    /// Writes a JSON document to stdout, pretty-printed, with a final newline.
+    public func printJSON(_ value: JSONValue) {
+        stdout.write(value.pretty() + "\n")
+    }
+}
+
+/// The process environment as a dictionary (no Foundation).
+public enum ProcessEnvironment {
+    public static func current() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let eq = text.firstIndex(of: "=") {
+                result[String(text[..<eq])] = String(text[text.index(after: eq)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+}

@@ -1,0 +1,28 @@
+/// The process exit statuses of every clawpair command, in one place.
+///
+/// Only the command-line layer maps errors to these; libraries throw typed errors that
+/// carry an `ExitStatus` through `ClawpairError.exitStatus`. The table is documented in
+/// every man page (EXIT STATUS) and in README.md, both generated from ``ExitStatus/allCases``.
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    /// The command did what was asked.
+    case success = 0
+    /// Something failed (I/O, a malformed input, an internal error).
+    case failure = 1
+    /// The command line was wrong: unknown command or option, missing or extra argument.
+    case usage = 2
+    /// Nothing was found, or nothing was reachable.
+    case notFound = 3
+    /// Refused by authentication, pairing, TLS trust, or an expired credential.
+    case refused = 4
+
+    /// One line describing the status, for `--help`, man pages and the README.
+    public var summary: String {
+        switch self {
+        case .success: return "success"
+        case .failure: return "failure: I/O error, malformed input or internal error"
+        case .usage: return "usage error: unknown command or option, bad or missing argument"
+        case .notFound: return "nothing found or nothing reachable"
+        case .refused: return "refused: authentication, pairing, TLS trust, or an expired code"
+        }
+    }
+}

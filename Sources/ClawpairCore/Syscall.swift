@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failed system call: its name, errno, and what it was doing.
+public struct SystemError: ClawpairError, Equatable {
+    /// The C call that failed, e.g. `open`.
+    public let call: String
+    /// The errno it set.
+    public let errno: Int32
+    /// The file or endpoint involved, when there is one.
+    public let path: String?
+
+    public init(call: String, errno: Int32, path: String? = nil) {
+        self.call = call
+        self.errno = errno
+        self.path = path
+    }
+
+    public var exitStatus: ExitStatus { .failure }
+    public var message: String {
+        let reason = String(cString: strerror(errno))
+        if let path { return "\(path): \(reason)" }
+        return "\(call): \(reason)"
+    }
+    public var hint: String? {
+        switch errno {
+        case EACCES, EPERM: return "check the permissions of \(path ?? "the file"), or run as a user who may read it"
+        case ENOENT: return path.map { "check that \($0) exists and the path is spelled right" }
+        case EISDIR: return "give a file, not a directory"
+        default: return nil
+        }
+    }
+}
+
+/// The one errno wrapper: every socket and file call goes through it.
+public enum Syscall {
+    /// The outcome of a call that may report would-block.
+    public enum Outcome<T> {
+        case done(T)
+        case wouldBlock
+    }
+
+    /// Runs `body` until it does not fail with EINTR. A negative result throws a
+    /// ``SystemError`` naming `call` (and `path`).
+    @discardableResult
+    public static func retrying<T: BinaryInteger>(_ call: String, path: String? = nil,
+                                                  _ body: () -> T) throws(SystemError) -> T {
+        while true {
+            let result = body()
+            if result >= 0 { return result }
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            throw SystemError(call: call, errno: code, path: path)
+        }
+    }
+
+    /// Like ``retrying(_:path:_:)``, but EAGAIN/EWOULDBLOCK/EINPROGRESS come back as `.wouldBlock`.
+    public static func nonBlocking<T: BinaryInteger>(_ call: String, path: String? = nil,
+                                                     _ body: () -> T) throws(SystemError) -> Outcome<T> {
+        while true {
+            let result = body()
+            if result >= 0 { return .done(result) }
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK || code == EINPROGRESS { return .wouldBlock }
+            throw SystemError(call: call, errno: code, path: path)
+        }
+    }
+}
+
+/// Bounded whole-file and whole-stream reads.
+public enum FileIO {
+    /// Reading more than `limit` bytes fails with this.
+    public struct TooLarge: ClawpairError {
+        public let path: String
+        public let limit: Int
+        public var exitStatus: ExitStatus { .failure }
+        public var message: String { "\(path) is larger than \(limit) bytes" }
+        public var hint: String? { "check that this is the right input; clawpair reads at most \(limit) bytes here" }
+    }
+
+    /// All bytes of the file at `path`, at most `limit`.
+    public static func read(path: String, limit: Int) throws(ClawpairErrorBox) -> [UInt8] {
+        let fd: Int32
+        do {
+            fd = try Syscall.retrying("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
+        } catch { throw ClawpairErrorBox(error) }
+        defer { close(fd) }
+        return try read(fd: fd, limit: limit, name: path)
+    }
+
+    /// All bytes readable from `fd` until end of file, at most `limit`.
+    public static func read(fd: Int32, limit: Int, name: String) throws(ClawpairErrorBox) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let n: Int
+            do {
+                n = try Syscall.retrying("read", path: name) {
+                    chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                }
+            } catch { throw ClawpairErrorBox(error) }
+            if n == 0 { return bytes }
+            if bytes.count + n > limit { throw ClawpairErrorBox(TooLarge(path: name, limit: limit)) }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+    }
+}
+
+/// Carries any ``ClawpairError`` through a typed `throws`.
+public struct ClawpairErrorBox: ClawpairError {
+    /// The wrapped error.
+    public let error: any ClawpairError
+    public init(_ error: any ClawpairError) { self.error = error }
+    public var exitStatus: ExitStatus { error.exitStatus }
+    public var message: String { error.message }
+    public var hint: String? { error.hint }
+}

@@ -1,0 +1,123 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairSetupCode
+
+/// `clawpair setup-code decode [INPUT|-]`: shows what a setup code holds.
+struct SetupCodeDecodeCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "decode",
+        abstract: "Show what a setup code holds: routes, TLS pin, expiry, access, generation",
+        discussion: [
+            "Accepts every form OpenClaw has used: a bare code (generations G1 to G4), the oc-pair:// form, the raw "
+                + "JSON payload, a code pasted inside other text, an openclaw://gateway?... deep link, a ws://, wss://, "
+                + "http:// or https:// gateway URL, and the host-shape JSON payload.",
+            "Routes are listed in the order apps try them, the first being primary. Plaintext ws:// routes to hosts "
+                + "other than loopback, private-LAN, link-local and .local names are dropped, as the OpenClaw apps do, "
+                + "and listed with the reason. Secrets are redacted unless --show-secrets is given.",
+            "With no input, or with -, the input is read from standard input. Prefer that: command-line arguments "
+                + "are visible to other users of the machine.",
+        ],
+        options: [
+            .flag("show-secrets", help: "Print bootstrap tokens, shared tokens and passwords instead of redacting them."),
+            .flag("strict", help: "Also fail (exit 1) when the newest strict OpenClaw decoder would refuse the code."),
+        ],
+        arguments: [ArgumentSpec("input", help: "The setup code or other setup input; - or nothing reads standard input.",
+                                 optional: true, completion: .none)],
+        examples: [
+            Example("clawpair setup-code decode - < code.txt", "Decode a code kept in a file"),
+            Example("wl-paste | clawpair setup-code decode", "Decode the clipboard (Wayland)"),
+            Example("clawpair setup-code decode --json - < code.txt | jq -r '.endpoints[0].url'", "Print the primary route"),
+        ],
+        sections: [
+            DocSection("JSON OUTPUT", [
+                "With --json, one object is printed on stdout, also on failure. Keys are always present; absent "
+                    + "values are null. Secrets appear only with --show-secrets. When the input cannot be decoded at "
+                    + "all, the object is {\"ok\": false, \"error\": {\"code\", \"message\", \"hint\"}}.",
+                """
+                  {
+                    "ok": true,                     false when the input was refused or has expired
+                    "form": "code",                 code, prefixed-code, raw-json, embedded-code,
+                                                    deep-link or raw-url
+                    "generation": "G4",             G1, G2, G3, G4, host-shape, deep-link, raw-url
+                    "endpoints": [                  in dialing order; the first is primary
+                      {"url": "wss://gw.example.com", "host": "gw.example.com",
+                       "port": 443, "tls": true, "contextPath": null,
+                       "primary": true, "tlsFingerprint": "<64 hex>" or null}
+                    ],
+                    "dropped": [{"route": "ws://x.example:18789",
+                                 "reason": "insecure-plaintext-host"}],
+                                                    reasons: insecure-plaintext-host,
+                                                    invalid-url, duplicate, over-cap
+                    "tlsFingerprint": "<64 hex>",   pin for the primary route, or null
+                    "expiresAtMs": 1737264600000,   or null
+                    "expiresAt": "2025-01-19T05:30:00.000Z",
+                    "expired": false,
+                    "credentials": ["bootstrapToken"],
+                                                    which of bootstrapToken, token,
+                                                    password the input carries
+                    "access": "full-or-limited",    full-or-limited, limited-downgraded,
+                                                    limited, shared-secret, none
+                    "strict": {"accepted": true, "reason": null},
+                    "notes": [],
+                    "secrets": null,                with --show-secrets: {"bootstrapToken": ...,
+                                                    "token": ..., "password": ...}
+                    "error": null                   on failure: {"code", "message", "hint"}
+                  }
+                """,
+                "Error codes: not-a-payload, input-too-large, invalid-field, no-endpoint, insecure-plaintext-host, "
+                    + "expired, invalid-expiry, invalid-fingerprint, fingerprint-without-tls.",
+            ]),
+        ],
+        runner: SetupCodeDecodeCommand.runner
+    )
+
+    let input: String?
+    let showSecrets: Bool
+    let strict: Bool
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        let given = arguments.positionals.first
+        input = given == "-" ? nil : given
+        showSecrets = arguments.flag("show-secrets")
+        strict = arguments.flag("strict")
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        let text = try input ?? readStandardInput(context)
+        let decoded: DecodedSetup
+        do {
+            decoded = try SetupCode.parse(text)
+        } catch {
+            if context.globals.json { context.printJSON(SetupCodeJSON.failure(error)) }
+            throw error
+        }
+        if input != nil, decoded.bootstrapToken != nil || decoded.token != nil || decoded.password != nil {
+            context.warn("this setup code was given on the command line, where other users can see it (ps, shell "
+                         + "history); pipe it in instead: clawpair setup-code decode -")
+        }
+        let expired = decoded.isExpired(nowMs: context.nowMs)
+        var failure: (any ClawpairError)?
+        if expired, let expiresAtMs = decoded.expiresAtMs {
+            failure = SetupCodeError.expired(expiresAtMs: expiresAtMs, nowMs: context.nowMs)
+        } else if strict, case .rejected(let reason) = decoded.strictCheck {
+            failure = GeneralError("the newest strict OpenClaw decoder refuses this code: \(reason)",
+                                   hint: "re-mint the code with a current gateway (openclaw qr) or with 'clawpair setup-code encode'")
+        }
+        if context.globals.json {
+            context.printJSON(SetupCodeJSON.decoded(decoded, nowMs: context.nowMs, showSecrets: showSecrets, failure: failure))
+        } else {
+            context.stdout.write(SetupCodeText.render(decoded, context: context, showSecrets: showSecrets))
+        }
+        if let failure { throw failure }
+        return .success
+    }
+
+    private func readStandardInput(_ context: CommandContext) throws -> String {
+        if context.stdinIsTTY { context.note("Paste the setup code, then press Ctrl-D:") }
+        let bytes = try context.readStandardInput(SetupCode.maxInputBytes)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw SetupCodeError.notAPayload("the input is not UTF-8 text")
+        }
+        return text
+    }
+}

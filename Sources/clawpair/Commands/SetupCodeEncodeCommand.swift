@@ -1,0 +1,118 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairSetupCode
+
+/// `clawpair setup-code encode`: mints a newest-generation (G4) setup code.
+struct SetupCodeEncodeCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "encode",
+        abstract: "Make a setup code (newest generation, G4) from gateway URLs and a bootstrap token",
+        discussion: [
+            "The code is printed on stdout: base64url, without padding, of the compact JSON payload "
+                + "{url, urls, bootstrapToken, expiresAtMs, tlsFingerprint} in the order OpenClaw gateways write it. "
+                + "Every code it prints is accepted by the newest strict OpenClaw decoder.",
+            "URLs are normalized as gateways do (http becomes ws, https becomes wss, default ports and query strings "
+                + "are dropped); a bare host[:port] gets wss://. Plaintext ws:// is refused unless the host is loopback, "
+                + "a private-LAN or link-local address, or a .local name; anything else needs wss:// (Tailscale Serve, "
+                + "or the gateway's own TLS). Port 80 is refused for ws:// because apps would dial 18789.",
+            "The bootstrap token is read from --bootstrap-token-file, from standard input with --bootstrap-token -, "
+                + "or from CLAWPAIR_BOOTSTRAP_TOKEN. A literal --bootstrap-token value works but warns, because "
+                + "command lines are visible to other users.",
+        ],
+        options: [
+            .repeated("url", "URL", help: "A gateway WebSocket URL; the first is primary, later ones are fallbacks (at most 8).",
+                      completion: .none),
+            .value("bootstrap-token-file", "FILE", help: "Read the bootstrap token from FILE.", completion: .file),
+            .value("bootstrap-token", "TOKEN", help: "The bootstrap token, or - to read it from standard input."),
+            .value("expires-in", "DURATION", help: "Lifetime from now, e.g. 10m, 90s, 1h (default 10m, as gateways issue)."),
+            .value("expires-at-ms", "MS", help: "Absolute expiry in milliseconds since the epoch, instead of --expires-in."),
+            .value("tls-fingerprint", "SHA256", help: "SHA-256 pin of the gateway certificate for the primary wss:// route "
+                   + "(64 hex digits, or colon-separated pairs, optionally prefixed sha256:)."),
+            .flag("prefix", help: "Print the oc-pair:// command-text form instead of the bare code (never put it in a QR)."),
+        ],
+        examples: [
+            Example("clawpair setup-code encode --url wss://gateway.example.com --bootstrap-token-file token.txt",
+                    "A code for a TLS gateway"),
+            Example("printf %s \"$TOKEN\" | clawpair setup-code encode --url ws://192.168.1.20:18789 "
+                    + "--url wss://gw.tailnet.ts.net --bootstrap-token -",
+                    "A LAN route with a tailnet fallback, token from standard input"),
+        ],
+        sections: [
+            DocSection("JSON OUTPUT", [
+                "With --json: {\"setupCode\": bare code, \"gatewayUrl\": primary URL, \"gatewayUrls\": all URLs "
+                    + "(only with two or more), \"expiresAtMs\", \"expiresAt\" (RFC 3339 UTC), \"tlsFingerprint\" "
+                    + "(only when pinned)}.",
+            ]),
+            DocSection("ENVIRONMENT", [
+                "CLAWPAIR_BOOTSTRAP_TOKEN holds the bootstrap token when neither --bootstrap-token-file nor "
+                    + "--bootstrap-token is given.",
+            ]),
+        ],
+        runner: SetupCodeEncodeCommand.runner
+    )
+
+    static let token = SecretInput(what: "bootstrap token", fileOption: "bootstrap-token-file",
+                                   valueOption: "bootstrap-token", environmentVariable: "CLAWPAIR_BOOTSTRAP_TOKEN")
+
+    let urls: [String]
+    let expiresAtMs: Int64
+    let tlsFingerprint: String?
+    let prefix: Bool
+    let arguments: ParsedArguments
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        urls = arguments.values("url")
+        guard !urls.isEmpty else {
+            throw UsageError("give at least one gateway URL with --url", hint: "e.g. --url wss://gateway.example.com")
+        }
+        switch (arguments.value("expires-in"), arguments.value("expires-at-ms")) {
+        case (.some, .some):
+            throw UsageError("give --expires-in or --expires-at-ms, not both")
+        case (let text?, nil):
+            guard let ms = DurationText.milliseconds(text), ms > 0 else {
+                throw UsageError("--expires-in '\(TerminalText.sanitize(text, maxScalars: 40))' is not a duration",
+                                 hint: "use e.g. 10m, 90s, 1h30m")
+            }
+            expiresAtMs = context.nowMs + ms
+        case (nil, let text?):
+            guard let ms = Int64(text), ms >= 0 else {
+                throw UsageError("--expires-at-ms '\(TerminalText.sanitize(text, maxScalars: 40))' is not a time in ms since the epoch")
+            }
+            expiresAtMs = ms
+        case (nil, nil):
+            expiresAtMs = context.nowMs + SetupCode.bootstrapTokenTTLMs
+        }
+        tlsFingerprint = arguments.value("tls-fingerprint")
+        prefix = arguments.flag("prefix")
+        self.arguments = arguments
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        guard let token = try Self.token.read(arguments, context) else {
+            throw UsageError("no bootstrap token given",
+                             hint: "use --bootstrap-token-file FILE, --bootstrap-token - (standard input) or CLAWPAIR_BOOTSTRAP_TOKEN")
+        }
+        if expiresAtMs <= context.nowMs {
+            throw GeneralError("the expiry \(WallClock.iso8601(ms: expiresAtMs) ?? String(expiresAtMs)) is not in the future",
+                               hint: "apps refuse expired codes; use --expires-in 10m", status: .usage)
+        }
+        let (code, payload) = try SetupCode.make(urls: urls, bootstrapToken: token, expiresAtMs: expiresAtMs,
+                                                 tlsFingerprint: tlsFingerprint, defaultScheme: .wss)
+        if context.globals.json {
+            var members: [(String, JSONValue)] = [("setupCode", .string(code)), ("gatewayUrl", .string(payload.url))]
+            if let all = payload.urls { members.append(("gatewayUrls", .array(all.map(JSONValue.string)))) }
+            members.append(("expiresAtMs", .int(expiresAtMs)))
+            members.append(("expiresAt", WallClock.iso8601(ms: expiresAtMs).map(JSONValue.string) ?? .null))
+            if let pin = payload.tlsFingerprint { members.append(("tlsFingerprint", .string(pin))) }
+            context.printJSON(.object(members))
+        } else {
+            context.print(prefix ? SetupCode.prefixed(code) : code)
+        }
+        if context.stderrIsTTY && !context.globals.quiet {
+            let relative = WallClock.relative(ms: expiresAtMs, now: context.nowMs)
+            context.note(context.errorStyle.dim("This code is a bearer credential until it expires (\(relative)): treat it like a password."))
+            context.note(context.errorStyle.dim("Next: check it with 'clawpair setup-code decode -' and paste it there."))
+        }
+        return .success
+    }
+}

@@ -1,0 +1,65 @@
+import ClawpairCLIKit
+import ClawpairCore
+
+/// Reads a secret the safe ways first: a file, standard input, the environment; a literal
+/// value on the command line works but warns, because argv is visible to other users.
+struct SecretInput {
+    /// The largest secret file read; tokens are tens of bytes.
+    static let maxBytes = 64 * 1024
+
+    /// What the secret is called in messages, e.g. `bootstrap token`.
+    let what: String
+    /// `--x-file FILE`.
+    let fileOption: String
+    /// `--x VALUE|-`.
+    let valueOption: String
+    /// The environment variable, e.g. `CLAWPAIR_BOOTSTRAP_TOKEN`.
+    let environmentVariable: String
+
+    /// The secret, or nil when none of the sources was given. Trailing newlines from files
+    /// and pipes are removed; an empty secret is an error.
+    func read(_ arguments: ParsedArguments, _ context: CommandContext) throws -> String? {
+        let file = arguments.value(fileOption)
+        let value = arguments.value(valueOption)
+        if file != nil && value != nil {
+            throw UsageError("give the \(what) once: --\(fileOption) or --\(valueOption), not both")
+        }
+        let text: String
+        if let file {
+            let bytes = try FileIO.read(path: file, limit: Self.maxBytes)
+            text = try decode(bytes, source: file)
+        } else if value == "-" {
+            if context.stdinIsTTY { context.note("Reading the \(what) from standard input (end with Ctrl-D)…") }
+            text = try decode(try context.readStandardInput(Self.maxBytes), source: "standard input")
+        } else if let value {
+            context.warn("a \(what) on the command line is visible to other users (ps, shell history); "
+                         + "prefer --\(fileOption) FILE, --\(valueOption) - (stdin) or \(environmentVariable)")
+            text = value
+        } else if let env = context.environment[environmentVariable] {
+            text = env
+        } else {
+            return nil
+        }
+        let trimmed = text.trimmingTrailingNewlines
+        guard !trimmed.isEmpty else {
+            throw GeneralError("the \(what) is empty", hint: "check the file or variable that should hold it", status: .failure)
+        }
+        return trimmed
+    }
+
+    private func decode(_ bytes: [UInt8], source: String) throws -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw GeneralError("\(source) does not hold UTF-8 text", hint: "give the file that holds just the \(what)")
+        }
+        return text
+    }
+}
+
+extension String {
+    /// Without trailing `\n`/`\r\n` (what `echo` and editors add).
+    var trimmingTrailingNewlines: String {
+        var result = Substring(self)
+        while let last = result.last, last == "\n" || last == "\r\n" || last == "\r" { result = result.dropLast() }
+        return String(result)
+    }
+}

@@ -1,0 +1,270 @@
+import ClawpairCore
+import Foundation
+import Testing
+
+/// A seeded generator (SplitMix64) so randomized tests are reproducible.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct JSONParseTests {
+    @Test func scalars() throws {
+        #expect(try JSONValue.parse("null") == .null)
+        #expect(try JSONValue.parse(" true ") == .bool(true))
+        #expect(try JSONValue.parse("false") == .bool(false))
+        #expect(try JSONValue.parse("0") == .int(0))
+        #expect(try JSONValue.parse("-0") == .int(0))
+        #expect(try JSONValue.parse("1737264600000") == .int(1_737_264_600_000))
+        #expect(try JSONValue.parse("9223372036854775807") == .int(Int64.max))
+        #expect(try JSONValue.parse("-9223372036854775808") == .int(Int64.min))
+        #expect(try JSONValue.parse("9223372036854775808") == .double(9_223_372_036_854_775_808))
+        #expect(try JSONValue.parse("1.5") == .double(1.5))
+        #expect(try JSONValue.parse("1e3") == .double(1000))
+        #expect(try JSONValue.parse("-2.5E-3") == .double(-0.0025))
+        #expect(try JSONValue.parse("\"a\\u00e9\\ud83d\\ude00\"") == .string("aé😀"))
+        #expect(try JSONValue.parse("\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"") == .string("\"\\/\u{8}\u{c}\n\r\t"))
+        #expect(try JSONValue.parse("\"\\u0000\"") == .string("\u{0}"))
+    }
+
+    @Test func objectsKeepOrderAndLastDuplicateWins() throws {
+        let v = try JSONValue.parse(#"{"b":1,"a":2,"b":3}"#)
+        #expect(v == .object([("b", .int(3)), ("a", .int(2))]))
+        #expect(v["b"] == .int(3))
+        #expect(v.compact() == #"{"b":3,"a":2}"#)
+        #expect(v != .object([("a", .int(2)), ("b", .int(3))]))
+    }
+
+    @Test func accessors() throws {
+        let v = try JSONValue.parse(#"{"s":"x","n":null,"i":5,"d":2.0,"a":[1,"y"],"o":{"k":true}}"#)
+        #expect(v["s"]?.stringValue == "x")
+        #expect(v["n"]?.isNull == true)
+        #expect(v["missing"] == nil)
+        #expect(v["i"]?.int64Value == 5)
+        #expect(v["d"]?.int64Value == 2)
+        #expect(v["d"]?.doubleValue == 2.0)
+        #expect(v["a"]?[1]?.stringValue == "y")
+        #expect(v["a"]?[2] == nil)
+        #expect(v["a"]?[-1] == nil)
+        #expect(v["o"]?["k"]?.boolValue == true)
+        #expect(v["o"]?.objectValue?.count == 1)
+        #expect(v["s"]?.int64Value == nil)
+        #expect(JSONValue.double(1e300).int64Value == nil)
+        #expect(JSONValue.double(.nan).int64Value == nil)
+    }
+
+    @Test(arguments: [
+        ("", JSONError.Reason.unexpectedEnd),
+        ("   ", .unexpectedEnd),
+        ("[1,]", .trailingComma),
+        (#"{"a":1,}"#, .trailingComma),
+        ("01", .invalidNumber),
+        ("-", .unexpectedEnd),
+        ("1.", .unexpectedEnd),
+        ("1.e3", .invalidNumber),
+        ("+1", .unexpectedByte(UInt8(ascii: "+"))),
+        ("NaN", .unexpectedByte(UInt8(ascii: "N"))),
+        ("[1] x", .trailingData),
+        ("{} {}", .trailingData),
+        ("// c\n1", .unexpectedByte(UInt8(ascii: "/"))),
+        ("'a'", .unexpectedByte(UInt8(ascii: "'"))),
+        ("\"a\nb\"", .controlCharacterInString),
+        ("\"\\x\"", .invalidEscape),
+        ("\"\\u12G4\"", .invalidEscape),
+        ("\"\\ud800\"", .loneSurrogate),
+        ("\"\\udc00\"", .loneSurrogate),
+        ("\"\\ud800\\u0041\"", .loneSurrogate),
+        ("{1:2}", .expectedKey),
+        (#"{"a" 1}"#, .expectedColon),
+        ("[1 2]", .unexpectedByte(UInt8(ascii: "2"))),
+        ("tru", .unexpectedEnd),
+        ("trux", .unexpectedByte(UInt8(ascii: "x"))),
+        ("\u{FEFF}{}", .unexpectedByte(0xEF)),
+        ("\"abc", .unexpectedEnd),
+    ])
+    func rejects(input: String, reason: JSONError.Reason) {
+        #expect(throws: JSONError.self, "\(input.debugDescription)") { try JSONValue.parse(input) }
+        do {
+            _ = try JSONValue.parse(input)
+        } catch {
+            #expect(error.reason == reason, "\(input.debugDescription): \(error)")
+        }
+    }
+
+    @Test(arguments: [
+        [0x22, 0xFF, 0x22],             // invalid byte
+        [0x22, 0xC0, 0x80, 0x22],       // overlong NUL
+        [0x22, 0xE0, 0x80, 0x80, 0x22], // overlong
+        [0x22, 0xED, 0xA0, 0x80, 0x22], // UTF-8 encoded surrogate
+        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], // above U+10FFFF
+        [0x22, 0xE2, 0x82, 0x22],       // truncated
+        [0x22, 0xC3],                   // truncated at end
+    ] as [[UInt8]])
+    func rejectsInvalidUTF8(bytes: [UInt8]) {
+        #expect(throws: JSONError.self, "\(bytes)") { try JSONValue.parse(bytes) }
+    }
+
+    @Test func acceptsValidMultibyte() throws {
+        let bytes: [UInt8] = [0x22, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xF0, 0x9F, 0x98, 0x80, 0x22]
+        #expect(try JSONValue.parse(bytes) == .string("é€😀"))
+    }
+
+    @Test func limits() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONError.self) { try JSONValue.parse(deep) }
+        do { _ = try JSONValue.parse(deep) } catch { #expect(error.reason == .tooDeep(limit: 64)) }
+        let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        #expect((try? JSONValue.parse(ok)) != nil)
+        let tooDeep = String(repeating: "{\"a\":", count: 65) + "1" + String(repeating: "}", count: 65)
+        #expect(throws: JSONError.self) { try JSONValue.parse(tooDeep) }
+        // The hard clamp keeps a caller's huge depth from blowing the stack.
+        let huge = JSONLimits(maxDepth: Int.max)
+        #expect(throws: JSONError.self) { try JSONValue.parse(deep, limits: huge) }
+
+        let big = [UInt8](repeating: 0x20, count: JSONLimits.defaultMaxInputBytes + 1)
+        do { _ = try JSONValue.parse(big) } catch { #expect(error.reason == .inputTooLarge(limit: 1 << 20)) }
+        let longString = "\"" + String(repeating: "a", count: 11) + "\""
+        do {
+            _ = try JSONValue.parse(longString, limits: JSONLimits(maxStringBytes: 10))
+            Issue.record("expected stringTooLong")
+        } catch {
+            #expect(error.reason == .stringTooLong(limit: 10))
+        }
+    }
+
+    @Test func errorOffsets() {
+        do { _ = try JSONValue.parse(#"{"a": [1, 2,]}"#) } catch {
+            #expect(error.offset == 12)
+            #expect(error.description.contains("byte 12"))
+        }
+    }
+}
+
+@Suite struct JSONSerializeTests {
+    @Test func compactMatchesJavaScript() {
+        let v: JSONValue = [
+            "url": "wss://gateway.example.com/ctx",
+            "n": 1_737_264_600_000,
+            "neg": -5,
+            "f": 0.1,
+            "t": true,
+            "z": nil,
+            "a": [1, "two", [], [:]],
+            "esc": "q\"b\\s/\u{8}\u{c}\n\r\t\u{1}\u{1f}\u{7f}é😀\u{2028}",
+        ]
+        #expect(v.compact() == #"{"url":"wss://gateway.example.com/ctx","n":1737264600000,"neg":-5,"f":0.1,"t":true,"z":null,"a":[1,"two",[],{}],"esc":"q\"b\\s/\b\f\n\r\t\u0001\u001f"# + "\u{7f}é😀\u{2028}\"}")
+    }
+
+    @Test(arguments: [
+        (0.0, "0"), (-0.0, "0"), (1.0, "1"), (-1.5, "-1.5"), (0.1, "0.1"), (100.0, "100"),
+        (1e21, "1e+21"), (1e20, "100000000000000000000"), (123456789012345680000.0, "123456789012345680000"),
+        (1.5e300, "1.5e+300"), (1e-6, "0.000001"), (1e-7, "1e-7"), (1.2345e-7, "1.2345e-7"),
+        (Double.leastNonzeroMagnitude, "5e-324"), (1.7976931348623157e308, "1.7976931348623157e+308"), (0.000123, "0.000123"),
+        (123.456, "123.456"), (1e16, "10000000000000000"), (.nan, "null"), (.infinity, "null"),
+        (-.infinity, "null"), (2.5e-5, "0.000025"), (1.0e15 + 0.5, "1000000000000000.5"),
+    ] as [(Double, String)])
+    func doublesFormatLikeJavaScript(value: Double, expected: String) {
+        #expect(JSONValue.double(value).compact() == expected, "\(value)")
+    }
+
+    @Test func prettyMatchesJavaScript() {
+        let v: JSONValue = ["a": 1, "b": [true, nil], "c": [:], "d": [], "e": ["x": "y"]]
+        let expected = """
+        {
+          "a": 1,
+          "b": [
+            true,
+            null
+          ],
+          "c": {},
+          "d": [],
+          "e": {
+            "x": "y"
+          }
+        }
+        """
+        #expect(v.pretty() == expected)
+        #expect(v.pretty(indent: 0) == v.compact())
+        #expect(JSONValue.array([1]).pretty(indent: 40) == "[\n          1\n]")
+        #expect(JSONValue.string("x").pretty() == "\"x\"")
+    }
+
+    @Test func compactAgreesWithFoundationOnAscii() throws {
+        // Foundation is allowed in tests: cross-check that our output is valid JSON it reads back.
+        let v: JSONValue = ["k": ["s\u{1}": 1.25, "u": "é"], "l": [1, 2, 3]]
+        let data = Data(v.compact().utf8)
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        #expect(object?["l"] as? [Int] == [1, 2, 3])
+    }
+}
+
+@Suite struct JSONRoundTripTests {
+    static func randomString(_ rng: inout SeededGenerator) -> String {
+        let pool: [Unicode.Scalar] = ["a", "Z", "0", " ", "\"", "\\", "/", "\u{0}", "\u{1f}", "\u{7f}", "é", "€", "😀",
+                                      "\u{2028}", "\u{FFFF}", "\n", "\t", "{", "]", ":", ","]
+        var s = String.UnicodeScalarView()
+        for _ in 0..<Int.random(in: 0...12, using: &rng) {
+            s.append(pool[Int.random(in: 0..<pool.count, using: &rng)])
+        }
+        return String(s)
+    }
+
+    static func randomValue(_ rng: inout SeededGenerator, depth: Int) -> JSONValue {
+        let choice = Int.random(in: 0..<(depth > 4 ? 5 : 7), using: &rng)
+        switch choice {
+        case 0: return .null
+        case 1: return .bool(Bool.random(using: &rng))
+        case 2: return .int(Int64.random(in: Int64.min...Int64.max, using: &rng) >> Int64.random(in: 0...63, using: &rng))
+        case 3:
+            // Non-integral doubles across magnitudes (integral ones reparse as .int by design).
+            let mantissa = Double.random(in: -1...1, using: &rng)
+            let d = mantissa * pow(10, Double(Int.random(in: -30...30, using: &rng)))
+            return d.rounded() == d ? .double(d + 0.5) : .double(d)
+        case 4: return .string(randomString(&rng))
+        case 5:
+            return .array((0..<Int.random(in: 0...4, using: &rng)).map { _ in randomValue(&rng, depth: depth + 1) })
+        default:
+            var members: [(String, JSONValue)] = []
+            var used: Set<String> = []
+            for _ in 0..<Int.random(in: 0...4, using: &rng) {
+                let key = randomString(&rng)
+                guard used.insert(key).inserted else { continue }
+                members.append((key, randomValue(&rng, depth: depth + 1)))
+            }
+            return .object(members)
+        }
+    }
+
+    @Test func parseOfCompactIsIdentity() throws {
+        var rng = SeededGenerator(seed: 0xC1A5_9A12)
+        for i in 0..<2000 {
+            let v = Self.randomValue(&rng, depth: 0)
+            let compact = v.compact()
+            let reparsed = try JSONValue.parse(compact)
+            #expect(reparsed == v, "case \(i): \(compact)")
+            #expect(try JSONValue.parse(v.pretty(indent: 3)) == v, "case \(i) pretty")
+            #expect(reparsed.compact() == compact, "case \(i) stable")
+        }
+    }
+
+    @Test func randomBytesNeverTrap() {
+        var rng = SeededGenerator(seed: 42)
+        let alphabet = Array("{}[]\":,0123456789-+.eEtrufalsn \\u\n".utf8) + [0x00, 0xC3, 0xA9, 0xFF, 0xED, 0xA0]
+        var accepted = 0
+        for _ in 0..<20_000 {
+            let bytes = (0..<Int.random(in: 0...24, using: &rng)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] }
+            if let v = try? JSONValue.parse(bytes) {
+                accepted += 1
+                #expect((try? JSONValue.parse(v.compact())) == v)
+            }
+        }
+        #expect(accepted > 0)
+    }
+}

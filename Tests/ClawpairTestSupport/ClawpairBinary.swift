@@ -1,0 +1,80 @@
+import Foundation
+
+/// Runs the built `clawpair` executable, as a user would, and captures what it prints.
+public enum ClawpairBinary {
+    /// The executable beside the running test bundle (same build configuration and scratch
+    /// path), or `.build/debug/clawpair`; `$CLAWPAIR_BINARY` overrides.
+    public static let path: String = {
+        if let explicit = ProcessInfo.processInfo.environment["CLAWPAIR_BINARY"], !explicit.isEmpty { return explicit }
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = exe.deletingLastPathComponent()
+        // The test bundle may be `…/debug/clawpairPackageTests.xctest` (a file) or inside a directory.
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent("clawpair").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return SpecFiles.packageRoot.appendingPathComponent(".build/debug/clawpair").path
+    }()
+
+    /// What one run printed and how it ended.
+    public struct Result: Sendable, CustomStringConvertible {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+        public var description: String { "exit \(status)\n--- stdout ---\n\(stdout)--- stderr ---\n\(stderr)" }
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
+    }
+
+    /// Runs `clawpair arguments…` with `stdin` (empty when nil), a clean environment (only
+    /// PATH, a pinned `CLAWPAIR_NOW_MS` when given, and `environment`), and a timeout.
+    public static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+                           nowMs: Int64? = nil, timeoutSeconds: Double = 30) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var env = ["PATH": "/usr/bin:/bin"]
+        if let nowMs { env["CLAWPAIR_NOW_MS"] = String(nowMs) }
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Drain both pipes on their own threads so a chatty child never blocks.
+        let outData = Locked(Data()), errData = Locked(Data())
+        let group = DispatchGroup()
+        for (pipe, sink) in [(output, outData), (errors, errData)] {
+            group.enter()
+            DispatchQueue.global().async {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                sink.set(data)
+                group.leave()
+            }
+        }
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        if group.wait(timeout: .now() + timeoutSeconds) == .timedOut {
+            process.terminate()
+            throw SpecFileError(message: "clawpair \(arguments) did not finish within \(timeoutSeconds)s")
+        }
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: outData.get(), as: UTF8.self),
+                      stderr: String(decoding: errData.get(), as: UTF8.self))
+    }
+}
+
+/// A value behind a lock, for handing results across threads.
+final class Locked<T>: @unchecked Sendable {
+    private var value: T
+    private let lock = NSLock()
+    init(_ value: T) { self.value = value }
+    func get() -> T { lock.lock(); defer { lock.unlock() }; return value }
+    func set(_ newValue: T) { lock.lock(); value = newValue; lock.unlock() }
+}

@@ -1,0 +1,127 @@
+import ClawpairTestSupport
+import Foundation
+import Testing
+
+/// The command-line frame, run through the built binary with exact expectations.
+@Suite struct CLIFrameTests {
+    @Test func version() throws {
+        let result = try ClawpairBinary.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("clawpair "), "\(result)")
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func bareCommandShowsHelp() throws {
+        let result = try ClawpairBinary.run([])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("USAGE: clawpair <command>\n"), "\(result)")
+        #expect(result.stdout.contains("setup-code"))
+        #expect(!result.stdout.contains("generate-docs"), "hidden commands stay out of help")
+    }
+
+    @Test func helpAtEveryLevel() throws {
+        for path in [["setup-code"], ["setup-code", "decode"], ["setup-code", "encode"], ["completions"]] {
+            let viaFlag = try ClawpairBinary.run(path + ["--help"])
+            let viaCommand = try ClawpairBinary.run(["help"] + path)
+            #expect(viaFlag.status == 0, "\(path): \(viaFlag)")
+            #expect(viaFlag.stdout.hasPrefix("USAGE: clawpair \(path.joined(separator: " "))"), "\(path)")
+            #expect(viaFlag.stdout == viaCommand.stdout, "\(path)")
+        }
+    }
+
+    @Test func groupWithoutCommandIsUsageError() throws {
+        let result = try ClawpairBinary.run(["setup-code"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "error: 'clawpair setup-code' needs a command: encode, decode\nhint: see 'clawpair setup-code --help'\n")
+    }
+
+    @Test func unknownCommandSuggests() throws {
+        let result = try ClawpairBinary.run(["setup-cod"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("error: unknown command 'setup-cod' for 'clawpair'\nhint: did you mean 'setup-code'?"),
+                "\(result)")
+    }
+
+    @Test func unknownOptionSuggests() throws {
+        let result = try ClawpairBinary.run(["setup-code", "decode", "--show-secret"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "error: unknown option '--show-secret' for 'clawpair setup-code decode'\n"
+                + "hint: did you mean '--show-secrets'? See 'clawpair setup-code decode --help'\n", "\(result)")
+    }
+
+    @Test func noColorWhenNotATerminal() throws {
+        // Output to a pipe is never coloured, whatever NO_COLOR says.
+        let result = try ClawpairBinary.run(["--help"], environment: ["TERM": "xterm-256color"])
+        #expect(!result.stdout.contains("\u{1B}["))
+        let error = try ClawpairBinary.run(["nope"], environment: ["TERM": "xterm-256color"])
+        #expect(!error.stderr.contains("\u{1B}["))
+    }
+
+    @Test func completionScripts() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let result = try ClawpairBinary.run(["completions", shell])
+            #expect(result.status == 0, "\(shell)")
+            #expect(result.stdout.contains("setup-code"), "\(shell)")
+        }
+        #expect(try ClawpairBinary.run(["completions", "tcsh"]).status == 2)
+    }
+
+    @Test func completionScriptsParseInTheirShells() throws {
+        for (shell, executable) in [("bash", "/bin/bash"), ("zsh", "/usr/bin/zsh"), ("fish", "/usr/bin/fish")] {
+            let script = try ClawpairBinary.run(["completions", shell]).stdout
+            let check = try runShell(executable, ["-n"], stdin: script)
+            #expect(check.status == 0 && check.stderr.isEmpty, "\(shell): \(check.stderr)")
+        }
+    }
+
+    /// The committed Man/ and Completions/ are exactly what the declarations generate.
+    @Test func generatedDocsAreCommitted() throws {
+        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("clawpair-docs-\(getpid())-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: temp) }
+        try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
+        let result = try ClawpairBinary.run(["generate-docs", temp.path])
+        #expect(result.status == 0, "\(result)")
+        for directory in ["Man", "Completions"] {
+            let generated = try FileManager.default.contentsOfDirectory(atPath: temp.appendingPathComponent(directory).path).sorted()
+            let committedURL = SpecFiles.packageRoot.appendingPathComponent(directory)
+            let committed = (try? FileManager.default.contentsOfDirectory(atPath: committedURL.path).sorted()) ?? []
+            #expect(generated == committed, "\(directory)/ differs in file names: run 'make docs' and commit")
+            for name in generated {
+                let fresh = try String(contentsOf: temp.appendingPathComponent(directory).appendingPathComponent(name), encoding: .utf8)
+                let old = try? String(contentsOf: committedURL.appendingPathComponent(name), encoding: .utf8)
+                #expect(fresh == old, "\(directory)/\(name) is stale: run 'make docs' and commit")
+            }
+        }
+    }
+
+    @Test func manPagesRenderWithoutWarnings() throws {
+        let man = SpecFiles.packageRoot.appendingPathComponent("Man")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: man.path).filter { $0.hasSuffix(".1") }
+        #expect(!pages.isEmpty)
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else { return }
+        for page in pages {
+            let result = try runShell("/usr/bin/groff", ["-man", "-Tutf8", "-ww", "-z", man.appendingPathComponent(page).path], stdin: "")
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(page): \(result.stderr)")
+        }
+    }
+}
+
+/// Runs a helper program (not clawpair) with stdin; for syntax checks of generated files.
+func runShell(_ executable: String, _ arguments: [String], stdin: String) throws -> ClawpairBinary.Result {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let input = Pipe(), output = Pipe(), errors = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    input.fileHandleForWriting.write(Data(stdin.utf8))
+    try input.fileHandleForWriting.close()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return ClawpairBinary.Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                                 stderr: String(decoding: err, as: UTF8.self))
+}

@@ -1,0 +1,173 @@
+import ClawpairTestSupport
+import Foundation
+import Testing
+
+/// `clawpair setup-code encode|decode` through the built binary, with exact expectations.
+@Suite struct SetupCodeCLITests {
+    /// 2025-01-19T05:20:00Z: ten minutes before the T13 vector's expiry.
+    static let now: Int64 = 1_737_264_000_000
+    static let t13 = "eyJ1cmwiOiJ3czovLzE5Mi4xNjguMS4yMDoxODc4OSIsImJvb3RzdHJhcFRva2VuIjoiYm9vdHN0cmFwLWFiYyIsImV4cGlyZXNBdE1zIjoxNzM3MjY0NjAwMDAwfQ"
+    static let pin = "a3f1c2d4e5b60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90"
+
+    @Test func decodeHumanOutputIsExact() throws {
+        let result = try ClawpairBinary.run(["setup-code", "decode", "-"], stdin: Self.t13 + "\n", nowMs: Self.now)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+        #expect(result.stdout == """
+            Setup input      G4 setup code (bootstrap token with expiry), bare code
+            Gateway          ws://192.168.1.20:18789  (plaintext)
+            Expires          2025-01-19T05:30:00.000Z (in 10m)
+            Bootstrap token  <redacted, 13 chars> (--show-secrets prints it)
+            Access           limited: the gateway downgrades codes with a plaintext ws:// route that is not loopback
+            Strict decoder   accepted (current OpenClaw gateways and apps read it)
+
+            """, "\(result)")
+    }
+
+    @Test func decodeShowsSecretsOnlyWhenAsked() throws {
+        let hidden = try ClawpairBinary.run(["setup-code", "decode"], stdin: Self.t13, nowMs: Self.now)
+        #expect(!hidden.stdout.contains("bootstrap-abc"))
+        let shown = try ClawpairBinary.run(["setup-code", "decode", "--show-secrets"], stdin: Self.t13, nowMs: Self.now)
+        #expect(shown.stdout.contains("Bootstrap token  bootstrap-abc\n"), "\(shown)")
+        let json = try ClawpairBinary.run(["--json", "setup-code", "decode"], stdin: Self.t13, nowMs: Self.now)
+        #expect(!json.stdout.contains("bootstrap-abc"))
+        #expect(json.stdout.contains("\"secrets\": null"))
+    }
+
+    @Test func decodeJSONSchema() throws {
+        let result = try ClawpairBinary.run(["setup-code", "decode", "--json", "-"], stdin: Self.t13, nowMs: Self.now)
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["ok", "form", "generation", "endpoints", "dropped", "tlsFingerprint", "expiresAtMs",
+                                     "expiresAt", "expired", "credentials", "access", "strict", "notes", "secrets", "error"])
+        #expect(object["ok"] as? Bool == true)
+        #expect(object["generation"] as? String == "G4")
+        #expect(object["expiresAtMs"] as? Int64 == 1_737_264_600_000)
+        #expect(object["access"] as? String == "limited-downgraded")
+        let endpoints = try #require(object["endpoints"] as? [[String: Any]])
+        #expect(endpoints.count == 1)
+        #expect(endpoints[0]["url"] as? String == "ws://192.168.1.20:18789")
+        #expect(endpoints[0]["port"] as? Int == 18789)
+    }
+
+    @Test func expiredCodeIsExit4WithMessage() throws {
+        let later = Self.now + 600_000
+        let result = try ClawpairBinary.run(["setup-code", "decode"], stdin: Self.t13, nowMs: later)
+        #expect(result.status == 4, "\(result)")
+        #expect(result.stdout.contains("Expires          expired now (2025-01-19T05:30:00.000Z)"), "\(result)")
+        #expect(result.stderr.hasPrefix("error: pairing setup code has expired"), "\(result)")
+        let json = try ClawpairBinary.run(["setup-code", "decode", "--json"], stdin: Self.t13, nowMs: later)
+        #expect(json.status == 4)
+        #expect(json.stdout.contains("\"expired\": true"))
+        #expect(json.stdout.contains("\"code\": \"expired\""))
+    }
+
+    @Test func junkNeverCrashes() throws {
+        var generator = SystemRandomNumberGenerator()
+        let inputs = ["", " ", "oc-pair://", "{", "[]", "null", "\u{0}", String(repeating: "A", count: 70_000),
+                      "eyJ1cmwiOjF9", "openclaw://gateway?host=", "ws://", "wss://[::1", "\u{1B}[2J\u{202E}"]
+            + (0..<20).map { _ in String(decoding: (0..<Int.random(in: 1...300, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator) }, as: UTF8.self) }
+        for input in inputs {
+            let result = try ClawpairBinary.run(["setup-code", "decode"], stdin: input, nowMs: Self.now)
+            #expect([1, 4].contains(result.status), "input \(input.debugDescription): \(result)")
+            #expect(result.stderr.hasPrefix("error: "), "input \(input.debugDescription): \(result)")
+            #expect(!result.stderr.contains("\u{1B}"), "escape sequences must not reach the terminal")
+        }
+    }
+
+    @Test func hostileRoutesAreSanitized() throws {
+        let input = #"{"url":"wss://ok.example.com","urls":["wss://ok.example.com","ws://evil.example\u001b[2J"],"bootstrapToken":"t"}"#
+        let result = try ClawpairBinary.run(["setup-code", "decode"], stdin: input, nowMs: Self.now)
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stdout.contains("\u{1B}"))
+        #expect(result.stdout.contains("\\x1b[2J"), "\(result)")
+    }
+
+    @Test func codeOnTheCommandLineWarns() throws {
+        let result = try ClawpairBinary.run(["setup-code", "decode", Self.t13], nowMs: Self.now)
+        #expect(result.status == 0)
+        #expect(result.stderr.hasPrefix("warning: this setup code was given on the command line"), "\(result)")
+    }
+
+    @Test func encodeRoundTripsThroughDecode() throws {
+        let result = try ClawpairBinary.run(
+            ["setup-code", "encode", "--url", "wss://Gateway.Example.com:443/", "--url", "ws://192.168.1.20:18789",
+             "--bootstrap-token", "-", "--expires-at-ms", "1737264600000", "--tls-fingerprint", "SHA256:" + Self.pin.uppercased()],
+            stdin: "bootstrap-abc\n", nowMs: Self.now)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty, "no warning for a token from stdin: \(result)")
+        let code = result.stdout.trimmingCharacters(in: .newlines)
+        let payload = try #require(Data(base64Encoded: code.replacingOccurrences(of: "-", with: "+")
+            .replacingOccurrences(of: "_", with: "/").padding(toLength: (code.count + 3) / 4 * 4, withPad: "=", startingAt: 0)))
+        #expect(String(decoding: payload, as: UTF8.self) == #"{"url":"wss://gateway.example.com","urls":["wss://gateway.example.com","ws://192.168.1.20:18789"],"bootstrapToken":"bootstrap-abc","expiresAtMs":1737264600000,"tlsFingerprint":"\#(Self.pin)"}"#)
+        let decoded = try ClawpairBinary.run(["setup-code", "decode", "--json"], stdin: code, nowMs: Self.now)
+        #expect(decoded.stdout.contains("\"accepted\": true"), "\(decoded)")
+    }
+
+    @Test func encodeMatchesVectorT13() throws {
+        let result = try ClawpairBinary.run(["setup-code", "encode", "--url", "ws://192.168.1.20:18789", "--expires-at-ms",
+                                             "1737264600000"], environment: ["CLAWPAIR_BOOTSTRAP_TOKEN": "bootstrap-abc"],
+                                            nowMs: Self.now)
+        #expect(result.stdout == Self.t13 + "\n", "\(result)")
+        let prefixed = try ClawpairBinary.run(["setup-code", "encode", "--url", "ws://192.168.1.20:18789", "--prefix",
+                                               "--expires-at-ms", "1737264600000"],
+                                              environment: ["CLAWPAIR_BOOTSTRAP_TOKEN": "bootstrap-abc"], nowMs: Self.now)
+        #expect(prefixed.stdout == "oc-pair://" + Self.t13 + "\n")
+    }
+
+    @Test func encodeTokenSources() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("clawpair-token-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try "bootstrap-abc\n".write(to: file, atomically: true, encoding: .utf8)
+        let args = ["setup-code", "encode", "--url", "ws://192.168.1.20:18789", "--expires-at-ms", "1737264600000"]
+        let fromFile = try ClawpairBinary.run(args + ["--bootstrap-token-file", file.path], nowMs: Self.now)
+        #expect(fromFile.stdout == Self.t13 + "\n", "\(fromFile)")
+        let literal = try ClawpairBinary.run(args + ["--bootstrap-token", "bootstrap-abc"], nowMs: Self.now)
+        #expect(literal.stdout == Self.t13 + "\n")
+        #expect(literal.stderr.hasPrefix("warning: a bootstrap token on the command line is visible to other users"), "\(literal)")
+        let none = try ClawpairBinary.run(args, nowMs: Self.now)
+        #expect(none.status == 2)
+        #expect(none.stderr.hasPrefix("error: no bootstrap token given\n"), "\(none)")
+        let missing = try ClawpairBinary.run(args + ["--bootstrap-token-file", "/nonexistent/token"], nowMs: Self.now)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("error: /nonexistent/token: No such file or directory\n"), "\(missing)")
+    }
+
+    @Test func encodeRefusesInsecureRoutes() throws {
+        let env = ["CLAWPAIR_BOOTSTRAP_TOKEN": "tok"]
+        let publicWS = try ClawpairBinary.run(["setup-code", "encode", "--url", "ws://gateway.tailnet.ts.net:18789"],
+                                              environment: env, nowMs: Self.now)
+        #expect(publicWS.status == 4, "\(publicWS)")
+        #expect(publicWS.stderr.contains("wss://"), "the message says how to get wss://")
+        #expect(publicWS.stdout.isEmpty)
+        let port80 = try ClawpairBinary.run(["setup-code", "encode", "--url", "ws://192.168.1.20:80"], environment: env, nowMs: Self.now)
+        #expect(port80.status == 1, "\(port80)")
+        let pinOnWS = try ClawpairBinary.run(["setup-code", "encode", "--url", "ws://192.168.1.20", "--tls-fingerprint", Self.pin],
+                                             environment: env, nowMs: Self.now)
+        #expect(pinOnWS.status == 1, "\(pinOnWS)")
+        let nine = try ClawpairBinary.run(["setup-code", "encode"] + (0..<9).flatMap { ["--url", "wss://gw-\($0).example.com"] },
+                                          environment: env, nowMs: Self.now)
+        #expect(nine.status == 1, "\(nine)")
+        let noURL = try ClawpairBinary.run(["setup-code", "encode"], environment: env, nowMs: Self.now)
+        #expect(noURL.status == 2)
+        let past = try ClawpairBinary.run(["setup-code", "encode", "--url", "wss://a.example", "--expires-at-ms", "5"],
+                                          environment: env, nowMs: Self.now)
+        #expect(past.status == 2, "\(past)")
+    }
+
+    @Test func encodeJSON() throws {
+        let result = try ClawpairBinary.run(["--json", "setup-code", "encode", "--url", "ws://192.168.1.20:18789",
+                                             "--expires-in", "10m"], environment: ["CLAWPAIR_BOOTSTRAP_TOKEN": "bootstrap-abc"],
+                                            nowMs: Self.now)
+        #expect(result.stdout == """
+            {
+              "setupCode": "\(Self.t13)",
+              "gatewayUrl": "ws://192.168.1.20:18789",
+              "expiresAtMs": 1737264600000,
+              "expiresAt": "2025-01-19T05:30:00.000Z"
+            }
+
+            """, "\(result)")
+    }
+}
