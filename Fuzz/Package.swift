@@ -7,13 +7,15 @@ let package = Package(
     name: "clawpair-fuzz",
     dependencies: [.package(name: "clawpair", path: "..")],
     targets: [
+        // Declares LLVMFuzzerRunDriver: SwiftPM aliases main to <Module>_main, which hands over to libFuzzer.
+        .target(name: "CFuzzerDriver"),
         // Setup-code decoder: every input form (codes, JSON, pasted text, deep links, URLs).
         .executableTarget(name: "FuzzSetupCode", dependencies: [
             .product(name: "ClawpairSetupCode", package: "clawpair"),
-            .product(name: "ClawpairCore", package: "clawpair"),
+            .product(name: "ClawpairCore", package: "clawpair"), "CFuzzerDriver",
         ]),
         // Bounded JSON parser and serializer round trip.
-        .executableTarget(name: "FuzzJSON", dependencies: [.product(name: "ClawpairCore", package: "clawpair")]),
+        .executableTarget(name: "FuzzJSON", dependencies: [.product(name: "ClawpairCore", package: "clawpair"), "CFuzzerDriver"]),
     ],
     swiftLanguageModes: [.v6]
 )

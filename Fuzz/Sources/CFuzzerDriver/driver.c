@@ -1,0 +1,1 @@
+// Declarations only; the definition comes from libFuzzer (-sanitize=fuzzer).
