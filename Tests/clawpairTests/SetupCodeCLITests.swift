@@ -34,6 +34,12 @@ import Testing
         #expect(json.stdout.contains("\"secrets\": null"))
     }
 
+    @Test func verboseShowsPayloadWithSecretsRedacted() throws {
+        let result = try ClawpairBinary.run(["setup-code", "decode", "-v"], stdin: Self.t13, nowMs: Self.now)
+        #expect(result.stdout.hasSuffix(#"Payload          {"url":"ws://192.168.1.20:18789","bootstrapToken":"<redacted, 13 chars>","expiresAtMs":1737264600000}"# + "\n"),
+                "\(result)")
+    }
+
     @Test func decodeJSONSchema() throws {
         let result = try ClawpairBinary.run(["setup-code", "decode", "--json", "-"], stdin: Self.t13, nowMs: Self.now)
         #expect(result.status == 0)

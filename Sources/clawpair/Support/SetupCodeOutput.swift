@@ -115,7 +115,21 @@ enum SetupCodeText {
             line("Strict decoder", style.yellow("refused") + ": \(clean(reason)); older and lenient decoders still read it")
         }
         for note in setup.notes { line("Note", clean(note)) }
+        if context.globals.verbosity > 0, let payload = setup.payload {
+            line("Payload", clean(redactingSecrets(payload, reveal: showSecrets).compact()))
+        }
         return out
+    }
+
+    /// The payload with credential values replaced by their redacted form (for `-v`).
+    static func redactingSecrets(_ payload: JSONValue, reveal: Bool) -> JSONValue {
+        guard !reveal, case .object(let members) = payload else { return payload }
+        return .object(members.map { key, value in
+            if ["bootstrapToken", "token", "password"].contains(key), case .string(let secret) = value {
+                return (key, .string(Redaction.redact(secret)))
+            }
+            return (key, value)
+        })
     }
 
     static func generationName(_ generation: DecodedSetup.Generation) -> String {
