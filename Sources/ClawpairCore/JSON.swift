@@ -32,6 +32,7 @@ public enum JSONValue: Sendable {
 }
 
 extension JSONValue: Equatable {
+    /// Structural, order-sensitive equality (see the type's documentation).
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
@@ -141,11 +142,17 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
 {
+    /// `nil` → `.null`.
     public init(nilLiteral: ()) { self = .null }
+    /// `true`/`false` → `.bool`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An integer literal → `.int`.
     public init(integerLiteral value: Int64) { self = .int(value) }
+    /// A floating-point literal → `.double`.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// A string literal → `.string`.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An array literal → `.array`.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     /// Members keep the literal's order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements) }

@@ -54,7 +54,7 @@ public struct DecodedSetup: Sendable, Equatable {
         /// A shared gateway token or password: operator access with the gateway's own secret.
         case sharedSecret = "shared-secret"
         /// No credentials (deep link without token, raw URL): pairing needs approval or a token.
-        case none
+        case noCredentials = "none"
 
         /// One sentence for humans.
         public var summary: String {
@@ -64,7 +64,7 @@ public struct DecodedSetup: Sendable, Equatable {
                 return "limited: the gateway downgrades codes with a plaintext ws:// route that is not loopback"
             case .limited: return "limited (this gateway generation never hands out operator.admin by QR)"
             case .sharedSecret: return "operator access through the gateway's shared token or password"
-            case .none: return "none: the input carries no credentials"
+            case .noCredentials: return "none: the input carries no credentials"
             }
         }
     }

@@ -97,6 +97,6 @@ enum DeepLink {
                             tlsFingerprint: nil, expiresAtMs: nil, bootstrapToken: nil, token: token,
                             password: password, payload: nil,
                             strictCheck: .rejected(reason: "an openclaw://gateway link is not a setup code"),
-                            accessHint: (token != nil || password != nil) ? .sharedSecret : .none, notes: [])
+                            accessHint: (token != nil || password != nil) ? .sharedSecret : .noCredentials, notes: [])
     }
 }

@@ -5,12 +5,18 @@
 // "ends in a number" → WHATWG IPv4 (decimal, octal, hex, 1–4 parts, e.g. `2130706433` or `0x7f.1`
 // → `127.0.0.1`), forbidden domain code points, and a subset of UTS #46 ToASCII:
 // - ASCII is lowercased; `xn--` labels must decode as Punycode to a non-ASCII label;
-// - non-ASCII: full-width ASCII and ideographic full stops are mapped, default-ignorable marks
-//   UTS #46 marks "ignored" are removed, letters are lowercased (Unicode lowercase mapping),
-//   controls/format/private-use/unassigned/separators are refused, each label is Punycode-encoded.
-// Not implemented (documented limitation): the full UTS #46 mapping table, NFC normalization,
-// and the CheckBidi/CheckJoiners rules. Hosts that depend on those may normalize differently
-// from Node; plain ASCII hosts and IP literals, the cases gateways use, are exact.
+// - non-ASCII: full-width ASCII and ideographic full stops are mapped, code points UTS #46 marks
+//   "ignored" (soft hyphen, variation selectors, ...) are removed, letters are lowercased (Unicode
+//   lowercase mapping), and each label is Punycode-encoded.
+// The stdlib offers neither the UTS #46 table nor NFC/NFKC nor Bidi_Class, so the subset fails
+// closed (the host is invalid) wherever the full algorithm could give a different answer: only
+// letters and decimal digits of Unicode ≤ 14.0 are accepted (no symbols, emoji, marks, joiners
+// or conjoining jamo, which NFC, CheckJoiners or the table could treat differently); a letter
+// whose lowercase still changes under NFKC_Casefold (`ﬁ`, `ª`, half-width kana, ...) or arrived
+// in another Unicode version is refused, except the deviation letters `ß` and `ς`, which UTS #46
+// keeps; right-to-left names must pass a conservative reading of the RFC 5893 Bidi rule. Plain ASCII hosts, IP
+// literals and ordinary precomposed IDNs, the cases gateways use, match Node exactly; an IDN this
+// subset refuses can still be given in its `xn--` form.
 
 /// A parsed URL host.
 enum ParsedHost: Equatable, Sendable {
@@ -88,16 +94,32 @@ enum HostParser {
         }
     }
 
-    /// Whether a non-ASCII scalar may appear in a label (a coarse stand-in for the UTS #46 table).
+    /// The newest Unicode version whose letters are accepted in hosts: newer letters may be
+    /// unassigned in the UTS #46 table of the gateway's Node.
+    static let maxUnicodeAge = (major: 14, minor: 0)
+
+    /// Whether a non-ASCII scalar may appear in a label (a coarse, fail-closed stand-in for the
+    /// UTS #46 table; see the file header): letters and decimal digits of Unicode ≤ 14.0, no
+    /// joiners, no conjoining jamo.
     private static func isAllowedNonASCII(_ s: Unicode.Scalar) -> Bool {
-        if s.value == 0x200C || s.value == 0x200D { return true }
-        switch s.properties.generalCategory {
-        case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator,
-             .spaceSeparator:
+        let v = s.value
+        if (0x1100...0x11FF).contains(v) || (0xA960...0xA97F).contains(v) || (0xD7B0...0xD7FF).contains(v) {
             return false
-        default:
-            return s.value != 0xFFFD && !s.properties.isNoncharacterCodePoint
         }
+        guard let age = s.properties.age,
+              age.major < maxUnicodeAge.major || (age.major == maxUnicodeAge.major && age.minor <= maxUnicodeAge.minor)
+        else { return false }
+        switch s.properties.generalCategory {
+        case .lowercaseLetter, .uppercaseLetter, .titlecaseLetter, .otherLetter, .modifierLetter, .decimalNumber:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The deviation characters UTS #46 (non-transitional) keeps although NFKC_Casefold changes them.
+    private static func isDeviation(_ s: Unicode.Scalar) -> Bool {
+        s.value == 0x00DF || s.value == 0x03C2
     }
 
     /// Maps one scalar, appending the result; `false` when it is not allowed in a host.
@@ -118,7 +140,60 @@ enum HostParser {
         }
         if isIgnored(v) { return true }
         guard isAllowedNonASCII(s) else { return false }
-        out.append(contentsOf: s.properties.lowercaseMapping.unicodeScalars)
+        if isDeviation(s) {
+            out.append(s)
+            return true
+        }
+        for lower in s.properties.lowercaseMapping.unicodeScalars {
+            guard !lower.properties.changesWhenNFKCCaseFolded else { return false }
+            // An uppercase letter whose lowercase arrived in another Unicode version (Palochka,
+            // Georgian Mtavruli, Cherokee, ...) has its own UTS #46 status; refuse it.
+            if lower != s {
+                guard lower.properties.age.map({ "\($0)" }) == s.properties.age.map({ "\($0)" }) else { return false }
+                // The result must itself be acceptable (so `İ` → `i` + U+0307 is refused, keeping
+                // the output of normalization a fixed point of it).
+                guard lower.isASCII || isAllowedNonASCII(lower) else { return false }
+            }
+            out.append(lower)
+        }
+        return true
+    }
+
+    /// Right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko, ... and their presentation
+    /// forms): the code points whose presence makes a name a "Bidi domain name" (RFC 5893).
+    private static func isRightToLeft(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: return true
+        default: return false
+        }
+    }
+
+    /// A fail-closed approximation of the RFC 5893 Bidi rule (UTS #46 CheckBidi), which needs
+    /// Bidi_Class data the stdlib does not expose. Names without right-to-left code points pass.
+    /// In a name with any, every label must be either right-to-left letters only, or ASCII
+    /// letters, digits and inner hyphens starting with a letter and not ending with a hyphen.
+    static func passesBidiRule(_ labels: [[Unicode.Scalar]]) -> Bool {
+        guard labels.contains(where: { $0.contains(where: isRightToLeft) }) else { return true }
+        for label in labels where !label.isEmpty {
+            if label.contains(where: isRightToLeft) {
+                let lettersOnly = label.allSatisfy { s in
+                    guard isRightToLeft(s) else { return false }
+                    switch s.properties.generalCategory {
+                    case .otherLetter, .modifierLetter: return true
+                    default: return false
+                    }
+                }
+                guard lettersOnly else { return false }
+            } else {
+                let bytes = label.map { $0.value }
+                guard bytes.allSatisfy({ $0 < 0x80 }),
+                      let first = bytes.first, let last = bytes.last,
+                      TextRules.isASCIIAlpha(UInt8(first)),
+                      TextRules.isASCIIAlpha(UInt8(last)) || TextRules.isASCIIDigit(UInt8(last)),
+                      bytes.allSatisfy({ TextRules.isASCIIAlpha(UInt8($0)) || TextRules.isASCIIDigit(UInt8($0)) || $0 == 0x2D })
+                else { return false }
+            }
+        }
         return true
     }
 
@@ -128,35 +203,34 @@ enum HostParser {
         for s in domain.unicodeScalars {
             guard map(s, into: &mapped) else { return nil }
         }
-        var labels: [String] = []
-        var current: [Unicode.Scalar] = []
-        func finish() -> Bool {
-            defer { current.removeAll() }
-            if current.allSatisfy({ $0.isASCII }) {
-                let label = String(String.UnicodeScalarView(current))
-                if label.hasPrefix("xn--") {
-                    guard let decoded = Punycode.decode(Array(label.utf8.dropFirst(4))), !decoded.isEmpty,
+        var asciiLabels: [String] = []
+        var unicodeLabels: [[Unicode.Scalar]] = []
+        for slice in mapped.split(separator: ".", omittingEmptySubsequences: false) {
+            let label = Array(slice)
+            let startsWithACE = label.count >= 4 && String(String.UnicodeScalarView(label.prefix(4))) == "xn--"
+            if label.allSatisfy({ $0.isASCII }) {
+                let text = String(String.UnicodeScalarView(label))
+                if startsWithACE {
+                    // UTS #46: the rest must be Punycode for a valid, non-ASCII label.
+                    guard let decoded = Punycode.decode(Array(text.utf8.dropFirst(4))), !decoded.isEmpty,
                           !decoded.allSatisfy({ $0.isASCII }),
-                          decoded.allSatisfy({ isAllowedNonASCII($0) || $0.isASCII }),
-                          decoded.allSatisfy({ String($0).lowercased() == String($0) })
-                    else { return false }
+                          decoded.allSatisfy({ $0.isASCII || (isAllowedNonASCII($0)
+                              && (isDeviation($0) || !$0.properties.changesWhenNFKCCaseFolded)) })
+                    else { return nil }
+                    unicodeLabels.append(decoded)
+                } else {
+                    unicodeLabels.append(label)
                 }
-                labels.append(label)
-                return true
-            }
-            guard let encoded = Punycode.encode(current) else { return false }
-            labels.append("xn--" + encoded)
-            return true
-        }
-        for s in mapped {
-            if s == "." {
-                guard finish() else { return nil }
+                asciiLabels.append(text)
             } else {
-                current.append(s)
+                // UTS #46: an `xn--` label must be all ASCII.
+                guard !startsWithACE, let encoded = Punycode.encode(label) else { return nil }
+                asciiLabels.append("xn--" + encoded)
+                unicodeLabels.append(label)
             }
         }
-        guard finish() else { return nil }
-        let result = labels.joined(separator: ".")
+        guard passesBidiRule(unicodeLabels) else { return nil }
+        let result = asciiLabels.joined(separator: ".")
         return result.isEmpty ? nil : result
     }
 }

@@ -4,7 +4,8 @@
 //
 // Checklist, adding a payload generation:
 // 1. add the field(s) to `SetupCodePayload` in emission order and to `PayloadFields` reads;
-// 2. teach `SetupCode.inferGeneration` and `AccessHint` about it;
+// 2. teach the generation inference and access hint in `SetupCode.interpretPayload`
+//    (`SetupCodeDecode.swift`) and `DecodedSetup.Generation` about it;
 // 3. add encode and decode vectors (or local cases) in `EncodeTests.swift` / `DecodeTests.swift`.
 
 import ClawpairCore

@@ -48,11 +48,16 @@ extension SetupCode {
         var notObjectDetail: String? = nil
 
         // #1 raw JSON.
-        if let json = try? JSONValue.parse(body) {
+        switch Result(catching: { () throws(JSONError) -> JSONValue in try JSONValue.parse(body) }) {
+        case let .success(json):
             if case .object = json {
                 return try interpretPayload(json, form: .rawJSON, nowMs: nowMs, strictCode: nil)
             }
             notObjectDetail = "the input is JSON \(json.typeDescription), not a setup payload object"
+        case let .failure(error):
+            if body.utf8.first == UInt8(ascii: "{") {
+                notObjectDetail = "the input looks like setup JSON but is not valid JSON (\(error.description))"
+            }
         }
 
         // #2 base64url code.
@@ -234,6 +239,9 @@ extension SetupCode {
                     continue
                 }
                 advertised.append(parsed)
+                if parsed.hasQueryOrFragment {
+                    notes.append("the query/fragment of \(candidate.raw) is ignored (the strict TS decoder and newer apps refuse it)")
+                }
                 let endpoint = SetupEndpoint(parsed: parsed)
                 if i == 0 { pinned = (endpoint, candidate.raw) }
                 let identity = SetupEndpoint(host: endpoint.host, explicitPort: endpoint.port, tls: endpoint.tls,
@@ -340,7 +348,7 @@ extension SetupCode {
             } else {
                 hint = .fullOrLimited
             }
-        default: hint = (token != nil || password != nil) ? .sharedSecret : .none
+        default: hint = (token != nil || password != nil) ? .sharedSecret : .noCredentials
         }
 
         let strictCheck: DecodedSetup.StrictCheck
@@ -378,6 +386,6 @@ extension SetupCode {
                             tlsFingerprint: nil, expiresAtMs: nil, bootstrapToken: nil, token: nil, password: nil,
                             payload: nil,
                             strictCheck: .rejected(reason: "a gateway URL is not a setup code; it carries no bootstrap token"),
-                            accessHint: .none, notes: [])
+                            accessHint: .noCredentials, notes: [])
     }
 }

@@ -204,16 +204,16 @@ enum GatewayURLParser {
 public struct SetupEndpoint: Sendable, Hashable {
     /// The host: a lowercase ASCII (Punycode) name, dotted-decimal IPv4, or IPv6 **without**
     /// brackets (see `urlHost` for the bracketed form).
-    public var host: String
+    public let host: String
     /// The port to dial: the explicit port, else 443 with TLS and 18789 without (never 80).
-    public var port: Int
+    public let port: Int
     /// The port as written in the source, when there was one (it may equal a scheme default).
-    public var explicitPort: Int?
+    public let explicitPort: Int?
     /// Whether to use TLS (`wss://`).
-    public var tls: Bool
+    public let tls: Bool
     /// A non-root path the gateway is served under (e.g. `/openclaw-gw`), percent-encoded as in a
     /// URL; `nil` for the root.
-    public var contextPath: String?
+    public let contextPath: String?
 
     /// The default port with TLS.
     public static let defaultTLSPort = 443

@@ -49,7 +49,7 @@ import Testing
         ("url with NUL", "{\"url\":\"wss://g\\u0000.example\"}", "no-endpoint"),
         ("bad fingerprint type", #"{"url":"wss://g.example.com","tlsFingerprint":[]}"#, "invalid-fingerprint"),
         ("raw URL bad port", "wss://g.example.com:99999", "invalid-url"),
-        ("raw URL with spaces", "wss://g example.com", "not-a-payload"),
+        ("raw URL with spaces", "wss://g example.com", "invalid-url"),
         ("mailto", "mailto:foo@example.com", "not-a-payload"),
         ("deep link other intent", "openclaw://settings", "not-a-payload"),
         ("deep link empty", "openclaw://", "not-a-payload"),
@@ -74,6 +74,16 @@ import Testing
             // The strict decoder must not trap either.
             _ = try? SetupCode.strictDecode(entry.input, nowMs: Vectors.fixedNowMs)
         }
+    }
+
+    @Test func detailsSayWhatTheInputLookedLike() {
+        func message(_ input: String) -> String {
+            do { _ = try SetupCode.parse(input); return "" } catch { return error.message }
+        }
+        #expect(message(#"{"url":"wss://g.example.com",}"#).contains("looks like setup JSON but is not valid JSON"))
+        #expect(message("[1]").contains("JSON an array"))
+        #expect(message(Base64URL.encode(Array("garbage!".utf8))).contains("decodes as base64"))
+        #expect(message("hello world").contains("no setup code"))
     }
 
     @Test func everyErrorHasAStableCodeAndMessage() {
