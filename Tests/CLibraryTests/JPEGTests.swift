@@ -10,7 +10,7 @@ import Glibc
 /// libjpeg reports fatal errors through `error_exit`, which by default calls `exit()` (that would
 /// end the whole test run quietly) and otherwise expects a longjmp that Swift cannot do. The
 /// handler below traps with libjpeg's own message instead, so a failure is loud and explained.
-/// The structs are heap-allocated because libjpeg keeps pointers into them across calls.
+/// The structs are heap-allocated because libjpeg keeps pointers to them across calls.
 @Suite("libjpeg")
 struct JPEGTests {
     @Test("jpeg_CreateCompress → 16×16 gray JPEG in memory → jpeg_CreateDecompress, pixels within tolerance")
@@ -42,9 +42,18 @@ struct JPEGTests {
         jpeg_CreateCompress(cinfo, JPEG_LIB_VERSION, MemoryLayout<jpeg_compress_struct>.size)
         defer { jpeg_destroy_compress(cinfo) }
 
-        var buffer: UnsafeMutablePointer<UInt8>?
-        var size: UInt = 0
-        jpeg_mem_dest(cinfo, &buffer, &size)
+        // jpeg_mem_dest keeps these two addresses and writes the result through them in
+        // jpeg_finish_compress, so they must outlive the call: heap, not `&local`.
+        let buffer = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: 1)
+        buffer.initialize(to: nil)
+        let size = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+        size.initialize(to: 0)
+        defer {
+            free(buffer.pointee)
+            buffer.deallocate()
+            size.deallocate()
+        }
+        jpeg_mem_dest(cinfo, buffer, size)
         cinfo.pointee.image_width = JDIMENSION(width)
         cinfo.pointee.image_height = JDIMENSION(height)
         cinfo.pointee.input_components = 1
@@ -60,8 +69,7 @@ struct JPEGTests {
             }
         }
         jpeg_finish_compress(cinfo)
-        defer { free(buffer) }
-        return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
+        return Array(UnsafeBufferPointer(start: buffer.pointee, count: Int(size.pointee)))
     }
 
     private func decompress(_ encoded: [UInt8]) -> (width: Int, height: Int, components: Int, pixels: [UInt8]) {

@@ -33,14 +33,21 @@ struct PNGTests {
         encoded.removeSubrange(size...)
         #expect(png_sig_cmp(encoded, 0, 8) == 0, "no PNG signature")
 
-        var reader = png_image()
-        reader.version = UInt32(PNG_IMAGE_VERSION)
-        #expect(png_image_begin_read_from_memory(&reader, encoded, encoded.count) != 0, "header: \(message(reader))")
-        #expect(reader.width == UInt32(width) && reader.height == UInt32(height))
-        reader.format = UInt32(PNG_FORMAT_GRAY)
-        var decoded = [UInt8](repeating: 0, count: width * height)
-        #expect(png_image_finish_read(&reader, nil, &decoded, 0, nil) != 0, "reading: \(message(reader))")
-        png_image_free(&reader)
+        // libpng keeps the memory pointer from begin_read until finish_read: one borrow for both.
+        let decoded = encoded.withUnsafeBytes { memory -> [UInt8] in
+            var reader = png_image()
+            reader.version = UInt32(PNG_IMAGE_VERSION)
+            defer { png_image_free(&reader) }
+            guard png_image_begin_read_from_memory(&reader, memory.baseAddress, memory.count) != 0 else {
+                Issue.record("png_image_begin_read_from_memory: \(message(reader))")
+                return []
+            }
+            #expect(reader.width == UInt32(width) && reader.height == UInt32(height))
+            reader.format = UInt32(PNG_FORMAT_GRAY)
+            var decoded = [UInt8](repeating: 0, count: width * height)
+            #expect(png_image_finish_read(&reader, nil, &decoded, 0, nil) != 0, "png_image_finish_read: \(message(reader))")
+            return decoded
+        }
         #expect(decoded == pixels)
     }
 

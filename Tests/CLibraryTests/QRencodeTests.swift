@@ -2,7 +2,11 @@ import CQRencode
 import Testing
 
 /// libqrencode: symbol version and size for known inputs.
-@Suite("libqrencode")
+///
+/// Serialized: twice in ~35 runs the two cases, run in parallel, saw version 1 at level H,
+/// which points at shared state in libqrencode (its lazily built tables). The QR module must
+/// likewise call libqrencode from one thread at a time.
+@Suite("libqrencode", .serialized)
 struct QRencodeTests {
     /// "HELLO WORLD" (11 alphanumeric characters) fits version 1 at level Q (capacity 16) but
     /// needs version 2 at level H (capacity 10 in version 1, 20 in version 2).

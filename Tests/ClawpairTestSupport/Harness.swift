@@ -60,7 +60,7 @@ public enum Harness {
     /// test that `CI=true` forced to run on an incapable machine fails with the reason.
     public static func requireCapable() throws(HarnessError) {
         guard canRun else {
-            throw HarnessError("cannot run namespace tests\(isCI ? " (CI=true, so they may not skip)" : ""): missing \(missingRequirements.joined(separator: ", ")); run scripts/install-deps as root")
+            throw HarnessError("cannot run namespace tests\(isCI ? " (CI=true, so they may not skip)" : ""): missing \(missingRequirements.joined(separator: ", ")); install them with `sudo scripts/install-deps` and run the tests as root (`sudo make test`)")
         }
     }
 }

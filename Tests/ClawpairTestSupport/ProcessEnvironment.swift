@@ -9,9 +9,10 @@ import Musl
 ///
 /// `setenv` is global to the test process, so every function here holds a process-wide async lock
 /// for the whole body: two suites that each use their own private bus never overlap, even when
-/// Swift Testing runs them in parallel. Previous values are restored (or the variables unset)
-/// afterwards, also when the body throws. Children spawned by the harness never inherit these
-/// variables by accident: they start from ``Subprocess``'s own environment.
+/// Swift Testing runs them in parallel. ``with(_:_:)`` restores previous values (or unsets the
+/// variables) afterwards, also when the body throws; ``withSystemBus(socketPath:_:)`` explains
+/// why it does not. Children spawned by the harness never inherit these variables by accident:
+/// they start from ``Subprocess``'s own environment.
 public enum ProcessEnvironment {
     private static let lock = AsyncLock()
 
@@ -20,7 +21,7 @@ public enum ProcessEnvironment {
     /// libdbus reads `DBUS_SYSTEM_BUS_ADDRESS` once per process and caches it (until
     /// `dbus_shutdown`), and avahi-client connects with `dbus_bus_get_private(DBUS_BUS_SYSTEM)`.
     /// A second lab's bus at another path would be ignored, so the variable always names this
-    /// symlink, which is re-pointed for each body.
+    /// symlink, which is re-pointed for each body and removed afterwards.
     public static let systemBusLink = "/tmp/\(NetworkLab.namePrefix)-\(getpid())-system-bus.sock"
 
     /// Sets `variables`, runs `body`, restores the previous environment.
@@ -39,8 +40,15 @@ public enum ProcessEnvironment {
         }
     }
 
-    /// Points ``systemBusLink`` at `socketPath`, sets `DBUS_SYSTEM_BUS_ADDRESS` to it and
-    /// `AVAHI_COMPAT_NOWARN=1`, runs `body`, then restores the environment and removes the link.
+    /// Points ``systemBusLink`` at `socketPath`, makes sure `DBUS_SYSTEM_BUS_ADDRESS` names the
+    /// link and `AVAHI_COMPAT_NOWARN=1`, runs `body`, then removes the link.
+    ///
+    /// Unlike ``with(_:_:)`` this does not restore the two variables: their values never change
+    /// within a process, libdbus has cached the address anyway, and setting them only once keeps
+    /// `setenv` (which may reallocate `environ` under concurrent `getenv` callers in parallel
+    /// tests) to a single call per variable. Outside a body the link does not exist, so anything
+    /// in the test process that reaches for the system bus fails with ENOENT instead of talking
+    /// to the machine's own bus.
     public static func withSystemBus<T>(socketPath: String, _ body: () async throws -> T) async throws -> T {
         await lock.acquire()
         unlink(systemBusLink)
@@ -49,15 +57,16 @@ public enum ProcessEnvironment {
             await lock.release()
             throw HarnessError("symlink \(systemBusLink) -> \(socketPath): \(message)")
         }
-        let restore = apply(["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(systemBusLink)", "AVAHI_COMPAT_NOWARN": "1"])
+        for (key, value) in ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(systemBusLink)", "AVAHI_COMPAT_NOWARN": "1"]
+        where getenv(key).map({ String(cString: $0) }) != value {
+            setenv(key, value, 1)
+        }
         do {
             let result = try await body()
-            restore()
             unlink(systemBusLink)
             await lock.release()
             return result
         } catch {
-            restore()
             unlink(systemBusLink)
             await lock.release()
             throw error

@@ -14,7 +14,8 @@ import Musl
 // - it gets /dev/null as stdin, two pipes for stdout and stderr and no other descriptor;
 // - signal mask and dispositions are reset (the test runner may ignore SIGPIPE or block signals);
 // - a dedicated thread waits for it; when the leader exits, whatever it left in its group is
-//   killed before the leader is reaped (the group id cannot be reused while the zombie exists);
+//   killed, and waited for (bounded), before the leader is reaped (the group id cannot be reused
+//   while the zombie exists), so "exited" means the whole group is gone;
 // - a reader thread drains both pipes into a bounded buffer, so a chatty child never blocks on a
 //   full pipe, and every wait takes a timeout.
 
@@ -527,7 +528,12 @@ public final class ChildProcess: Sendable, CustomStringConvertible {
         let thread = Thread { [self] in
             var info = siginfo_t()
             while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
-            _ = kill(-pid, SIGKILL)
+            // SIGKILL is asynchronous: wait (bounded) until no live member is left, so that
+            // "exited" means the whole group is gone, not just the leader.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while kill(-pid, SIGKILL) == 0 && !Self.liveMembers(ofGroup: pid).isEmpty && ContinuousClock.now < deadline {
+                usleep(5_000)
+            }
             var status: Int32 = 0
             var reaped: pid_t
             repeat {
@@ -540,6 +546,22 @@ public final class ChildProcess: Sendable, CustomStringConvertible {
         }
         thread.name = "clawpair.reaper.\(pid)"
         thread.start()
+    }
+}
+
+extension ChildProcess {
+    /// Processes in process group `pgid` that are not zombies, from /proc/<pid>/stat
+    /// ("pid (comm) state ppid pgrp …"; comm may contain spaces and parentheses).
+    static func liveMembers(ofGroup pgid: pid_t) -> [pid_t] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, fields[0] != "Z", fields[0] != "X", pid_t(fields[2]) == pgid else { return nil }
+            return pid
+        }
     }
 }
 
