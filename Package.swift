@@ -4,6 +4,10 @@
 // Layering (dependencies point down):
 //   clawpair (executable: argument parsing + output only)
 //     ├─ ClawpairCLIKit      declarative CLI: tokenize → match → validate → run; help, man, completions
+//     ├─ ClawpairIdentity    Ed25519 device identities (libsodium), connect signatures, key files
+//     ├─ ClawpairQR          QR render (libqrencode → terminal, PNG, SVG) and scan (zbar; PNG/JPEG/PNM input)
+//     ├─ ClawpairDiscovery   beacons: TXT rules, display names, endpoint selection, wide-area zones
+//     │   └─ ClawpairDNS     bounded DNS message codec (RFC 1035 + mDNS bits)
 //     ├─ ClawpairSetupCode   setup codes, URL normalization, plaintext policy, access profiles
 //     └─ ClawpairCore        exit codes, errors, base64url, JSON, terminal sanitizing, redaction
 //   C<Lib>                   system-library shims found through pkg-config (one per C library)
@@ -22,6 +26,10 @@ let package = Package(
         .library(name: "ClawpairCore", targets: ["ClawpairCore"]),
         .library(name: "ClawpairSetupCode", targets: ["ClawpairSetupCode"]),
         .library(name: "ClawpairCLIKit", targets: ["ClawpairCLIKit"]),
+        .library(name: "ClawpairIdentity", targets: ["ClawpairIdentity"]),
+        .library(name: "ClawpairQR", targets: ["ClawpairQR"]),
+        .library(name: "ClawpairDNS", targets: ["ClawpairDNS"]),
+        .library(name: "ClawpairDiscovery", targets: ["ClawpairDiscovery"]),
     ],
     targets: [
         // C libraries.
@@ -38,12 +46,17 @@ let package = Package(
         .target(name: "ClawpairCore"),
         .target(name: "ClawpairSetupCode", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairCLIKit", dependencies: ["ClawpairCore"]),
+        .target(name: "ClawpairIdentity", dependencies: ["ClawpairCore", "CSodium"]),
+        .target(name: "ClawpairQR", dependencies: ["ClawpairCore", "CQRencode", "CPNG", "CJPEG", "CZBar"]),
+        .target(name: "ClawpairDNS", dependencies: ["ClawpairCore"]),
+        .target(name: "ClawpairDiscovery", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairSetupCode"]),
 
         // The command-line tool: parses arguments, calls the libraries, formats output.
         // Release builds link the Swift runtime statically (`make build`: --static-swift-stdlib).
         .executableTarget(
             name: "clawpair",
-            dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit"]
+            dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit", "ClawpairIdentity", "ClawpairQR",
+                           "ClawpairDNS", "ClawpairDiscovery"]
         ),
 
         // Tests.
@@ -51,6 +64,10 @@ let package = Package(
         .testTarget(name: "ClawpairCoreTests", dependencies: ["ClawpairCore"]),
         .testTarget(name: "ClawpairSetupCodeTests", dependencies: ["ClawpairSetupCode", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairCLIKitTests", dependencies: ["ClawpairCLIKit"]),
+        .testTarget(name: "ClawpairIdentityTests", dependencies: ["ClawpairIdentity", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairQRTests", dependencies: ["ClawpairQR", "ClawpairSetupCode", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairDNSTests", dependencies: ["ClawpairDNS", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairDiscoveryTests", dependencies: ["ClawpairDiscovery", "ClawpairTestSupport"]),
         .testTarget(
             name: "CLibraryTests",
             dependencies: ["CDNSSD", "CQRencode", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",

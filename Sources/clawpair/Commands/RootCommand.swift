@@ -13,7 +13,10 @@ enum RootCommand {
                 + "environment rather than the command line, where other users could see them, and are redacted "
                 + "in output unless asked for.",
         ],
-        subcommands: [SetupCodeCommand.spec, CompletionsCommand.spec, GenerateDocsCommand.spec],
+        subcommands: [
+            SetupCodeCommand.spec, QRCommand.spec, IdentityCommand.spec, ZoneCommand.spec,
+            CompletionsCommand.spec, GenerateDocsCommand.spec,
+        ],
         examples: [
             Example("clawpair setup-code decode - < code.txt", "Show what a setup code contains, without printing its secrets"),
             Example("clawpair setup-code encode --url wss://gateway.example.com --bootstrap-token-file token.txt",
