@@ -34,13 +34,20 @@ public enum ClawpairBinary {
     /// PATH, a pinned `CLAWPAIR_NOW_MS` when given, and `environment`), and a timeout.
     public static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
                            nowMs: Int64? = nil, timeoutSeconds: Double = 30) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
         var env = ["PATH": "/usr/bin:/bin"]
         if let nowMs { env["CLAWPAIR_NOW_MS"] = String(nowMs) }
         env.merge(environment) { _, new in new }
-        process.environment = env
+        return try runProgram(path, arguments, stdin: stdin, environment: env, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// Runs any program with exactly `environment`, feeding `stdin` and capturing both outputs.
+    public static func runProgram(_ executable: String, _ arguments: [String], stdin: String? = nil,
+                                  environment: [String: String] = ["PATH": "/usr/bin:/bin"],
+                                  timeoutSeconds: Double = 30) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
@@ -61,7 +68,7 @@ public enum ClawpairBinary {
         try? input.fileHandleForWriting.close()
         if group.wait(timeout: .now() + timeoutSeconds) == .timedOut {
             process.terminate()
-            throw SpecFileError(message: "clawpair \(arguments) did not finish within \(timeoutSeconds)s")
+            throw SpecFileError(message: "\(executable) \(arguments) did not finish within \(timeoutSeconds)s")
         }
         process.waitUntilExit()
         return Result(status: process.terminationStatus,

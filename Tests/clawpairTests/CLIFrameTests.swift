@@ -109,19 +109,5 @@ import Testing
 
 /// Runs a helper program (not clawpair) with stdin; for syntax checks of generated files.
 func runShell(_ executable: String, _ arguments: [String], stdin: String) throws -> ClawpairBinary.Result {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let input = Pipe(), output = Pipe(), errors = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    input.fileHandleForWriting.write(Data(stdin.utf8))
-    try input.fileHandleForWriting.close()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return ClawpairBinary.Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                                 stderr: String(decoding: err, as: UTF8.self))
+    try ClawpairBinary.runProgram(executable, arguments, stdin: stdin)
 }
