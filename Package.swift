@@ -8,6 +8,9 @@
 //     ├─ ClawpairQR          QR render (libqrencode → terminal, PNG, SVG) and scan (zbar; PNG/JPEG/PNM input)
 //     ├─ ClawpairDiscovery   beacons: TXT rules, display names, endpoint selection, wide-area zones
 //     │   └─ ClawpairDNS     bounded DNS message codec (RFC 1035 + mDNS bits)
+//     ├─ ClawpairProbe       race gateway routes: TCP → TLS (pinning) → WebSocket → connect.challenge
+//     │   ├─ ClawpairTransport  poll()-based sockets, Happy Eyeballs, TLS on OpenSSL
+//     │   └─ ClawpairWebSocket  RFC 6455 handshake and frame codec (value-type state machines, no I/O)
 //     ├─ ClawpairSetupCode   setup codes, URL normalization, plaintext policy, access profiles
 //     └─ ClawpairCore        exit codes, errors, base64url, JSON, terminal sanitizing, redaction
 //   C<Lib>                   system-library shims found through pkg-config (one per C library)
@@ -30,6 +33,9 @@ let package = Package(
         .library(name: "ClawpairQR", targets: ["ClawpairQR"]),
         .library(name: "ClawpairDNS", targets: ["ClawpairDNS"]),
         .library(name: "ClawpairDiscovery", targets: ["ClawpairDiscovery"]),
+        .library(name: "ClawpairWebSocket", targets: ["ClawpairWebSocket"]),
+        .library(name: "ClawpairTransport", targets: ["ClawpairTransport"]),
+        .library(name: "ClawpairProbe", targets: ["ClawpairProbe"]),
     ],
     targets: [
         // C libraries.
@@ -50,13 +56,17 @@ let package = Package(
         .target(name: "ClawpairQR", dependencies: ["ClawpairCore", "CQRencode", "CPNG", "CJPEG", "CZBar"]),
         .target(name: "ClawpairDNS", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairDiscovery", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairSetupCode"]),
+        .target(name: "ClawpairWebSocket", dependencies: ["ClawpairCore"]),
+        .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSL", "COpenSSLShims"]),
+        .target(name: "ClawpairProbe", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
+                                                      "ClawpairSetupCode"]),
 
         // The command-line tool: parses arguments, calls the libraries, formats output.
         // Release builds link the Swift runtime statically (`make build`: --static-swift-stdlib).
         .executableTarget(
             name: "clawpair",
             dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit", "ClawpairIdentity", "ClawpairQR",
-                           "ClawpairDNS", "ClawpairDiscovery"]
+                           "ClawpairDNS", "ClawpairDiscovery", "ClawpairProbe"]
         ),
 
         // Tests.
@@ -68,6 +78,9 @@ let package = Package(
         .testTarget(name: "ClawpairQRTests", dependencies: ["ClawpairQR", "ClawpairSetupCode", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairDNSTests", dependencies: ["ClawpairDNS", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairDiscoveryTests", dependencies: ["ClawpairDiscovery", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairWebSocketTests", dependencies: ["ClawpairWebSocket", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairTransportTests", dependencies: ["ClawpairTransport", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairProbeTests", dependencies: ["ClawpairProbe", "ClawpairTestSupport"]),
         .testTarget(
             name: "CLibraryTests",
             dependencies: ["CDNSSD", "CQRencode", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",
