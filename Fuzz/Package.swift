@@ -8,7 +8,8 @@
 import Foundation
 import PackageDescription
 
-let libraries = ["ClawpairCore", "ClawpairSetupCode", "ClawpairIdentity", "ClawpairQR", "ClawpairDNS", "ClawpairDiscovery"]
+let libraries = ["ClawpairCore", "ClawpairSetupCode", "ClawpairIdentity", "ClawpairQR", "ClawpairDNS", "ClawpairDiscovery",
+                 "ClawpairWebSocket", "ClawpairTransport", "ClawpairProbe"]
 let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Sources")
 let fuzzTargets = ((try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? [])
     .filter { $0.hasPrefix("Fuzz") }.sorted()
