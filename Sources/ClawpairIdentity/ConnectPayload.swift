@@ -1,0 +1,156 @@
+// The v2/v3 connect signature payloads (identity-and-handshake.md §6, upstream
+// `src/gateway/device-auth.ts`).
+//
+//   v2|deviceId|client.id|client.mode|role|scopesCsv|signedAtMs|token|nonce
+//   v3|deviceId|client.id|client.mode|role|scopesCsv|signedAtMs|token|nonce|platform|deviceFamily
+//
+// Fields are joined with `|` and nothing is escaped. Checklist, adding a payload version: add a
+// case to `ConnectPayload.Version`, its field list to `text` and `init(parsing:)`, a vector test.
+
+/// Which payload layout is signed.
+public enum ConnectPayloadVersion: String, Sendable, CaseIterable {
+    /// What the Swift WebSocket clients sign, accepted by every nonce-checking gateway; the default.
+    case v2
+    /// Adds platform and deviceFamily (trimmed, ASCII-lowercased); gateways try it first.
+    case v3
+}
+
+/// The credentials of a connect's `auth` object, as far as signing cares.
+public struct ConnectAuth: Sendable, Equatable {
+    /// `auth.token`: an explicit shared token or the stored device token.
+    public var token: String?
+    /// `auth.deviceToken`.
+    public var deviceToken: String?
+    /// `auth.bootstrapToken`.
+    public var bootstrapToken: String?
+    /// `auth.password`: never signed.
+    public var password: String?
+
+    /// Creates the auth object.
+    public init(token: String? = nil, deviceToken: String? = nil, bootstrapToken: String? = nil, password: String? = nil) {
+        self.token = token
+        self.deviceToken = deviceToken
+        self.bootstrapToken = bootstrapToken
+        self.password = password
+    }
+
+    /// The token that goes in the payload: the first non-empty of `token`, `deviceToken`,
+    /// `bootstrapToken`; otherwise empty. A password is never signed.
+    public var signedToken: String {
+        for candidate in [token, deviceToken, bootstrapToken] {
+            if let candidate, !candidate.isEmpty { return candidate }
+        }
+        return ""
+    }
+}
+
+/// The fields of a connect signature payload and its text.
+public struct ConnectPayload: Sendable, Equatable {
+    /// v2 or v3.
+    public var version: ConnectPayloadVersion
+    /// `device.id`.
+    public var deviceId: String
+    /// `client.id`.
+    public var clientId: String
+    /// `client.mode`.
+    public var clientMode: String
+    /// `role`.
+    public var role: String
+    /// The scopes exactly as sent, in order (a node sends none).
+    public var scopes: [String]
+    /// `device.signedAt`.
+    public var signedAtMs: Int64
+    /// The signed token (``ConnectAuth/signedToken``), or empty.
+    public var token: String
+    /// The challenge nonce.
+    public var nonce: String
+    /// `client.platform` as sent (v3 only; lowercased in the text).
+    public var platform: String?
+    /// `client.deviceFamily` as sent (v3 only; lowercased in the text).
+    public var deviceFamily: String?
+
+    /// Creates a payload; `platform` and `deviceFamily` keep their original case here.
+    public init(version: ConnectPayloadVersion = .v2, deviceId: String, clientId: String, clientMode: String,
+                role: String, scopes: [String], signedAtMs: Int64, token: String, nonce: String,
+                platform: String? = nil, deviceFamily: String? = nil) {
+        self.version = version
+        self.deviceId = deviceId
+        self.clientId = clientId
+        self.clientMode = clientMode
+        self.role = role
+        self.scopes = scopes
+        self.signedAtMs = signedAtMs
+        self.token = token
+        self.nonce = nonce
+        self.platform = platform
+        self.deviceFamily = deviceFamily
+    }
+
+    /// The payload text that is signed (UTF-8).
+    public var text: String {
+        var fields = [version.rawValue, deviceId, clientId, clientMode, role, scopes.joined(separator: ","),
+                      String(signedAtMs), token, nonce]
+        if version == .v3 {
+            fields.append(Self.normalizeMetadata(platform))
+            fields.append(Self.normalizeMetadata(deviceFamily))
+        }
+        return fields.joined(separator: "|")
+    }
+
+    /// Reads payload text back into fields: `v2` with 9 fields or `v3` with 11; nil for anything
+    /// else (v1, other text, or a field that itself holds `|`). v3 metadata comes back lowercased.
+    public init?(parsing text: String) {
+        let fields = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        guard let first = fields.first, let version = ConnectPayloadVersion(rawValue: first) else { return nil }
+        guard fields.count == (version == .v2 ? 9 : 11), let signedAt = Int64(fields[6]),
+              String(signedAt) == fields[6] else { return nil }
+        self.init(version: version, deviceId: fields[1], clientId: fields[2], clientMode: fields[3], role: fields[4],
+                  scopes: fields[5].isEmpty ? [] : fields[5].split(separator: ",", omittingEmptySubsequences: false).map(String.init),
+                  signedAtMs: signedAt, token: fields[7], nonce: fields[8],
+                  platform: version == .v3 ? fields[9] : nil, deviceFamily: version == .v3 ? fields[10] : nil)
+    }
+
+    /// v3 metadata as signed: trimmed as JavaScript's `String.prototype.trim` does, then
+    /// `A`–`Z` lowercased (other letters unchanged); empty when absent.
+    public static func normalizeMetadata(_ value: String?) -> String {
+        guard let value else { return "" }
+        var scalars = Substring(value).unicodeScalars[...]
+        while let first = scalars.first, isJavaScriptWhitespace(first) { scalars = scalars.dropFirst() }
+        while let last = scalars.last, isJavaScriptWhitespace(last) { scalars = scalars.dropLast() }
+        var out = String.UnicodeScalarView()
+        for scalar in scalars {
+            if scalar.value >= 0x41 && scalar.value <= 0x5A {
+                out.append(Unicode.Scalar(scalar.value + 0x20)!)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// ECMAScript WhiteSpace and LineTerminator (ECMA-262 §12.2, §12.3): what `trim()` removes.
+    static func isJavaScriptWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F,
+             0x3000, 0xFEFF:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Scopes as a connect should send them: each trimmed (JavaScript `trim`), empty ones
+    /// dropped, duplicates removed keeping the first (§5: sign exactly the list sent).
+    public static func normalizeScopes(_ scopes: [String]) -> [String] {
+        var seen = Set<String>()
+        var out: [String] = []
+        for scope in scopes {
+            var scalars = Substring(scope).unicodeScalars[...]
+            while let first = scalars.first, isJavaScriptWhitespace(first) { scalars = scalars.dropFirst() }
+            while let last = scalars.last, isJavaScriptWhitespace(last) { scalars = scalars.dropLast() }
+            let trimmed = String(scalars)
+            if !trimmed.isEmpty && seen.insert(trimmed).inserted { out.append(trimmed) }
+        }
+        return out
+    }
+}

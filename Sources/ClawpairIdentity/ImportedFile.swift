@@ -1,0 +1,53 @@
+// Telling the OpenClaw files apart for `identity import`: a `device.json` in either form, a bare
+// PKCS#8 PEM key, or a `device-auth.json` token cache (a JSON object with `tokens`).
+
+/// A file `identity import` accepts.
+public enum ImportedFile {
+    /// An identity (`device.json` in either form, or a PKCS#8 PEM key).
+    case identity(LoadedIdentity)
+    /// A device token cache (`device-auth.json`).
+    case tokenCache(DeviceTokenCache)
+
+    /// Reads `path` with the key-file checks (no symlink, regular file, no group/other access)
+    /// and decodes whichever kind it is.
+    public static func load(path: String, defaultCreatedAtMs: Int64) throws(IdentityError) -> ImportedFile {
+        let (secure, _) = try SecretFile.read(path: path, limit: DeviceTokenCache.maxBytes)
+        return try decode(secure, name: path, defaultCreatedAtMs: defaultCreatedAtMs)
+    }
+
+    /// Decodes bytes read from a stream (standard input); wipes `bytes` when done.
+    public static func decode(consuming bytes: inout [UInt8], name: String, defaultCreatedAtMs: Int64) throws(IdentityError) -> ImportedFile {
+        defer { SecretWipe.wipe(&bytes) }
+        guard bytes.count <= DeviceTokenCache.maxBytes else {
+            throw .malformed(path: name, .tooLarge(limit: DeviceTokenCache.maxBytes))
+        }
+        let secure = try SecureBytes(capacity: bytes.count)
+        bytes.withUnsafeBytes { secure.append($0) }
+        return try decode(secure, name: name, defaultCreatedAtMs: defaultCreatedAtMs)
+    }
+
+    static func decode(_ secure: SecureBytes, name: String, defaultCreatedAtMs: Int64) throws(IdentityError) -> ImportedFile {
+        let isTokenCache = secure.withUnsafeBytes { bytes in
+            (try? KeyFileJSON.parse(bytes))?.value("tokens") != nil
+        }
+        if isTokenCache {
+            var copy = secure.copyBytes()
+            defer { SecretWipe.wipe(&copy) }
+            do throws(IdentityFormatError) {
+                return .tokenCache(try DeviceTokenCache.decode(copy))
+            } catch {
+                throw .malformed(path: name, error)
+            }
+        }
+        guard secure.count <= IdentityFile.maxBytes else { throw .malformed(path: name, .tooLarge(limit: IdentityFile.maxBytes)) }
+        do {
+            return .identity(try IdentityFile.decode(secure, defaultCreatedAtMs: defaultCreatedAtMs))
+        } catch {
+            if case let .invalid(_, formatError) = error { throw .malformed(path: name, formatError) }
+            throw error
+        }
+    }
+}
+
+@available(*, unavailable)
+extension ImportedFile: Sendable {}
