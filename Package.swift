@@ -8,6 +8,7 @@
 //     ├─ ClawpairQR          QR render (libqrencode → terminal, PNG, SVG) and scan (zbar; PNG/JPEG/PNM input)
 //     ├─ ClawpairDiscovery   beacons: TXT rules, display names, endpoint selection, wide-area zones
 //     │   └─ ClawpairDNS     bounded DNS message codec (RFC 1035 + mDNS bits)
+//     ├─ ClawpairAvahi       browse/resolve through avahi-daemon (Avahi's Bonjour-compat dns_sd API)
 //     ├─ ClawpairProbe       race gateway routes: TCP → TLS (pinning) → WebSocket → connect.challenge
 //     │   ├─ ClawpairTransport  poll()-based sockets, Happy Eyeballs, TLS on OpenSSL
 //     │   └─ ClawpairWebSocket  RFC 6455 handshake and frame codec (value-type state machines, no I/O)
@@ -33,6 +34,7 @@ let package = Package(
         .library(name: "ClawpairQR", targets: ["ClawpairQR"]),
         .library(name: "ClawpairDNS", targets: ["ClawpairDNS"]),
         .library(name: "ClawpairDiscovery", targets: ["ClawpairDiscovery"]),
+        .library(name: "ClawpairAvahi", targets: ["ClawpairAvahi"]),
         .library(name: "ClawpairWebSocket", targets: ["ClawpairWebSocket"]),
         .library(name: "ClawpairTransport", targets: ["ClawpairTransport"]),
         .library(name: "ClawpairProbe", targets: ["ClawpairProbe"]),
@@ -56,6 +58,7 @@ let package = Package(
         .target(name: "ClawpairQR", dependencies: ["ClawpairCore", "CQRencode", "CPNG", "CJPEG", "CZBar"]),
         .target(name: "ClawpairDNS", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairDiscovery", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairSetupCode"]),
+        .target(name: "ClawpairAvahi", dependencies: ["ClawpairCore", "CDNSSD"]),
         .target(name: "ClawpairWebSocket", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSL", "COpenSSLShims"]),
         .target(name: "ClawpairProbe", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
@@ -78,6 +81,7 @@ let package = Package(
         .testTarget(name: "ClawpairQRTests", dependencies: ["ClawpairQR", "ClawpairSetupCode", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairDNSTests", dependencies: ["ClawpairDNS", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairDiscoveryTests", dependencies: ["ClawpairDiscovery", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairAvahiTests", dependencies: ["ClawpairAvahi", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairWebSocketTests", dependencies: ["ClawpairWebSocket", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairTransportTests", dependencies: ["ClawpairTransport", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairProbeTests", dependencies: ["ClawpairProbe", "ClawpairTestSupport"]),

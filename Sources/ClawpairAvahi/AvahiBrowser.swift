@@ -1,0 +1,72 @@
+// Browsing and resolving DNS-SD services through avahi-daemon, using Avahi's Bonjour-compat
+// `dns_sd` API (libavahi-compat-libdnssd). The C calls live in `AvahiBrowser+DNSSD.swift`.
+//
+// Avahi's compat layer never says "all for now" and has no DNSServiceGetAddrInfo, so every run
+// is time-boxed by the caller's deadline, and addresses come from DNSServiceQueryRecord (A and
+// AAAA) on the SRV target.
+
+/// A service instance a browse reported.
+public struct BrowsedInstance: Sendable, Hashable {
+    /// The instance name, unescaped (e.g. `Studio (OpenClaw)`).
+    public let name: String
+    /// The service type as reported, e.g. `_openclaw-gw._tcp.`.
+    public let type: String
+    /// The domain, e.g. `local.`.
+    public let domain: String
+    /// The interface it was seen on (if_nametoindex numbering).
+    public let interfaceIndex: UInt32
+
+    public init(name: String, type: String, domain: String, interfaceIndex: UInt32) {
+        self.name = name
+        self.type = type
+        self.domain = domain
+        self.interfaceIndex = interfaceIndex
+    }
+}
+
+/// A resolved instance: where it lives and its TXT record.
+public struct ResolvedInstance: Sendable, Equatable {
+    public let instance: BrowsedInstance
+    /// The SRV target host, e.g. `studio.local.`.
+    public let hostTarget: String
+    /// The SRV port.
+    public let port: UInt16
+    /// The TXT record's raw RDATA: length-prefixed strings, exactly as received.
+    public let txtRecord: [UInt8]
+    /// Addresses of the SRV target in textual form (IPv4 dotted, IPv6 compressed), in the
+    /// order they arrived, without duplicates.
+    public let addresses: [String]
+}
+
+/// What a browse run reports, in the order it learns it.
+public enum AvahiEvent: Sendable, Equatable {
+    /// An instance appeared.
+    case added(BrowsedInstance)
+    /// An instance was withdrawn (goodbye or expiry).
+    case removed(BrowsedInstance)
+    /// An instance was resolved, or its record or addresses changed.
+    case resolved(ResolvedInstance)
+}
+
+/// Errors from the Avahi backend.
+public enum AvahiError: Error, Sendable, Equatable {
+    /// avahi-daemon (or the system D-Bus it listens on) is not running.
+    case daemonNotRunning
+    /// A dns_sd call failed with the given DNSServiceErrorType.
+    case call(String, Int32)
+    /// poll() failed.
+    case poll(Int32)
+}
+
+/// Limits that keep a hostile network from growing a browse without bound.
+public struct AvahiLimits: Sendable {
+    /// Most instances tracked at once; later ones are ignored until others go away.
+    public var maxInstances: Int
+    /// Most addresses kept per instance.
+    public var maxAddressesPerInstance: Int
+
+    public init(maxInstances: Int = 512, maxAddressesPerInstance: Int = 16) {
+        self.maxInstances = maxInstances
+        self.maxAddressesPerInstance = maxAddressesPerInstance
+    }
+}
