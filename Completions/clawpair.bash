@@ -4,7 +4,7 @@ _clawpair() {
     local path="clawpair" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "$path ${COMP_WORDS[i]}" in
-            "clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
+            "clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
         esac
     done
     case "$path|$prev" in
@@ -14,18 +14,47 @@ _clawpair() {
         "clawpair setup-code encode|--expires-in") COMPREPLY=(); return ;;
         "clawpair setup-code encode|--expires-at-ms") COMPREPLY=(); return ;;
         "clawpair setup-code encode|--tls-fingerprint") COMPREPLY=(); return ;;
+        "clawpair identity new|--identity") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair identity show|--identity") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair identity export|--format") COMPREPLY=($(compgen -W "openclaw openclaw-swift pem device-auth" -- "$cur")); return ;;
+        "clawpair identity export|--output"|"clawpair identity export|-o") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair identity export|--identity") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair identity sign-connect|--nonce") COMPREPLY=(); return ;;
+        "clawpair identity sign-connect|--signed-at-ms") COMPREPLY=(); return ;;
+        "clawpair identity sign-connect|--client-id") COMPREPLY=(); return ;;
+        "clawpair identity sign-connect|--client-mode") COMPREPLY=(); return ;;
+        "clawpair identity sign-connect|--role") COMPREPLY=(); return ;;
+        "clawpair identity sign-connect|--scope") COMPREPLY=(); return ;;
+        "clawpair identity sign-connect|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair identity sign-connect|--token") COMPREPLY=(); return ;;
+        "clawpair identity sign-connect|--platform") COMPREPLY=(); return ;;
+        "clawpair identity sign-connect|--device-family") COMPREPLY=(); return ;;
+        "clawpair identity sign-connect|--identity") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair identity verify|--public-key") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair identity verify|--payload") COMPREPLY=(); return ;;
+        "clawpair identity verify|--payload-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair identity verify|--signature") COMPREPLY=(); return ;;
+        "clawpair identity verify|--identity") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     local opts="" subs=""
     case "$path" in
-        "clawpair") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="setup-code completions" ;;
+        "clawpair") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="setup-code identity completions" ;;
         "clawpair setup-code") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="encode decode" ;;
         "clawpair setup-code encode") opts="--url --bootstrap-token-file --bootstrap-token --expires-in --expires-at-ms --tls-fingerprint --prefix --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair setup-code decode") opts="--show-secrets --strict --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair identity") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="new show import export sign-connect verify" ;;
+        "clawpair identity new") opts="--force --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair identity show") opts="--identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair identity import") opts="--force --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair identity export") opts="--format --public -o --output --force --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair identity sign-connect") opts="--nonce --signed-at-ms --client-id --client-mode --role --scope --token-file --token --platform --device-family --v3 --print-payload --batch --self-check --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair identity verify") opts="--public-key --payload --payload-file --signature --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair completions") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
     esac
     if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
     if [[ -n "$subs" ]]; then COMPREPLY=($(compgen -W "$subs" -- "$cur")); return; fi
     case "$path" in
+        "clawpair identity import") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
         "clawpair completions") COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
     esac
 }

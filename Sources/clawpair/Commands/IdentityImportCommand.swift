@@ -1,0 +1,120 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairIdentity
+
+/// `clawpair identity import FILE...`: takes over an OpenClaw identity and token cache.
+struct IdentityImportCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "import",
+        abstract: "Import an OpenClaw device.json (either form), a PEM key, or a device-auth.json token cache",
+        discussion: [
+            "Each FILE is recognised by its contents: OpenClaw's TS device.json (publicKeyPem, privateKeyPem), the "
+                + "Swift apps' device.json (publicKey, privateKey in base64; node-device.json and share-device.json "
+                + "have the same form), a PKCS#8 PEM private key, or a device-auth.json token cache. - reads standard "
+                + "input. The identity is checked (the public key must belong to the private key) and stored in the "
+                + "clawpair store in OpenClaw's TS form, mode 0600; a deviceId that does not match the key is "
+                + "corrected. A token cache must belong to the imported or stored identity.",
+            "Files are read with the same checks as the store's: not a symlink, a regular file, and not accessible "
+                + "to group or others. The OpenClaw files are only read, never changed. An existing identity or "
+                + "token cache is replaced only with --force.",
+        ],
+        options: [.flag("force", help: "Replace the identity or token cache already in the store.")],
+        arguments: [ArgumentSpec("file", help: "An identity or token-cache file, or - for standard input.",
+                                 repeated: true, completion: .file)],
+        examples: [
+            Example("clawpair identity import ~/.openclaw/identity/device.json ~/.openclaw/identity/device-auth.json",
+                    "Use the same identity and device tokens as this machine's OpenClaw CLI"),
+            Example("clawpair identity import node-device.json", "Import an identity exported from an OpenClaw Swift app"),
+        ],
+        sections: [
+            DocSection("JSON OUTPUT", [
+                "With --json: {\"identity\": {\"path\", \"source\", \"form\", \"deviceId\", \"publicKey\", "
+                    + "\"deviceIdCorrected\"} or null, \"tokenCache\": {\"path\", \"source\", \"roles\"} or null}.",
+            ]),
+            IdentityCLI.environmentSection, IdentityCLI.filesSection,
+        ],
+        runner: IdentityImportCommand.runner
+    )
+
+    let files: [String]
+    let force: Bool
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        files = arguments.positionals
+        force = arguments.flag("force")
+        if files.filter({ $0 == "-" }).count > 1 {
+            throw UsageError("standard input (-) can be given once")
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        var identities: [(LoadedIdentity, String)] = []
+        var caches: [(DeviceTokenCache, String)] = []
+        for file in files {
+            let imported: ImportedFile
+            if file == "-" {
+                if context.stdinIsTTY { context.note("Paste the file, then press Ctrl-D:") }
+                var bytes = try context.readStandardInput(DeviceTokenCache.maxBytes)
+                imported = try ImportedFile.decode(consuming: &bytes, name: "standard input", defaultCreatedAtMs: context.nowMs)
+            } else {
+                imported = try ImportedFile.load(path: file, defaultCreatedAtMs: context.nowMs)
+            }
+            switch imported {
+            case let .identity(loaded): identities.append((loaded, file))
+            case let .tokenCache(cache): caches.append((cache, file))
+            }
+        }
+        guard identities.count <= 1, caches.count <= 1 else {
+            throw UsageError("give at most one identity file and one token cache", hint: "import them one device at a time")
+        }
+        let store = try IdentityCLI.store(context)
+        try store.checkOutsideOpenClaw(environment: context.environment)
+
+        var identityJSON: JSONValue = .null
+        var cacheJSON: JSONValue = .null
+        var deviceId: String?
+        var lines: [String] = []
+        if let (loaded, source) = identities.first {
+            let identity = loaded.identity
+            deviceId = identity.deviceId
+            var unchanged = false
+            if let existing = try? store.loadIdentity(), existing.identity.publicKey == identity.publicKey {
+                unchanged = true
+            } else if !force, IdentityFile.status(path: store.identityPath) != nil {
+                throw IdentityError.alreadyExists(path: store.identityPath)
+            }
+            if !unchanged { try store.saveIdentity(identity, replacing: force, environment: context.environment) }
+            let corrected = !loaded.deviceIdMatches
+            if corrected, let stored = loaded.storedDeviceId {
+                context.warn("\(source) said deviceId \(stored); the key's deviceId is \(identity.deviceId), which was stored")
+            }
+            identityJSON = .object([
+                ("path", .string(store.identityPath)), ("source", .string(source)), ("form", .string(loaded.form.rawValue)),
+                ("deviceId", .string(identity.deviceId)), ("publicKey", .string(identity.publicKey.base64URL)),
+                ("deviceIdCorrected", .bool(corrected)),
+            ])
+            lines.append(unchanged
+                ? "\(store.identityPath) already holds this identity (\(identity.deviceId))"
+                : "Imported identity \(identity.deviceId) from \(source) (\(IdentityCLI.describe(loaded.form))) into \(store.identityPath)")
+        }
+        if let (cache, source) = caches.first {
+            let ownId = try deviceId ?? store.loadIdentity().identity.deviceId
+            guard cache.deviceId == ownId else {
+                throw IdentityError.tokenCacheMismatch(path: source, cacheDeviceId: cache.deviceId, identityDeviceId: ownId)
+            }
+            try store.preparePrivateDirectories()
+            try cache.write(to: store.tokenCachePath, replacing: force)
+            let roles = cache.entries.map(\.role)
+            cacheJSON = .object([("path", .string(store.tokenCachePath)), ("source", .string(source)),
+                                 ("roles", .array(roles.map(JSONValue.string)))])
+            lines.append("Imported device tokens for \(roles.isEmpty ? "no roles" : roles.joined(separator: ", ")) from \(source) into \(store.tokenCachePath)")
+        }
+        if context.globals.json {
+            context.printJSON(.object([("identity", identityJSON), ("tokenCache", cacheJSON)]))
+        } else if !context.globals.quiet {
+            for line in lines { context.print(TerminalText.sanitize(line, maxScalars: 4096)) }
+            context.note(context.errorStyle.dim("Next: check it with 'clawpair identity show'."))
+        }
+        return .success
+    }
+}

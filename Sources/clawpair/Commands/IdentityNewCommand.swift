@@ -1,0 +1,83 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairIdentity
+
+/// `clawpair identity new`: creates an identity.
+struct IdentityNewCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "new",
+        abstract: "Create a new device identity (Ed25519 key pair)",
+        discussion: [
+            "Generates a key pair with libsodium and writes it in OpenClaw's TS device.json form, mode 0600, to the "
+                + "clawpair store (see ENVIRONMENT) or to --identity FILE. The file is written atomically (a temporary "
+                + "file in the same directory, fsync, rename, fsync of the directory) and an existing identity is "
+                + "never replaced without --force: a new identity is a new device to every gateway and must be paired "
+                + "again.",
+            "The deviceId and public key are printed on standard output when it is a terminal, else on standard "
+                + "error (as age-keygen does), followed by the next command to run.",
+        ],
+        options: [
+            .flag("force", help: "Replace an existing identity (the old one is lost unless exported)."),
+            IdentityCLI.identityOption,
+        ],
+        examples: [
+            Example("clawpair identity new", "Create this machine's identity in ~/.config/clawpair"),
+            Example("clawpair identity new --identity ./node-device.json", "Create an identity in a file of your choice"),
+        ],
+        sections: [
+            DocSection("JSON OUTPUT", [
+                "With --json: {\"path\", \"deviceId\", \"publicKey\" (base64url), \"publicKeyPem\", \"createdAtMs\", "
+                    + "\"createdAt\" (RFC 3339 UTC), \"replaced\" (whether --force replaced a file)}.",
+            ]),
+            IdentityCLI.environmentSection, IdentityCLI.filesSection,
+        ],
+        runner: IdentityNewCommand.runner
+    )
+
+    let force: Bool
+    let explicitPath: String?
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        force = arguments.flag("force")
+        explicitPath = arguments.value("identity")
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        let path: String
+        if let explicitPath {
+            path = explicitPath
+        } else {
+            let store = try IdentityCLI.store(context)
+            try store.checkOutsideOpenClaw(environment: context.environment)
+            try store.preparePrivateDirectories()
+            path = store.identityPath
+        }
+        let existed = IdentityFile.status(path: path) != nil
+        if existed && !force { throw IdentityError.alreadyExists(path: path) }
+        let identity = try DeviceIdentity.generate(createdAtMs: context.nowMs)
+        try IdentityFile.write(identity, form: .openclaw, to: path, replacing: force)
+
+        if context.globals.json {
+            context.printJSON(.object([
+                ("path", .string(path)), ("deviceId", .string(identity.deviceId)),
+                ("publicKey", .string(identity.publicKey.base64URL)), ("publicKeyPem", .string(identity.publicKey.pem)),
+                ("createdAtMs", .int(identity.createdAtMs)),
+                ("createdAt", WallClock.iso8601(ms: identity.createdAtMs).map(JSONValue.string) ?? .null),
+                ("replaced", .bool(existed)),
+            ]))
+            return .success
+        }
+        guard !context.globals.quiet else { return .success }
+        let sink = context.stdoutIsTTY ? context.stdout : context.stderr
+        let style = context.stdoutIsTTY ? context.style : context.errorStyle
+        let show = explicitPath.map { " --identity \(IdentityShellQuote.quote($0))" } ?? ""
+        sink.write("""
+            \(existed ? "Replaced the" : "Created a new") device identity in \(path) (mode 600)
+            \(IdentityCLI.row("Device ID", identity.deviceId))
+            \(IdentityCLI.row("Public key", identity.publicKey.base64URL))
+            \(style.dim("Next: check it with 'clawpair identity show\(show)'; a gateway sees this device as new until it is paired."))
+
+            """)
+        return .success
+    }
+}

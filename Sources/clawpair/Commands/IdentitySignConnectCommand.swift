@@ -1,0 +1,241 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairIdentity
+
+/// `clawpair identity sign-connect`: the device signature for a gateway connect.
+struct IdentitySignConnectCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "sign-connect",
+        abstract: "Sign a gateway connect challenge (v2 payload, or v3 with --v3) and print the signature",
+        discussion: [
+            "Builds the payload OpenClaw gateways verify, v2|deviceId|clientId|clientMode|role|scopes|signedAtMs|"
+                + "token|nonce (with --v3, followed by |platform|deviceFamily, trimmed and lowercased A-Z only), signs "
+                + "its UTF-8 bytes with the identity and prints the signature as base64url without padding: the "
+                + "connect's device.signature. v2 is what the official Swift WebSocket clients sign and every "
+                + "nonce-checking gateway accepts.",
+            "Scopes are trimmed and de-duplicated in order, exactly as a connect should send them. The token is the "
+                + "one the connect sends in auth.token, auth.deviceToken or auth.bootstrapToken (first non-empty); a "
+                + "password is never signed. --signed-at-ms should be the challenge's ts (default: now).",
+            "With --batch, standard input holds one JSON object per line with any of the keys nonce, signedAtMs, "
+                + "clientId, clientMode, role, scopes, token or auth ({token, deviceToken, bootstrapToken, password}), "
+                + "platform, deviceFamily, version (\"v2\" or \"v3\") and deviceId (checked against the identity); "
+                + "missing keys take the command-line values. One signature is written per line, in order; a line "
+                + "that fails gives an empty line (a JSON error object with --json), its error on standard error, "
+                + "and exit status 1 at the end. The key pair is checked once at load; --self-check also verifies "
+                + "each batch signature (single signatures are always verified before they are printed).",
+        ],
+        options: [
+            .value("nonce", "NONCE", help: "The nonce of the gateway's connect.challenge."),
+            .value("signed-at-ms", "MS", help: "device.signedAt: the challenge's ts in ms since the epoch (default: now)."),
+            .value("client-id", "ID", help: "client.id (default cli)."),
+            .value("client-mode", "MODE", help: "client.mode (default cli)."),
+            .value("role", "ROLE", help: "The role requested: operator (default) or node."),
+            .repeated("scope", "SCOPE", help: "A scope requested, in the order sent; repeat for several (none for a node)."),
+            .value("token-file", "FILE", help: "Read the signed token (shared, device or bootstrap token) from FILE.",
+                   completion: .file),
+            .value("token", "TOKEN", help: "The signed token, or - to read it from standard input."),
+            .value("platform", "PLATFORM", help: "client.platform, signed in v3 only (e.g. \"Linux 6.8.0\")."),
+            .value("device-family", "FAMILY", help: "client.deviceFamily, signed in v3 only."),
+            .flag("v3", help: "Sign the v3 payload (binds platform and deviceFamily) instead of v2."),
+            .flag("print-payload", help: "Also print the signed payload (it includes the token) before the signature."),
+            .flag("batch", help: "Sign one JSON object per line of standard input, one signature per line out."),
+            .flag("self-check", help: "With --batch: verify every signature before writing it."),
+            IdentityCLI.identityOption,
+        ],
+        examples: [
+            Example("clawpair identity sign-connect --nonce \"$NONCE\" --signed-at-ms \"$TS\" --scope operator.read",
+                    "Sign an operator connect (client cli, mode cli, role operator)"),
+            Example("clawpair identity sign-connect --nonce \"$NONCE\" --client-id node-host --client-mode node --role node "
+                    + "--token-file bootstrap.txt", "Sign a node connect that redeems a bootstrap token"),
+            Example("printf '{\"nonce\":\"n1\",\"signedAtMs\":1737264000000}\\n' | clawpair identity sign-connect --batch",
+                    "Sign from a script, one JSON object per line"),
+        ],
+        sections: [
+            DocSection("JSON OUTPUT", [
+                "With --json: {\"version\", \"payload\" (only with --print-payload), \"scopes\" (as signed), \"device\": "
+                    + "{\"id\", \"publicKey\", \"signature\", \"signedAt\", \"nonce\"}}; device is ConnectParams.device "
+                    + "as the apps send it. With --batch --json each output line is that object in compact form, or "
+                    + "{\"line\": N, \"error\": message}.",
+            ]),
+            DocSection("ENVIRONMENT", [
+                "CLAWPAIR_CONNECT_TOKEN holds the signed token when neither --token-file nor --token is given.",
+            ] + IdentityCLI.environmentSection.paragraphs),
+        ],
+        runner: IdentitySignConnectCommand.runner
+    )
+
+    static let token = SecretInput(what: "token", fileOption: "token-file", valueOption: "token",
+                                   environmentVariable: "CLAWPAIR_CONNECT_TOKEN")
+
+    /// The command-line fields; in batch mode, the defaults of every line.
+    struct Defaults {
+        var nonce: String?
+        var signedAtMs: Int64
+        var clientId: String
+        var clientMode: String
+        var role: String
+        var scopes: [String]
+        var platform: String?
+        var deviceFamily: String?
+        var version: ConnectPayloadVersion
+    }
+
+    let defaults: Defaults
+    let batch: Bool
+    let printPayload: Bool
+    let selfCheck: Bool
+    let arguments: ParsedArguments
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        batch = arguments.flag("batch")
+        printPayload = arguments.flag("print-payload")
+        selfCheck = arguments.flag("self-check")
+        let nonce = arguments.value("nonce")
+        if !batch {
+            guard let nonce, !nonce.isEmpty else {
+                throw UsageError("give the challenge nonce with --nonce", hint: "it is payload.nonce of the gateway's connect.challenge event")
+            }
+            if selfCheck { throw UsageError("--self-check is for --batch (single signatures are always checked)") }
+        } else {
+            if arguments.value("token") == "-" {
+                throw UsageError("--batch reads standard input; give the token with --token-file or CLAWPAIR_CONNECT_TOKEN")
+            }
+            if printPayload && !context.globals.json {
+                throw UsageError("--batch --print-payload needs --json", hint: "each output line is then one JSON object")
+            }
+        }
+        var signedAt = context.nowMs
+        if let text = arguments.value("signed-at-ms") {
+            guard let ms = Int64(text), ms >= 0 else {
+                throw UsageError("--signed-at-ms '\(TerminalText.sanitize(text, maxScalars: 40))' is not a time in ms since the epoch")
+            }
+            signedAt = ms
+        }
+        let version: ConnectPayloadVersion = arguments.flag("v3") ? .v3 : .v2
+        if version == .v2 && !batch && (arguments.value("platform") != nil || arguments.value("device-family") != nil) {
+            context.warn("--platform and --device-family are signed only in v3; add --v3 to bind them")
+        }
+        defaults = Defaults(nonce: nonce, signedAtMs: signedAt, clientId: arguments.value("client-id") ?? "cli",
+                            clientMode: arguments.value("client-mode") ?? "cli", role: arguments.value("role") ?? "operator",
+                            scopes: ConnectPayload.normalizeScopes(arguments.values("scope")),
+                            platform: arguments.value("platform"), deviceFamily: arguments.value("device-family"),
+                            version: version)
+        self.arguments = arguments
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        let token = try Self.token.read(arguments, context) ?? ""
+        let (loaded, _) = try IdentityCLI.load(arguments, context)
+        let identity = loaded.identity
+        if batch { return try runBatch(identity, token: token, context) }
+
+        let payload = ConnectPayload(version: defaults.version, deviceId: identity.deviceId, clientId: defaults.clientId,
+                                     clientMode: defaults.clientMode, role: defaults.role, scopes: defaults.scopes,
+                                     signedAtMs: defaults.signedAtMs, token: token, nonce: defaults.nonce ?? "",
+                                     platform: defaults.platform, deviceFamily: defaults.deviceFamily)
+        let signed = try identity.signConnect(payload, selfCheck: true)
+        if context.globals.json {
+            context.printJSON(Self.json(signed, printPayload: printPayload))
+        } else {
+            if printPayload { context.print(payload.text) }
+            context.print(signed.signature.base64URL)
+        }
+        return .success
+    }
+
+    static func json(_ signed: SignedConnect, printPayload: Bool) -> JSONValue {
+        var members: [(String, JSONValue)] = [("version", .string(signed.payload.version.rawValue))]
+        if printPayload { members.append(("payload", .string(signed.payload.text))) }
+        members.append(("scopes", .array(signed.payload.scopes.map(JSONValue.string))))
+        members.append(("device", signed.deviceJSON))
+        return .object(members)
+    }
+
+    // MARK: Batch
+
+    static let batchKeys: Set<String> = ["nonce", "signedAtMs", "clientId", "clientMode", "role", "scopes", "token", "auth",
+                                         "platform", "deviceFamily", "version", "deviceId"]
+
+    private func runBatch(_ identity: DeviceIdentity, token: String, _ context: CommandContext) throws -> ExitStatus {
+        var reader = IdentityLineReader()
+        var lineNumber = 0
+        var failures = 0
+        let json = context.globals.json
+        while try reader.fill() {
+            var out: [UInt8] = []
+            while let line = try reader.nextLine() {
+                lineNumber += 1
+                do {
+                    let payload = try payload(for: line, identity: identity, token: token)
+                    let signed = try identity.signConnect(payload, selfCheck: selfCheck)
+                    if json {
+                        out.append(contentsOf: Self.json(signed, printPayload: printPayload).compactBytes())
+                    } else {
+                        out.append(contentsOf: signed.signature.base64URL.utf8)
+                    }
+                } catch {
+                    failures += 1
+                    let message = (error as? any ClawpairError)?.message ?? "\(error)"
+                    context.report(GeneralError("line \(lineNumber): \(message)"))
+                    if json {
+                        out.append(contentsOf: JSONValue.object([("line", .int(Int64(lineNumber))),
+                                                                 ("error", .string(message))]).compactBytes())
+                    }
+                }
+                out.append(0x0A)
+            }
+            if !out.isEmpty { try IdentityLineReader.write(out) }
+        }
+        return failures == 0 ? .success : .failure
+    }
+
+    private func payload(for line: ArraySlice<UInt8>, identity: DeviceIdentity, token: String) throws -> ConnectPayload {
+        let object = try JSONValue.parse(line, limits: JSONLimits(maxInputBytes: IdentityLineReader.maxLineBytes, maxDepth: 4))
+        guard let members = object.objectValue else { throw GeneralError("expected a JSON object") }
+        for (key, _) in members where !Self.batchKeys.contains(key) {
+            throw GeneralError("unknown key \"\(key)\"", hint: "keys: \(Self.batchKeys.sorted().joined(separator: ", "))")
+        }
+        func string(_ key: String) throws -> String? {
+            guard let value = object[key], !value.isNull else { return nil }
+            guard let text = value.stringValue else { throw GeneralError("\"\(key)\" is not a string") }
+            return text
+        }
+        if let deviceId = try string("deviceId"), deviceId != identity.deviceId {
+            throw GeneralError("deviceId \(deviceId) is not this identity's (\(identity.deviceId))")
+        }
+        var version = defaults.version
+        if let text = try string("version") {
+            guard let v = ConnectPayloadVersion(rawValue: text) else { throw GeneralError("\"version\" must be \"v2\" or \"v3\"") }
+            version = v
+        }
+        var signedAt = defaults.signedAtMs
+        if let value = object["signedAtMs"], !value.isNull {
+            guard let ms = value.int64Value, ms >= 0 else { throw GeneralError("\"signedAtMs\" is not a time in ms") }
+            signedAt = ms
+        }
+        var scopes = defaults.scopes
+        if let value = object["scopes"], !value.isNull {
+            guard let list = value.arrayValue else { throw GeneralError("\"scopes\" is not an array") }
+            scopes = try ConnectPayload.normalizeScopes(list.map { item in
+                guard let text = item.stringValue else { throw GeneralError("\"scopes\" holds a non-string") }
+                return text
+            })
+        }
+        var signedToken = token
+        if let text = try string("token") { signedToken = text }
+        if let auth = object["auth"], !auth.isNull {
+            guard auth.objectValue != nil else { throw GeneralError("\"auth\" is not an object") }
+            signedToken = ConnectAuth(token: auth["token"]?.stringValue, deviceToken: auth["deviceToken"]?.stringValue,
+                                      bootstrapToken: auth["bootstrapToken"]?.stringValue,
+                                      password: auth["password"]?.stringValue).signedToken
+        }
+        guard let nonce = try string("nonce") ?? defaults.nonce, !nonce.isEmpty else {
+            throw GeneralError("no \"nonce\" (and no --nonce default)")
+        }
+        return ConnectPayload(version: version, deviceId: identity.deviceId, clientId: try string("clientId") ?? defaults.clientId,
+                              clientMode: try string("clientMode") ?? defaults.clientMode, role: try string("role") ?? defaults.role,
+                              scopes: scopes, signedAtMs: signedAt, token: signedToken, nonce: nonce,
+                              platform: try string("platform") ?? defaults.platform,
+                              deviceFamily: try string("deviceFamily") ?? defaults.deviceFamily)
+    }
+}
