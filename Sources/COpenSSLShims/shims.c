@@ -19,3 +19,7 @@ long COpenSSLShims_BIO_get_mem_ptr(BIO *bio, BUF_MEM **out) {
 int COpenSSLShims_TLS1_2_VERSION(void) {
     return TLS1_2_VERSION;
 }
+
+long COpenSSLShims_BIO_set_mem_eof_return(BIO *bio, long value) {
+    return BIO_set_mem_eof_return(bio, value);
+}

@@ -18,3 +18,7 @@ long COpenSSLShims_BIO_get_mem_ptr(BIO *bio, BUF_MEM **out);
 
 /// The TLS1_2_VERSION constant, which Swift imports only as a macro on some OpenSSL builds.
 int COpenSSLShims_TLS1_2_VERSION(void);
+
+/// BIO_set_mem_eof_return(bio, value): what reading an empty memory BIO returns. -1 makes it
+/// report "retry" instead of end of file, which a memory-BIO TLS engine needs. Returns 1.
+long COpenSSLShims_BIO_set_mem_eof_return(BIO *bio, long value);

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+
+/// Looks up the addresses of a host name for one family, off the calling thread.
+///
+/// Happy Eyeballs asks for AAAA and A separately and at the same time (RFC 8305 §3), so a
+/// resolver answers one family per call. Tests inject resolvers with scripted answers.
+public protocol HostResolver: Sendable {
+    /// Resolves `host` for `family`, then calls `completion` exactly once, on any thread.
+    /// The addresses carry `port`.
+    func resolve(host: String, port: Int, family: SocketAddress.Family,
+                 completion: @escaping @Sendable (Result<[SocketAddress], TransportError>) -> Void)
+}
+
+/// `getaddrinfo(3)` on a background thread (it blocks and cannot be cancelled; a late answer
+/// is simply dropped by whoever stopped waiting). Honors `/etc/hosts`, NSS and `resolv.conf`.
+public struct SystemResolver: HostResolver {
+    /// The most addresses kept per family.
+    public let maxAddresses: Int
+
+    /// A resolver keeping at most `maxAddresses` per family (default 16).
+    public init(maxAddresses: Int = 16) {
+        self.maxAddresses = maxAddresses
+    }
+
+    public func resolve(host: String, port: Int, family: SocketAddress.Family,
+                        completion: @escaping @Sendable (Result<[SocketAddress], TransportError>) -> Void) {
+        let limit = maxAddresses
+        DispatchQueue.global().async {
+            completion(SystemResolver.lookup(host: host, port: port, family: family, limit: limit))
+        }
+    }
+
+    /// The blocking lookup.
+    static func lookup(host: String, port: Int, family: SocketAddress.Family, limit: Int) -> Result<[SocketAddress], TransportError> {
+        var hints = addrinfo()
+        hints.ai_family = family.constant
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_protocol = Int32(IPPROTO_TCP)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0 else {
+            let message = status == EAI_SYSTEM ? String(cString: strerror(errno)) : String(cString: gai_strerror(status))
+            return .failure(.resolutionFailed(host: host, message: message))
+        }
+        defer { freeaddrinfo(list) }
+        var addresses: [SocketAddress] = []
+        var cursor = list
+        while let entry = cursor, addresses.count < limit {
+            if let raw = entry.pointee.ai_addr, let address = SocketAddress(raw), !addresses.contains(address) {
+                addresses.append(address)
+            }
+            cursor = entry.pointee.ai_next
+        }
+        return addresses.isEmpty ? .failure(.noAddresses(host: host)) : .success(addresses)
+    }
+}
