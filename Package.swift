@@ -16,6 +16,7 @@
 //     └─ ClawpairCore        exit codes, errors, base64url, JSON, terminal sanitizing, redaction
 //   C<Lib>                   system-library shims found through pkg-config (one per C library)
 //   COpenSSLShims            forwarders for OpenSSL macros Swift cannot import
+//   CImageShims              libjpeg calls made inside setjmp, so its fatal errors return instead of exiting
 import PackageDescription
 
 /// A `.systemLibrary` target for one Debian `-dev` package, found through pkg-config.
@@ -49,13 +50,14 @@ let package = Package(
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
         systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg-dev"]),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
+        .target(name: "CImageShims", dependencies: ["CJPEG"]),
 
         // Libraries (public API for Linux nodes).
         .target(name: "ClawpairCore"),
         .target(name: "ClawpairSetupCode", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairCLIKit", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairIdentity", dependencies: ["ClawpairCore", "CSodium"]),
-        .target(name: "ClawpairQR", dependencies: ["ClawpairCore", "CQRencode", "CPNG", "CJPEG", "CZBar"]),
+        .target(name: "ClawpairQR", dependencies: ["ClawpairCore", "CQRencode", "CPNG", "CJPEG", "CImageShims", "CZBar"]),
         .target(name: "ClawpairDNS", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairDiscovery", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairSetupCode"]),
         .target(name: "ClawpairAvahi", dependencies: ["ClawpairCore", "CDNSSD"]),
