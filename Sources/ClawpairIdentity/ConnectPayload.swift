@@ -88,13 +88,29 @@ public struct ConnectPayload: Sendable, Equatable {
 
     /// The payload text that is signed (UTF-8).
     public var text: String {
-        var fields = [version.rawValue, deviceId, clientId, clientMode, role, scopes.joined(separator: ","),
-                      String(signedAtMs), token, nonce]
-        if version == .v3 {
-            fields.append(Self.normalizeMetadata(platform))
-            fields.append(Self.normalizeMetadata(deviceFamily))
+        var out = version.rawValue
+        out.reserveCapacity(200)
+        func field(_ value: String) {
+            out.append("|")
+            out.append(value)
         }
-        return fields.joined(separator: "|")
+        field(deviceId)
+        field(clientId)
+        field(clientMode)
+        field(role)
+        out.append("|")
+        for (i, scope) in scopes.enumerated() {
+            if i > 0 { out.append(",") }
+            out.append(scope)
+        }
+        field(String(signedAtMs))
+        field(token)
+        field(nonce)
+        if version == .v3 {
+            field(Self.normalizeMetadata(platform))
+            field(Self.normalizeMetadata(deviceFamily))
+        }
+        return out
     }
 
     /// Reads payload text back into fields: `v2` with 9 fields or `v3` with 11; nil for anything
@@ -142,14 +158,15 @@ public struct ConnectPayload: Sendable, Equatable {
     /// Scopes as a connect should send them: each trimmed (JavaScript `trim`), empty ones
     /// dropped, duplicates removed keeping the first (§5: sign exactly the list sent).
     public static func normalizeScopes(_ scopes: [String]) -> [String] {
-        var seen = Set<String>()
         var out: [String] = []
+        out.reserveCapacity(scopes.count)
         for scope in scopes {
             var scalars = Substring(scope).unicodeScalars[...]
             while let first = scalars.first, isJavaScriptWhitespace(first) { scalars = scalars.dropFirst() }
             while let last = scalars.last, isJavaScriptWhitespace(last) { scalars = scalars.dropLast() }
-            let trimmed = String(scalars)
-            if !trimmed.isEmpty && seen.insert(trimmed).inserted { out.append(trimmed) }
+            let trimmed = scalars.count == scope.unicodeScalars.count ? scope : String(scalars)
+            // Scope lists are short: a linear search beats hashing here.
+            if !trimmed.isEmpty && !out.contains(trimmed) { out.append(trimmed) }
         }
         return out
     }

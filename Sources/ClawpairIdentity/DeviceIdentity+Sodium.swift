@@ -34,15 +34,19 @@ extension DeviceIdentity {
     }
 
     /// `crypto_sign_detached` with the stored secret key.
-    func signDetached(_ message: [UInt8]) throws(IdentityError) -> [UInt8] {
-        var signature = [UInt8](repeating: 0, count: crypto_sign_bytes())
+    func signDetached(_ message: UnsafeRawBufferPointer) throws(IdentityError) -> [UInt8] {
         var length: UInt64 = 0
-        let storage = message.isEmpty ? [0] : message  // a valid pointer even for an empty message
-        let status = secretKey.withUnsafeBytes { sk in
-            storage.withUnsafeBufferPointer { m in
-                crypto_sign_detached(&signature, &length, m.baseAddress, UInt64(message.count),
-                                     sk.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        var status: Int32 = -1
+        let one: UInt8 = 0  // a valid pointer even for an empty message
+        let signature = [UInt8](unsafeUninitializedCapacity: crypto_sign_bytes()) { out, count in
+            withUnsafePointer(to: one) { fallback in
+                let m = message.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? fallback
+                status = secretKey.withUnsafeBytes { sk in
+                    crypto_sign_detached(out.baseAddress!, &length, m, UInt64(message.count),
+                                         sk.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                }
             }
+            count = crypto_sign_bytes()
         }
         guard status == 0, length == UInt64(crypto_sign_bytes()) else { throw .crypto("crypto_sign_detached") }
         return signature

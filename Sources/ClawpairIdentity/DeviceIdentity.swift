@@ -57,18 +57,25 @@ public final class DeviceIdentity {
     /// signature; batch signing may skip that after the key pair was checked once at load.
     public func sign(_ message: some Collection<UInt8>, selfCheck: Bool = true) throws(IdentityError) -> DeviceSignature {
         let bytes = Array(message)
-        let raw = try signDetached(bytes)
-        let signature: DeviceSignature
-        do { signature = try DeviceSignature(rawBytes: raw) } catch { throw .crypto("crypto_sign_detached length") }
-        if selfCheck && !publicKey.isValidSignature(signature, for: bytes) {
-            throw .crypto("crypto_sign_detached produced a signature that does not verify")
-        }
-        return signature
+        return try bytes.withUnsafeBytes { raw in
+            Result { () throws(IdentityError) -> DeviceSignature in try sign(raw, selfCheck: selfCheck) }
+        }.get()
     }
 
     /// Signs the UTF-8 bytes of `payload` (connect payloads are signed as text, §6).
     public func sign(_ payload: String, selfCheck: Bool = true) throws(IdentityError) -> DeviceSignature {
-        try sign(Array(payload.utf8), selfCheck: selfCheck)
+        var payload = payload
+        return try payload.withUTF8 { utf8 in
+            Result { () throws(IdentityError) -> DeviceSignature in try sign(UnsafeRawBufferPointer(utf8), selfCheck: selfCheck) }
+        }.get()
+    }
+
+    func sign(_ message: UnsafeRawBufferPointer, selfCheck: Bool) throws(IdentityError) -> DeviceSignature {
+        let signature = DeviceSignature(unchecked: try signDetached(message))
+        if selfCheck && !DevicePublicKey.verify(signature: signature.rawBytes, message: message, publicKey: publicKey.rawBytes) {
+            throw .crypto("crypto_sign_detached produced a signature that does not verify")
+        }
+        return signature
     }
 
     /// Signs a connect payload and returns the `device` object of ConnectParams.

@@ -14,14 +14,14 @@ extension DevicePublicKey {
 
     /// `crypto_sign_verify_detached`: 0 means valid. libsodium also refuses small-order and
     /// non-canonical keys and signatures.
-    static func verify(signature: [UInt8], message: [UInt8], publicKey: [UInt8]) -> Bool {
+    static func verify(signature: [UInt8], message: UnsafeRawBufferPointer, publicKey: [UInt8]) -> Bool {
         guard SodiumLibrary.ready, signature.count == crypto_sign_bytes(), publicKey.count == crypto_sign_publickeybytes() else {
             return false
         }
-        // An empty message still needs a valid pointer.
-        let storage = message.isEmpty ? [0] : message
-        return storage.withUnsafeBufferPointer { m in
-            crypto_sign_verify_detached(signature, m.baseAddress, UInt64(message.count), publicKey) == 0
+        let one: UInt8 = 0  // a valid pointer even for an empty message
+        return withUnsafePointer(to: one) { fallback in
+            let m = message.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? fallback
+            return crypto_sign_verify_detached(signature, m, UInt64(message.count), publicKey) == 0
         }
     }
 }

@@ -85,7 +85,7 @@ public struct DevicePublicKey: Sendable, Hashable, CustomStringConvertible {
     /// Whether `signature` is a valid Ed25519 signature by this key over `message`.
     public func isValidSignature(_ signature: DeviceSignature, for message: some Collection<UInt8>) -> Bool {
         let bytes = Array(message)
-        return Self.verify(signature: signature.rawBytes, message: bytes, publicKey: rawBytes)
+        return bytes.withUnsafeBytes { Self.verify(signature: signature.rawBytes, message: $0, publicKey: rawBytes) }
     }
 
     /// Whether `signature` is valid over the UTF-8 bytes of `payload`.
@@ -116,6 +116,12 @@ public struct DeviceSignature: Sendable, Equatable, CustomStringConvertible {
             throw .length(field: "signature", expected: Self.byteCount, actual: rawBytes.count)
         }
         self.rawBytes = Array(rawBytes)
+    }
+
+    /// Wraps bytes libsodium just wrote (64 by construction).
+    init(unchecked rawBytes: [UInt8]) {
+        precondition(rawBytes.count == Self.byteCount)
+        self.rawBytes = rawBytes
     }
 
     /// Parses base64url (the wire form, 86 characters) or standard base64 (88, padded), as

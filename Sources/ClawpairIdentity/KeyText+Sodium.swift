@@ -20,15 +20,14 @@ extension KeyText {
         sodium_base64_encoded_len(count, variant.sodiumValue) - 1
     }
 
-    /// base64 of public bytes.
+    /// base64 of public bytes, written by libsodium straight into the string's storage.
     static func encode(_ bytes: UnsafeRawBufferPointer, variant: Variant) -> String {
-        let size = sodium_base64_encoded_len(bytes.count, variant.sodiumValue)
-        var out = [CChar](repeating: 0, count: size)
-        out.withUnsafeMutableBufferPointer { buffer in
-            _ = sodium_bin2base64(buffer.baseAddress!, size, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                  bytes.count, variant.sodiumValue)
+        let size = sodium_base64_encoded_len(bytes.count, variant.sodiumValue)  // includes the NUL
+        return String(unsafeUninitializedCapacity: size) { buffer in
+            _ = sodium_bin2base64(UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), size,
+                                  bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, variant.sodiumValue)
+            return size - 1
         }
-        return String(decoding: out.prefix(size - 1).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// base64 of `bytes` appended to `destination` without passing through ordinary memory.

@@ -153,8 +153,8 @@ struct IdentitySignConnectCommand: ParsableCommand {
 
     // MARK: Batch
 
-    static let batchKeys: Set<String> = ["nonce", "signedAtMs", "clientId", "clientMode", "role", "scopes", "token", "auth",
-                                         "platform", "deviceFamily", "version", "deviceId"]
+    static let batchKeys = ["auth", "clientId", "clientMode", "deviceFamily", "deviceId", "nonce", "platform", "role",
+                            "scopes", "signedAtMs", "token", "version"]
 
     private func runBatch(_ identity: DeviceIdentity, token: String, _ context: CommandContext) throws -> ExitStatus {
         var reader = IdentityLineReader()
@@ -189,53 +189,65 @@ struct IdentitySignConnectCommand: ParsableCommand {
         return failures == 0 ? .success : .failure
     }
 
+    /// One batch line as a payload: a single pass over the object's members (this is the hot path
+    /// of scripted signing), each value checked for its type, unknown keys refused.
     private func payload(for line: ArraySlice<UInt8>, identity: DeviceIdentity, token: String) throws -> ConnectPayload {
         let object = try JSONValue.parse(line, limits: JSONLimits(maxInputBytes: IdentityLineReader.maxLineBytes, maxDepth: 4))
         guard let members = object.objectValue else { throw GeneralError("expected a JSON object") }
-        for (key, _) in members where !Self.batchKeys.contains(key) {
-            throw GeneralError("unknown key \"\(key)\"", hint: "keys: \(Self.batchKeys.sorted().joined(separator: ", "))")
-        }
-        func string(_ key: String) throws -> String? {
-            guard let value = object[key], !value.isNull else { return nil }
+        var payload = ConnectPayload(version: defaults.version, deviceId: identity.deviceId, clientId: defaults.clientId,
+                                     clientMode: defaults.clientMode, role: defaults.role, scopes: defaults.scopes,
+                                     signedAtMs: defaults.signedAtMs, token: token, nonce: defaults.nonce ?? "",
+                                     platform: defaults.platform, deviceFamily: defaults.deviceFamily)
+        var auth: ConnectAuth?
+        func text(_ key: String, _ value: JSONValue) throws -> String? {
+            if value.isNull { return nil }
             guard let text = value.stringValue else { throw GeneralError("\"\(key)\" is not a string") }
             return text
         }
-        if let deviceId = try string("deviceId"), deviceId != identity.deviceId {
-            throw GeneralError("deviceId \(deviceId) is not this identity's (\(identity.deviceId))")
+        for (key, value) in members {
+            switch key {
+            case "nonce": payload.nonce = try text(key, value) ?? payload.nonce
+            case "token": payload.token = try text(key, value) ?? payload.token
+            case "clientId": payload.clientId = try text(key, value) ?? payload.clientId
+            case "clientMode": payload.clientMode = try text(key, value) ?? payload.clientMode
+            case "role": payload.role = try text(key, value) ?? payload.role
+            case "platform": payload.platform = try text(key, value) ?? payload.platform
+            case "deviceFamily": payload.deviceFamily = try text(key, value) ?? payload.deviceFamily
+            case "signedAtMs":
+                if value.isNull { continue }
+                guard let ms = value.int64Value, ms >= 0 else { throw GeneralError("\"signedAtMs\" is not a time in ms") }
+                payload.signedAtMs = ms
+            case "scopes":
+                if value.isNull { continue }
+                guard let list = value.arrayValue else { throw GeneralError("\"scopes\" is not an array") }
+                var scopes: [String] = []
+                scopes.reserveCapacity(list.count)
+                for item in list {
+                    guard let scope = item.stringValue else { throw GeneralError("\"scopes\" holds a non-string") }
+                    scopes.append(scope)
+                }
+                payload.scopes = ConnectPayload.normalizeScopes(scopes)
+            case "auth":
+                if value.isNull { continue }
+                guard value.objectValue != nil else { throw GeneralError("\"auth\" is not an object") }
+                auth = ConnectAuth(token: value["token"]?.stringValue, deviceToken: value["deviceToken"]?.stringValue,
+                                   bootstrapToken: value["bootstrapToken"]?.stringValue, password: value["password"]?.stringValue)
+            case "version":
+                guard let name = try text(key, value) else { continue }
+                guard let version = ConnectPayloadVersion(rawValue: name) else {
+                    throw GeneralError("\"version\" must be \"v2\" or \"v3\"")
+                }
+                payload.version = version
+            case "deviceId":
+                if let deviceId = try text(key, value), deviceId != identity.deviceId {
+                    throw GeneralError("deviceId \(deviceId) is not this identity's (\(identity.deviceId))")
+                }
+            default:
+                throw GeneralError("unknown key \"\(key)\"", hint: "keys: \(Self.batchKeys.joined(separator: ", "))")
+            }
         }
-        var version = defaults.version
-        if let text = try string("version") {
-            guard let v = ConnectPayloadVersion(rawValue: text) else { throw GeneralError("\"version\" must be \"v2\" or \"v3\"") }
-            version = v
-        }
-        var signedAt = defaults.signedAtMs
-        if let value = object["signedAtMs"], !value.isNull {
-            guard let ms = value.int64Value, ms >= 0 else { throw GeneralError("\"signedAtMs\" is not a time in ms") }
-            signedAt = ms
-        }
-        var scopes = defaults.scopes
-        if let value = object["scopes"], !value.isNull {
-            guard let list = value.arrayValue else { throw GeneralError("\"scopes\" is not an array") }
-            scopes = try ConnectPayload.normalizeScopes(list.map { item in
-                guard let text = item.stringValue else { throw GeneralError("\"scopes\" holds a non-string") }
-                return text
-            })
-        }
-        var signedToken = token
-        if let text = try string("token") { signedToken = text }
-        if let auth = object["auth"], !auth.isNull {
-            guard auth.objectValue != nil else { throw GeneralError("\"auth\" is not an object") }
-            signedToken = ConnectAuth(token: auth["token"]?.stringValue, deviceToken: auth["deviceToken"]?.stringValue,
-                                      bootstrapToken: auth["bootstrapToken"]?.stringValue,
-                                      password: auth["password"]?.stringValue).signedToken
-        }
-        guard let nonce = try string("nonce") ?? defaults.nonce, !nonce.isEmpty else {
-            throw GeneralError("no \"nonce\" (and no --nonce default)")
-        }
-        return ConnectPayload(version: version, deviceId: identity.deviceId, clientId: try string("clientId") ?? defaults.clientId,
-                              clientMode: try string("clientMode") ?? defaults.clientMode, role: try string("role") ?? defaults.role,
-                              scopes: scopes, signedAtMs: signedAt, token: signedToken, nonce: nonce,
-                              platform: try string("platform") ?? defaults.platform,
-                              deviceFamily: try string("deviceFamily") ?? defaults.deviceFamily)
+        if let auth { payload.token = auth.signedToken }
+        guard !payload.nonce.isEmpty else { throw GeneralError("no \"nonce\" (and no --nonce default)") }
+        return payload
     }
 }
