@@ -9,6 +9,7 @@
 //     ├─ ClawpairDiscovery   beacons: TXT rules, display names, endpoint selection, wide-area zones
 //     │   └─ ClawpairDNS     bounded DNS message codec (RFC 1035 + mDNS bits)
 //     ├─ ClawpairAvahi       browse/resolve through avahi-daemon (Avahi's Bonjour-compat dns_sd API)
+//     ├─ ClawpairMDNS        built-in one-shot mDNS querier: record cache + browse state machine + sockets
 //     ├─ ClawpairProbe       race gateway routes: TCP → TLS (pinning) → WebSocket → connect.challenge
 //     │   ├─ ClawpairTransport  poll()-based sockets, Happy Eyeballs, TLS on OpenSSL
 //     │   └─ ClawpairWebSocket  RFC 6455 handshake and frame codec (value-type state machines, no I/O)
@@ -36,6 +37,7 @@ let package = Package(
         .library(name: "ClawpairDNS", targets: ["ClawpairDNS"]),
         .library(name: "ClawpairDiscovery", targets: ["ClawpairDiscovery"]),
         .library(name: "ClawpairAvahi", targets: ["ClawpairAvahi"]),
+        .library(name: "ClawpairMDNS", targets: ["ClawpairMDNS"]),
         .library(name: "ClawpairWebSocket", targets: ["ClawpairWebSocket"]),
         .library(name: "ClawpairTransport", targets: ["ClawpairTransport"]),
         .library(name: "ClawpairProbe", targets: ["ClawpairProbe"]),
@@ -61,6 +63,7 @@ let package = Package(
         .target(name: "ClawpairDNS", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairDiscovery", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairSetupCode"]),
         .target(name: "ClawpairAvahi", dependencies: ["ClawpairCore", "CDNSSD"]),
+        .target(name: "ClawpairMDNS", dependencies: ["ClawpairCore", "ClawpairDNS"]),
         .target(name: "ClawpairWebSocket", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSL", "COpenSSLShims"]),
         .target(name: "ClawpairProbe", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
@@ -75,7 +78,8 @@ let package = Package(
         ),
 
         // Tests.
-        .target(name: "ClawpairTestSupport", dependencies: ["ClawpairCore"], path: "Tests/ClawpairTestSupport"),
+        .target(name: "ClawpairTestSupport", dependencies: ["ClawpairCore", "CTestShims"], path: "Tests/ClawpairTestSupport"),
+        .target(name: "CTestShims", path: "Tests/CTestShims"),
         .testTarget(name: "ClawpairCoreTests", dependencies: ["ClawpairCore"]),
         .testTarget(name: "ClawpairSetupCodeTests", dependencies: ["ClawpairSetupCode", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairCLIKitTests", dependencies: ["ClawpairCLIKit"]),
@@ -84,6 +88,7 @@ let package = Package(
         .testTarget(name: "ClawpairDNSTests", dependencies: ["ClawpairDNS", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairDiscoveryTests", dependencies: ["ClawpairDiscovery", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairAvahiTests", dependencies: ["ClawpairAvahi", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairMDNSTests", dependencies: ["ClawpairMDNS", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairWebSocketTests", dependencies: ["ClawpairWebSocket", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairTransportTests", dependencies: ["ClawpairTransport", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairProbeTests", dependencies: ["ClawpairProbe", "ClawpairTestSupport"]),

@@ -1,0 +1,181 @@
+import ClawpairDNS
+
+/// A resolved DNS-SD service instance, as the native querier assembles it from the cache.
+public struct MDNSService: Sendable, Equatable {
+    /// The full instance name, e.g. `Studio\032(OpenClaw)._openclaw-gw._tcp.local.`.
+    public let instance: DNSName
+    /// The SRV target host.
+    public let hostTarget: DNSName
+    public let port: UInt16
+    /// The TXT character-strings, exactly as received.
+    public let txt: [[UInt8]]
+    /// Addresses of the SRV target (IPv4 first, then IPv6), textual.
+    public let addresses: [String]
+
+    public init(instance: DNSName, hostTarget: DNSName, port: UInt16, txt: [[UInt8]], addresses: [String]) {
+        self.instance = instance
+        self.hostTarget = hostTarget
+        self.port = port
+        self.txt = txt
+        self.addresses = addresses
+    }
+}
+
+/// What a browse reports, in the order it learns it.
+public enum MDNSEvent: Sendable, Equatable {
+    /// A PTR for a new instance arrived.
+    case added(DNSName)
+    /// The instance's PTR expired or was withdrawn with a goodbye.
+    case removed(DNSName)
+    /// The instance has SRV, TXT and at least one address, or one of them changed.
+    case resolved(MDNSService)
+}
+
+/// The browse-and-resolve logic as a pure state machine: feed it packets and the time, it says
+/// which queries to send and what changed. No sockets, no sleeping: tests drive the clock.
+///
+/// Scheduling (RFC 6762 §5.2): the PTR query goes out at start with the QU bit, then after 1 s,
+/// 2 s, 4 s, … with known-answer suppression (§7.1). Instances missing SRV/TXT, and SRV targets
+/// missing addresses, are asked for directly (QU first, then every 500 ms) until answered.
+public struct MDNSBrowser: Sendable {
+    /// The service type, e.g. `_openclaw-gw._tcp.local.`.
+    public let serviceType: DNSName
+    public private(set) var cache: MDNSCache
+    /// Most instances tracked at once.
+    public let maxInstances: Int
+
+    private var nextBrowseQuery: ContinuousClock.Instant?
+    private var browseInterval: Duration = MDNSTiming.firstQueryInterval
+    private var sentFirstQuery = false
+    /// An instance being tracked: its name as first seen and what was last reported.
+    private struct Tracked: Sendable {
+        let name: DNSName
+        var reported: MDNSService?
+    }
+    private var known: [DNSName: Tracked] = [:]  // keyed by the lowercased instance name
+    private var nextResolveQuery: [DNSName: ContinuousClock.Instant] = [:]
+
+    public init(serviceType: DNSName, cacheCapacity: Int = 4096, maxInstances: Int = 512) {
+        self.serviceType = serviceType
+        self.cache = MDNSCache(capacity: cacheCapacity)
+        self.maxInstances = maxInstances
+    }
+
+    /// Queries due at `now`, and events from records that expired by then.
+    public mutating func tick(at now: ContinuousClock.Instant) -> (queries: [DNSMessage], events: [MDNSEvent]) {
+        var queries: [DNSMessage] = []
+        if nextBrowseQuery == nil || now >= nextBrowseQuery! {
+            queries.append(browseQuery(at: now))
+            if sentFirstQuery { browseInterval = min(browseInterval * 2, MDNSTiming.maxQueryInterval) }
+            nextBrowseQuery = now + browseInterval
+            sentFirstQuery = true
+        }
+        _ = cache.expire(at: now)
+        let events = reconcile()
+        for (key, due) in nextResolveQuery where now >= due {
+            if let name = known[key]?.name, let query = resolveQuery(for: name, first: false) { queries.append(query) }
+            nextResolveQuery[key] = now + MDNSTiming.resolveRetryInterval
+        }
+        return (queries, events)
+    }
+
+    /// Takes in a received message. Queries (ours or others') are ignored.
+    public mutating func receive(_ message: DNSMessage, at now: ContinuousClock.Instant) -> (queries: [DNSMessage], events: [MDNSEvent]) {
+        guard message.header.isResponse else { return ([], []) }
+        for record in message.answers + message.additionals where record.type != .opt {
+            cache.insert(record, at: now)
+        }
+        var queries: [DNSMessage] = []
+        let events = reconcile()
+        // Newly seen instances or targets that are still incomplete get a direct QU query now.
+        for (key, tracked) in known where tracked.reported == nil && nextResolveQuery[key] == nil {
+            if let query = resolveQuery(for: tracked.name, first: true) { queries.append(query) }
+            nextResolveQuery[key] = now + MDNSTiming.resolveRetryInterval
+        }
+        return (queries, events)
+    }
+
+    /// When ``tick(at:)`` next has work.
+    public var nextDeadline: ContinuousClock.Instant? {
+        ([nextBrowseQuery, cache.nextExpiry].compactMap { $0 } + nextResolveQuery.values).min()
+    }
+
+    // MARK: Internals
+
+    /// Compares what the cache says with what was last reported and emits the differences.
+    private mutating func reconcile() -> [MDNSEvent] {
+        var events: [MDNSEvent] = []
+        let pointers = cache.records(named: serviceType, type: .ptr).compactMap { entry -> DNSName? in
+            if case .ptr(let target) = entry.record.data { return target }
+            return nil
+        }
+        var present = Set<DNSName>()
+        for instance in pointers {
+            let key = instance.lowercased()
+            guard present.count < maxInstances else { break }
+            present.insert(key)
+            if known[key] == nil {
+                known[key] = Tracked(name: instance, reported: nil)
+                events.append(.added(instance))
+            }
+            if let resolution = resolve(instance), known[key]?.reported != resolution {
+                known[key]?.reported = resolution
+                nextResolveQuery[key] = nil
+                events.append(.resolved(resolution))
+            }
+        }
+        for (key, tracked) in known where !present.contains(key) {
+            known[key] = nil
+            nextResolveQuery[key] = nil
+            events.append(.removed(tracked.name))
+        }
+        return events
+    }
+
+    private func resolve(_ instance: DNSName) -> MDNSService? {
+        guard let srvEntry = cache.records(named: instance, type: .srv).max(by: { $0.received < $1.received }),
+              case .srv(let srv) = srvEntry.record.data else { return nil }
+        guard let txtEntry = cache.records(named: instance, type: .txt).max(by: { $0.received < $1.received }),
+              case .txt(let txt) = txtEntry.record.data else { return nil }
+        var addresses: [String] = []
+        for entry in cache.records(named: srv.target, type: .a).sorted(by: { $0.received < $1.received }) {
+            if case .a(let address) = entry.record.data { addresses.append(address.description) }
+        }
+        for entry in cache.records(named: srv.target, type: .aaaa).sorted(by: { $0.received < $1.received }) {
+            if case .aaaa(let address) = entry.record.data { addresses.append(address.description) }
+        }
+        guard !addresses.isEmpty else { return nil }
+        return MDNSService(instance: instance, hostTarget: srv.target, port: srv.port, txt: txt, addresses: addresses)
+    }
+
+    private func browseQuery(at now: ContinuousClock.Instant) -> DNSMessage {
+        var message = DNSMessage(questions: [DNSQuestion(name: serviceType, type: .ptr, unicastResponse: !sentFirstQuery)])
+        // Known-answer suppression: list PTRs with more than half their TTL left.
+        for entry in cache.records(named: serviceType, type: .ptr) {
+            let total = Double(entry.record.ttl)
+            let left = Double((entry.expires - now).components.seconds)
+            if total > 0 && left > total * MDNSTiming.knownAnswerFraction {
+                var record = entry.record
+                record.ttl = UInt32(max(0, left))
+                message.answers.append(record)
+            }
+        }
+        return message
+    }
+
+    /// Asks for what `instance` still lacks: SRV and TXT, or the SRV target's addresses.
+    private func resolveQuery(for instance: DNSName, first: Bool) -> DNSMessage? {
+        var questions: [DNSQuestion] = []
+        let srv = cache.records(named: instance, type: .srv).first
+        if srv == nil { questions.append(DNSQuestion(name: instance, type: .srv, unicastResponse: first)) }
+        if cache.records(named: instance, type: .txt).isEmpty {
+            questions.append(DNSQuestion(name: instance, type: .txt, unicastResponse: first))
+        }
+        if let srv, case .srv(let data) = srv.record.data,
+           cache.records(named: data.target, type: .a).isEmpty && cache.records(named: data.target, type: .aaaa).isEmpty {
+            questions.append(DNSQuestion(name: data.target, type: .a, unicastResponse: first))
+            questions.append(DNSQuestion(name: data.target, type: .aaaa, unicastResponse: first))
+        }
+        return questions.isEmpty ? nil : DNSMessage(questions: questions)
+    }
+}

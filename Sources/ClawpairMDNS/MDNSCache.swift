@@ -1,0 +1,64 @@
+import ClawpairDNS
+
+/// The record cache: the single source of truth for what the querier knows (after
+/// python-zeroconf). Bounded; when full, the record nearest to expiry is evicted.
+public struct MDNSCache: Sendable {
+    /// One cached record and when it expires.
+    public struct Entry: Sendable, Hashable {
+        public let record: DNSResourceRecord
+        public let received: ContinuousClock.Instant
+        public var expires: ContinuousClock.Instant
+    }
+
+    /// Most records kept.
+    public let capacity: Int
+    private var entries: [Key: Entry] = [:]
+
+    struct Key: Hashable {
+        let name: [UInt8]  // lowercased wire form
+        let type: UInt16
+        let data: DNSRecordData
+    }
+
+    public init(capacity: Int = 4096) {
+        self.capacity = capacity
+    }
+
+    /// Number of records held.
+    public var count: Int { entries.count }
+
+    /// Adds or refreshes `record` received at `now` (RFC 6762 §10: TTL 0 is a goodbye that
+    /// expires after one second; a cache-flush record makes older records of the same name and
+    /// type expire after one second too).
+    public mutating func insert(_ record: DNSResourceRecord, at now: ContinuousClock.Instant) {
+        let key = Key(name: record.name.lowercased().wire, type: record.type.rawValue, data: record.data)
+        if record.cacheFlush {
+            for (otherKey, entry) in entries
+            where otherKey.name == key.name && otherKey.type == key.type && otherKey != key
+                && now - entry.received > MDNSTiming.goodbyeGrace {
+                entries[otherKey]?.expires = min(entry.expires, now + MDNSTiming.goodbyeGrace)
+            }
+        }
+        let expires = record.ttl == 0 ? now + MDNSTiming.goodbyeGrace : now + .seconds(Int64(record.ttl))
+        if entries[key] == nil && entries.count >= capacity {
+            if let victim = entries.min(by: { $0.value.expires < $1.value.expires })?.key { entries[victim] = nil }
+        }
+        entries[key] = Entry(record: record, received: now, expires: expires)
+    }
+
+    /// Drops what has expired by `now`; returns the records dropped.
+    public mutating func expire(at now: ContinuousClock.Instant) -> [DNSResourceRecord] {
+        let gone = entries.filter { $0.value.expires <= now }
+        for key in gone.keys { entries[key] = nil }
+        return gone.values.map(\.record)
+    }
+
+    /// Live records named `name` (case-insensitively) of `type`.
+    public func records(named name: DNSName, type: DNSType) -> [Entry] {
+        let wire = name.lowercased().wire
+        return entries.filter { $0.key.name == wire && $0.key.type == type.rawValue }.map(\.value)
+    }
+
+    /// The soonest expiry, for scheduling.
+    public var nextExpiry: ContinuousClock.Instant? { entries.values.map(\.expires).min() }
+}

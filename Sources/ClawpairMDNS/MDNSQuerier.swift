@@ -1,0 +1,260 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ClawpairCore
+import ClawpairDNS
+
+/// Why the native querier could not run.
+public enum MDNSError: ClawpairError, Equatable {
+    /// No up, multicast-capable, non-loopback interface to query on.
+    case noInterfaces
+    /// A socket call failed.
+    case system(SystemError)
+    /// The service type is not a valid DNS name.
+    case badServiceType(String)
+
+    public var exitStatus: ExitStatus { .failure }
+    public var message: String {
+        switch self {
+        case .noInterfaces: return "no network interface can send multicast DNS"
+        case .system(let error): return "multicast DNS socket: \(error.message)"
+        case .badServiceType(let type): return "'\(type)' is not a DNS-SD service type"
+        }
+    }
+    public var hint: String? {
+        switch self {
+        case .noInterfaces: return "bring a LAN interface up, or use --domain for wide-area DNS-SD"
+        default: return nil
+        }
+    }
+}
+
+/// A network interface the querier uses.
+public struct MDNSInterface: Sendable, Hashable {
+    public let name: String
+    public let index: UInt32
+    /// Its first IPv4 address, if it has one.
+    public let ipv4: [UInt8]?
+    /// Whether it has an IPv6 address.
+    public let hasIPv6: Bool
+
+    /// The interfaces that are up, multicast-capable and not loopback.
+    public static func multicastCapable() -> [MDNSInterface] {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return [] }
+        defer { freeifaddrs(list) }
+        var found: [String: (ipv4: [UInt8]?, ipv6: Bool)] = [:]
+        var order: [String] = []
+        var cursor: UnsafeMutablePointer<ifaddrs>? = first
+        while let entry = cursor {
+            defer { cursor = entry.pointee.ifa_next }
+            let flags = Int32(entry.pointee.ifa_flags)
+            guard flags & Int32(IFF_UP) != 0, flags & Int32(IFF_MULTICAST) != 0,
+                  flags & Int32(IFF_LOOPBACK) == 0, let address = entry.pointee.ifa_addr else { continue }
+            let name = String(cString: entry.pointee.ifa_name)
+            if found[name] == nil { order.append(name); found[name] = (nil, false) }
+            switch Int32(address.pointee.sa_family) {
+            case AF_INET:
+                if found[name]?.ipv4 == nil {
+                    address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                        withUnsafeBytes(of: $0.pointee.sin_addr) { found[name]?.ipv4 = Array($0) }
+                    }
+                }
+            case AF_INET6: found[name]?.ipv6 = true
+            default: break
+            }
+        }
+        return order.compactMap { name in
+            let index = if_nametoindex(name)
+            guard index > 0, let facts = found[name], facts.ipv4 != nil || facts.ipv6 else { return nil }
+            return MDNSInterface(name: name, index: index, ipv4: facts.ipv4, hasIPv6: facts.ipv6)
+        }
+    }
+}
+
+/// A one-shot multicast DNS browser for one service type (RFC 6762/6763), for machines with
+/// no mDNS daemon. Sockets bind port 5353 (shared with SO_REUSEADDR/SO_REUSEPORT) and join the
+/// groups on every multicast-capable interface; if 5353 cannot be shared, an ephemeral port
+/// still gets the QU (unicast) answers. Confined to one thread; sockets close in `deinit`.
+public final class MDNSQuerier {
+    public let interfaces: [MDNSInterface]
+    private var browser: MDNSBrowser
+    private var sockets: [(fd: Int32, family: Int32)] = []
+
+    /// Prepares sockets for browsing `serviceType` (e.g. `_openclaw-gw._tcp.local.`).
+    public init(serviceType: String, interfaces: [MDNSInterface] = MDNSInterface.multicastCapable()) throws(MDNSError) {
+        guard let type = try? DNSName(serviceType) else { throw .badServiceType(serviceType) }
+        guard !interfaces.isEmpty else { throw .noInterfaces }
+        self.interfaces = interfaces
+        self.browser = MDNSBrowser(serviceType: type)
+        do {
+            if interfaces.contains(where: { $0.ipv4 != nil }) { sockets.append((try openIPv4(), AF_INET)) }
+            if interfaces.contains(where: \.hasIPv6) { sockets.append((try openIPv6(), AF_INET6)) }
+        } catch {
+            for socket in sockets { close(socket.fd) }
+            throw .system(error)
+        }
+    }
+
+    deinit {
+        for socket in sockets { close(socket.fd) }
+    }
+
+    /// Browses until `deadline` or until `onEvent` returns false.
+    public func run(until deadline: ContinuousClock.Instant, onEvent: (MDNSEvent) -> Bool) throws(MDNSError) {
+        var buffer = [UInt8](repeating: 0, count: MDNSTiming.maxMessageBytes)
+        while true {
+            let now = ContinuousClock.now
+            let (queries, expired) = browser.tick(at: now)
+            send(queries)
+            for event in expired where !onEvent(event) { return }
+            guard now < deadline else { return }
+            let wake = min(deadline, browser.nextDeadline ?? deadline)
+            var fds = sockets.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&fds, nfds_t(fds.count), Self.milliseconds(until: wake, from: now))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw .system(SystemError(call: "poll", errno: errno))
+            }
+            for descriptor in fds where descriptor.revents & Int16(POLLIN) != 0 {
+                // Drain the socket: several answers may be queued.
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { recv(descriptor.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                    guard count > 0 else { break }
+                    guard let message = try? DNSMessage.unpack(Array(buffer[0..<count])) else { continue }
+                    let (more, events) = browser.receive(message, at: .now)
+                    send(more)
+                    for event in events where !onEvent(event) { return }
+                }
+            }
+        }
+    }
+
+    // MARK: Sockets
+
+    private func send(_ queries: [DNSMessage]) {
+        for query in queries {
+            guard let bytes = try? query.pack(compression: .multicast) else { continue }
+            for socket in sockets {
+                for interface in interfaces {
+                    if socket.family == AF_INET, interface.ipv4 != nil { sendIPv4(bytes, socket.fd, interface) }
+                    if socket.family == AF_INET6, interface.hasIPv6 { sendIPv6(bytes, socket.fd, interface) }
+                }
+            }
+        }
+    }
+
+    private func sendIPv4(_ bytes: [UInt8], _ fd: Int32, _ interface: MDNSInterface) {
+        var request = ip_mreqn()
+        request.imr_ifindex = Int32(interface.index)
+        _ = setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_IF, &request, socklen_t(MemoryLayout<ip_mreqn>.size))
+        var destination = sockaddr_in()
+        destination.sin_family = sa_family_t(AF_INET)
+        destination.sin_port = MDNSTiming.port.bigEndian
+        withUnsafeMutableBytes(of: &destination.sin_addr) { $0.copyBytes(from: MDNSTiming.ipv4Group) }
+        _ = withUnsafePointer(to: &destination) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(fd, bytes, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+    }
+
+    private func sendIPv6(_ bytes: [UInt8], _ fd: Int32, _ interface: MDNSInterface) {
+        var index = interface.index
+        _ = setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_MULTICAST_IF, &index, socklen_t(MemoryLayout<UInt32>.size))
+        var destination = sockaddr_in6()
+        destination.sin6_family = sa_family_t(AF_INET6)
+        destination.sin6_port = MDNSTiming.port.bigEndian
+        destination.sin6_scope_id = interface.index
+        withUnsafeMutableBytes(of: &destination.sin6_addr) { $0.copyBytes(from: MDNSTiming.ipv6Group) }
+        _ = withUnsafePointer(to: &destination) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(fd, bytes, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
+        }
+    }
+
+    private func openIPv4() throws(SystemError) -> Int32 {
+        let fd = try Syscall.retrying("socket") { socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        do {
+            try shareAndBind(fd, family: AF_INET)
+            var ttl: UInt8 = 255
+            try Syscall.retrying("setsockopt(IP_MULTICAST_TTL)") {
+                setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &ttl, socklen_t(MemoryLayout<UInt8>.size))
+            }
+            for interface in interfaces where interface.ipv4 != nil {
+                var request = ip_mreqn()
+                withUnsafeMutableBytes(of: &request.imr_multiaddr) { $0.copyBytes(from: MDNSTiming.ipv4Group) }
+                request.imr_ifindex = Int32(interface.index)
+                // A failed join on one interface (e.g. it went down) is not fatal.
+                _ = setsockopt(fd, Int32(IPPROTO_IP), IP_ADD_MEMBERSHIP, &request, socklen_t(MemoryLayout<ip_mreqn>.size))
+            }
+            return fd
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    private func openIPv6() throws(SystemError) -> Int32 {
+        let fd = try Syscall.retrying("socket") { socket(AF_INET6, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        do {
+            var on: Int32 = 1
+            try Syscall.retrying("setsockopt(IPV6_V6ONLY)") {
+                setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &on, socklen_t(MemoryLayout<Int32>.size))
+            }
+            try shareAndBind(fd, family: AF_INET6)
+            var hops: Int32 = 255
+            try Syscall.retrying("setsockopt(IPV6_MULTICAST_HOPS)") {
+                setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_MULTICAST_HOPS, &hops, socklen_t(MemoryLayout<Int32>.size))
+            }
+            for interface in interfaces where interface.hasIPv6 {
+                var request = ipv6_mreq()
+                withUnsafeMutableBytes(of: &request.ipv6mr_multiaddr) { $0.copyBytes(from: MDNSTiming.ipv6Group) }
+                request.ipv6mr_interface = interface.index
+                _ = setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_ADD_MEMBERSHIP, &request, socklen_t(MemoryLayout<ipv6_mreq>.size))
+            }
+            return fd
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    /// Shares port 5353 with other responders; falls back to an ephemeral port (QU answers
+    /// still arrive there) when 5353 is held exclusively.
+    private func shareAndBind(_ fd: Int32, family: Int32) throws(SystemError) {
+        var on: Int32 = 1
+        for option in [SO_REUSEADDR, SO_REUSEPORT] {
+            try Syscall.retrying("setsockopt(SO_REUSE*)") {
+                setsockopt(fd, SOL_SOCKET, option, &on, socklen_t(MemoryLayout<Int32>.size))
+            }
+        }
+        for port in [MDNSTiming.port, 0] {
+            let result: Int32
+            if family == AF_INET {
+                var address = sockaddr_in()
+                address.sin_family = sa_family_t(AF_INET)
+                address.sin_port = port.bigEndian
+                result = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                }
+            } else {
+                var address = sockaddr_in6()
+                address.sin6_family = sa_family_t(AF_INET6)
+                address.sin6_port = port.bigEndian
+                result = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+                }
+            }
+            if result == 0 { return }
+            if errno != EADDRINUSE || port == 0 { throw SystemError(call: "bind", errno: errno) }
+        }
+    }
+
+    static func milliseconds(until wake: ContinuousClock.Instant, from now: ContinuousClock.Instant) -> Int32 {
+        guard wake > now else { return 0 }
+        let parts = now.duration(to: wake).components
+        return Int32(clamping: parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000 + 1)
+    }
+}

@@ -1,0 +1,93 @@
+import ClawpairDNS
+import ClawpairMDNS
+import Testing
+
+/// The browse state machine, driven by hand-made packets and an injected clock (no sockets,
+/// no sleeping).
+@Suite struct MDNSBrowserTests {
+    static let type = try! DNSName("_openclaw-gw._tcp.local.")
+    static let instance = try! DNSName(labels: ["Studio (OpenClaw)", "_openclaw-gw", "_tcp", "local"])
+    static let host = try! DNSName("studio.local.")
+    let t0 = ContinuousClock.now
+
+    static func response(_ records: [DNSResourceRecord]) -> DNSMessage {
+        var header = DNSHeader()
+        header.isResponse = true
+        header.isAuthoritative = true
+        return DNSMessage(header: header, answers: records)
+    }
+
+    static func announcement(ttl: UInt32 = 120, port: UInt16 = 18789) -> DNSMessage {
+        response([
+            DNSResourceRecord(name: type, ttl: ttl == 0 ? 0 : 4500, data: .ptr(instance)),
+            DNSResourceRecord(name: instance, cacheFlush: true, ttl: ttl, data: .srv(SRVData(port: port, target: host))),
+            DNSResourceRecord(name: instance, cacheFlush: true, ttl: ttl, data: .txt([Array("role=gateway".utf8)])),
+            DNSResourceRecord(name: host, cacheFlush: true, ttl: ttl, data: .a(IPv4Address(0x0AFA_0102))),
+        ])
+    }
+
+    @Test func firstQueryAsksForUnicastThenIntervalsDouble() {
+        var browser = MDNSBrowser(serviceType: Self.type)
+        let first = browser.tick(at: t0).queries
+        #expect(first.count == 1)
+        #expect(first[0].questions == [DNSQuestion(name: Self.type, type: .ptr, unicastResponse: true)])
+        #expect(browser.tick(at: t0 + .milliseconds(999)).queries.isEmpty)
+        let second = browser.tick(at: t0 + .seconds(1)).queries
+        #expect(second.first?.questions.first?.unicastResponse == false)
+        #expect(browser.nextDeadline == t0 + .seconds(3), "the next interval is 2 s")
+    }
+
+    @Test func announcementResolvesAtOnce() {
+        var browser = MDNSBrowser(serviceType: Self.type)
+        _ = browser.tick(at: t0)
+        let (queries, events) = browser.receive(Self.announcement(), at: t0 + .milliseconds(20))
+        #expect(queries.isEmpty, "nothing is missing, so nothing is asked")
+        let service = MDNSService(instance: Self.instance, hostTarget: Self.host, port: 18789,
+                                  txt: [Array("role=gateway".utf8)], addresses: ["10.250.1.2"])
+        #expect(events == [.added(Self.instance), .resolved(service)])
+        // The same records again change nothing.
+        #expect(browser.receive(Self.announcement(), at: t0 + .milliseconds(40)).events.isEmpty)
+    }
+
+    @Test func missingRecordsAreAskedForDirectly() {
+        var browser = MDNSBrowser(serviceType: Self.type)
+        _ = browser.tick(at: t0)
+        let (queries, events) = browser.receive(
+            Self.response([DNSResourceRecord(name: Self.type, ttl: 4500, data: .ptr(Self.instance))]), at: t0)
+        #expect(events == [.added(Self.instance)])
+        #expect(queries.count == 1)
+        #expect(queries[0].questions.map(\.type) == [.srv, .txt])
+        #expect(queries[0].questions.allSatisfy { $0.unicastResponse }, "the first direct query asks for unicast")
+        let retry = browser.tick(at: t0 + .milliseconds(500)).queries
+        #expect(retry.contains { $0.questions.map(\.type) == [.srv, .txt] && !$0.questions[0].unicastResponse })
+    }
+
+    @Test func knownAnswersSuppressRepeats() {
+        var browser = MDNSBrowser(serviceType: Self.type)
+        _ = browser.tick(at: t0)
+        _ = browser.receive(Self.announcement(), at: t0)
+        let next = browser.tick(at: t0 + .seconds(1)).queries
+        #expect(next.first?.answers.map(\.data) == [.ptr(Self.instance)], "the PTR goes along as a known answer")
+    }
+
+    @Test func goodbyeRemovesAfterOneSecond() {
+        var browser = MDNSBrowser(serviceType: Self.type)
+        _ = browser.tick(at: t0)
+        _ = browser.receive(Self.announcement(), at: t0)
+        _ = browser.receive(Self.announcement(ttl: 0), at: t0 + .seconds(5))
+        #expect(browser.tick(at: t0 + .milliseconds(5900)).events.isEmpty)
+        #expect(browser.tick(at: t0 + .seconds(6)).events == [.removed(Self.instance)])
+    }
+
+    @Test func ignoresQueriesAndKeepsTheCacheBounded() {
+        var browser = MDNSBrowser(serviceType: Self.type, cacheCapacity: 8)
+        _ = browser.tick(at: t0)
+        #expect(browser.receive(DNSMessage(questions: [DNSQuestion(name: Self.type, type: .ptr)]), at: t0).events.isEmpty)
+        for index in 0..<50 {
+            let name = try! DNSName(labels: ["gw \(index)", "_openclaw-gw", "_tcp", "local"])
+            _ = browser.receive(Self.response([DNSResourceRecord(name: Self.type, ttl: UInt32(100 + index), data: .ptr(name))]),
+                                at: t0)
+        }
+        #expect(browser.cache.count <= 8)
+    }
+}

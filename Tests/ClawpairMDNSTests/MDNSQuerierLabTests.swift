@@ -1,0 +1,70 @@
+import ClawpairMDNS
+import ClawpairTestSupport
+import Testing
+
+/// The native querier on real sockets inside a lab namespace, against python-zeroconf
+/// advertising from the other namespace. No avahi-daemon is involved.
+@Suite("native mDNS querier", .serialized, .networkLab)
+struct MDNSQuerierLabTests {
+    @Test("finds and resolves a python-zeroconf gateway, then sees its goodbye")
+    func findsZeroconfGateway() async throws {
+        try await withNetworkLab { lab in
+            let a = try await lab.addHost("A")
+            let b = try await lab.addHost("B")
+            let link = try await lab.link(a, b)
+            let advertiser = try await lab.startZeroconfAdvertiser(
+                in: b, instance: "Lab Gateway", port: 18789, txt: ["role": "gateway", "displayName": "Lab 🦞"],
+                server: "lab-gw.local.")
+
+            let found = try await a.inNamespace { () throws -> MDNSService? in
+                let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.")
+                var service: MDNSService?
+                try querier.run(until: .now + .seconds(5)) { event in
+                    if case .resolved(let resolved) = event { service = resolved; return false }
+                    return true
+                }
+                return service
+            }
+            let service = try #require(found, "nothing resolved within 5 s")
+            #expect(service.instance.labels.first == Array("Lab Gateway".utf8))
+            #expect(service.port == 18789)
+            #expect(service.addresses.contains(link.b.ipv4), "\(service.addresses)")
+            #expect(service.txt.contains(Array("displayName=Lab 🦞".utf8)))
+
+            // Watch for the goodbye while the advertiser withdraws.
+            async let removal = a.inNamespace { () throws -> Bool in
+                let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.")
+                var sawResolved = false, sawRemoved = false
+                try querier.run(until: .now + .seconds(8)) { event in
+                    switch event {
+                    case .resolved: sawResolved = true
+                    case .removed: sawRemoved = true; return false
+                    case .added: break
+                    }
+                    return true
+                }
+                return sawResolved && sawRemoved
+            }
+            try await Task.sleep(for: .seconds(2))  // let the watcher resolve before the goodbye
+            try await advertiser.stop()
+            #expect(try await removal, "the goodbye was not seen")
+        }
+    }
+
+    @Test("a browse with nothing to find ends at its deadline")
+    func endsOnTime() async throws {
+        try await withNetworkLab { lab in
+            let a = try await lab.addHost("A")
+            let b = try await lab.addHost("B")
+            try await lab.link(a, b)
+            let elapsed = try await a.inNamespace { () throws -> Duration in
+                let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.")
+                let start = ContinuousClock.now
+                try querier.run(until: start + .milliseconds(600)) { _ in true }
+                return ContinuousClock.now - start
+            }
+            #expect(elapsed >= .milliseconds(600))
+            #expect(elapsed < .milliseconds(900))
+        }
+    }
+}
