@@ -1,0 +1,201 @@
+// A discovered gateway (discovery.md §5, §6): what the browse/resolve steps found, the one
+// endpoint it may be reached at, dedupe and sort, and the `discover --json` shape.
+//
+// TXT values are unauthenticated hints and are kept exactly as received (after `\DDD` decoding
+// for text sources); printing them on a terminal needs `TerminalText.sanitize`. Only the
+// resolved SRV host and port ever route.
+
+import ClawpairCore
+import ClawpairDNS
+import ClawpairSetupCode
+
+/// One gateway beacon, as `openclaw gateway discover` reports it.
+public struct GatewayBeacon: Sendable, Hashable {
+    /// The service instance name, decoded (`Peter’s Mac Studio Gateway`).
+    public var instanceName: String
+    /// The browse domain with its trailing dot: `local.` or the wide-area domain.
+    public var domain: String
+    /// The TXT `displayName` (as received), else the instance name (the TS CLI rule).
+    public var displayName: String
+    /// The resolved SRV target, trailing dot removed.
+    public var host: String?
+    /// The resolved SRV port, when in 1…65535.
+    public var port: Int?
+    public var lanHost: String?
+    public var tailnetDns: String?
+    public var gatewayPort: Int?
+    public var sshPort: Int?
+    public var gatewayTls: Bool
+    public var gatewayTlsFingerprintSha256: String?
+    public var cliPath: String?
+    public var role: String?
+    public var transport: String?
+    /// Every TXT entry.
+    public var txt: TXTRecord
+
+    /// Builds a beacon from a resolved service. `host` loses one trailing dot; a port outside
+    /// 1…65535 is dropped; TXT fields are read with the rules of ``TXTRecord`` (an empty value
+    /// counts as missing, ports must be valid, `gatewayTls` is 1/true/yes).
+    public init(instanceName: String, domain: String = "local.", host: String?, port: Int?, txt: TXTRecord) {
+        func field(_ key: String) -> String? {
+            guard let value = txt.value(key), !value.isEmpty else { return nil }
+            return value
+        }
+        self.instanceName = instanceName
+        self.domain = domain
+        self.displayName = field("displayName") ?? instanceName
+        var resolved = host
+        if let h = resolved, h.hasSuffix(".") { resolved = String(h.dropLast()) }
+        self.host = resolved?.isEmpty == false ? resolved : nil
+        self.port = port.flatMap { (1...65_535).contains($0) ? $0 : nil }
+        self.lanHost = field("lanHost")
+        self.tailnetDns = field("tailnetDns")
+        self.gatewayPort = txt.portValue("gatewayPort")
+        self.sshPort = txt.portValue("sshPort")
+        self.gatewayTls = txt.boolValue("gatewayTls")
+        self.gatewayTlsFingerprintSha256 = field("gatewayTlsSha256")
+        self.cliPath = field("cliPath")
+        self.role = field("role")
+        self.transport = field("transport")
+        self.txt = txt
+    }
+
+    /// Builds a beacon from DNS records: the PTR target names the instance (its first label,
+    /// raw bytes as UTF-8), the SRV gives host and port, the TXT the hints. Names off the wire
+    /// are raw already, so nothing is `\DDD`-decoded. The host is the SRV target in
+    /// presentation form, so a label holding a dot or other odd bytes shows escaped (and then
+    /// does not route). The SRV target `.` means "no service here".
+    public init(instance: DNSName, domain: String, srv: SRVData?, txt: [[UInt8]]?) {
+        let label = instance.firstLabel.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        var host: String?
+        if let target = srv?.target, !target.isRoot { host = target.description }
+        self.init(instanceName: label, domain: domain, host: host, port: srv.map { Int($0.port) },
+                  txt: TXTRecord(strings: txt ?? []))
+    }
+
+    /// `displayName`, else the instance name, else `Gateway`.
+    public var title: String {
+        if !displayName.isEmpty { return displayName }
+        return instanceName.isEmpty ? "Gateway" : instanceName
+    }
+
+    /// The endpoint to dial, or nil when the beacon did not resolve to a usable host and port.
+    public var endpoint: GatewayEndpoint? { GatewayEndpoint(beacon: self) }
+
+    /// `[user@]host`, with `:port` only when the SSH port is not 22; nil without a resolved host.
+    public func sshTarget(user: String? = nil) -> String? {
+        guard let host = endpoint?.host else { return nil }
+        var target = (user.map { "\($0)@" } ?? "") + host
+        if let ssh = sshPort, ssh != 22 { target += ":\(ssh)" }
+        return target
+    }
+
+    /// `<title> (<host>:<port>)`, the label onboarding shows; nil without an endpoint.
+    public var onboardingLabel: String? {
+        endpoint.map { "\(title) (\($0.host):\($0.port))" }
+    }
+
+    /// The TS dedupe key: `domain|instanceName|displayName|host|port|gatewayPort`.
+    public var dedupeKey: String {
+        [domain, instanceName, displayName, host ?? "", port.map(String.init) ?? "", gatewayPort.map(String.init) ?? ""]
+            .joined(separator: "|")
+    }
+
+    /// Drops later beacons with the same ``dedupeKey`` (the first wins; a gateway seen in two
+    /// domains stays twice, as in the TS CLI).
+    public static func deduplicated(_ beacons: [GatewayBeacon]) -> [GatewayBeacon] {
+        var seen = Set<String>()
+        return beacons.filter { seen.insert($0.dedupeKey).inserted }
+    }
+
+    /// Sorted by `displayName || instanceName`, case-insensitively (Unicode lowercase, then
+    /// code-point order), keeping the input order among equals.
+    public static func sorted(_ beacons: [GatewayBeacon]) -> [GatewayBeacon] {
+        beacons.enumerated().map { (key: ($0.element.displayName.isEmpty ? $0.element.instanceName : $0.element.displayName).lowercased(),
+                                     index: $0.offset, beacon: $0.element) }
+            .sorted { $0.key != $1.key ? $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) : $0.index < $1.index }
+            .map(\.beacon)
+    }
+
+    /// The beacon as `discover --json` prints it: the upstream fields in upstream order, absent
+    /// values as `null`, `txt` as an object (a bare key without `=` is `true`), and `wsUrl`
+    /// from ``endpoint`` (so `wss://` when `gatewayTls`, `null` when unresolved — upstream
+    /// always prints `ws://`).
+    public var json: JSONValue {
+        func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        func int(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
+        return .object([
+            ("instanceName", .string(instanceName)),
+            ("domain", .string(domain)),
+            ("displayName", .string(displayName)),
+            ("host", string(host)),
+            ("port", int(port)),
+            ("lanHost", string(lanHost)),
+            ("tailnetDns", string(tailnetDns)),
+            ("gatewayPort", int(gatewayPort)),
+            ("sshPort", int(sshPort)),
+            ("gatewayTls", .bool(gatewayTls)),
+            ("gatewayTlsFingerprintSha256", string(gatewayTlsFingerprintSha256)),
+            ("cliPath", string(cliPath)),
+            ("role", string(role)),
+            ("transport", string(transport)),
+            ("txt", .object(txt.entries.map { ($0.key, $0.stringValue.map(JSONValue.string) ?? .bool(true)) })),
+            ("wsUrl", string(endpoint?.wsUrl)),
+        ])
+    }
+
+    /// The whole `discover --json` document.
+    public static func discoverJSON(timeoutMs: Int, domains: [String], beacons: [GatewayBeacon]) -> JSONValue {
+        .object([
+            ("timeoutMs", .int(Int64(timeoutMs))),
+            ("domains", .array(domains.map(JSONValue.string))),
+            ("count", .int(Int64(beacons.count))),
+            ("beacons", .array(beacons.map(\.json))),
+        ])
+    }
+}
+
+/// Where a beacon may be dialed: only its resolved SRV host and port (discovery.md §6). TXT
+/// `lanHost`, `tailnetDns` and `gatewayPort` never route.
+public struct GatewayEndpoint: Sendable, Hashable {
+    public let host: String
+    public let port: Int
+    public let gatewayTls: Bool
+    public let gatewayTlsFingerprintSha256: String?
+
+    /// Nil (fail closed) unless the beacon has a non-empty host and a port in 1…65535, and the
+    /// host is something a URL can carry unambiguously: an IPv4 or IPv6 literal, or a name of
+    /// ASCII letters, digits, `-`, `_` and dots. (An SRV target is raw label bytes; a `/`, `@`
+    /// or space in one would make the URL point somewhere else.)
+    public init?(beacon: GatewayBeacon) {
+        guard let host = beacon.host, !host.isEmpty, let port = beacon.port, (1...65_535).contains(port),
+              Self.isRoutableHost(host) else { return nil }
+        self.host = host
+        self.port = port
+        self.gatewayTls = beacon.gatewayTls
+        self.gatewayTlsFingerprintSha256 = beacon.gatewayTlsFingerprintSha256
+    }
+
+    static func isRoutableHost(_ host: String) -> Bool {
+        if host.contains(":") { return IPv6Address(host) != nil }
+        let bytes = Array(host.utf8)
+        guard bytes.count <= 253, bytes.first != UInt8(ascii: "."), bytes.first != UInt8(ascii: "-") else { return false }
+        return bytes.allSatisfy { b in
+            Text.isASCIIDigit(b) || (b | 0x20 >= 97 && b | 0x20 <= 122) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
+                || b == UInt8(ascii: ".")
+        } && !host.contains("..")
+    }
+
+    /// `wss` with TLS, else `ws`.
+    public var scheme: String { gatewayTls ? "wss" : "ws" }
+
+    /// `scheme://host:port`, IPv6 hosts in brackets.
+    public var wsUrl: String {
+        let shown = host.contains(":") ? "[\(host)]" : host
+        return "\(scheme)://\(shown):\(port)"
+    }
+
+    /// Whether connecting is allowed without an explicit insecure override: TLS, or a
+    /// plaintext host the pairing policy accepts (loopback, private LAN, link-local, `.local`).
+    public var mayConnect: Bool { gatewayTls || PlaintextPolicy.allowsPlaintext(host: host) }
+}
