@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "clawpair",
             dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit", "ClawpairIdentity", "ClawpairQR",
-                           "ClawpairDNS", "ClawpairDiscovery", "ClawpairProbe"]
+                           "ClawpairDNS", "ClawpairDiscovery", "ClawpairProbe", "ClawpairAvahi", "ClawpairMDNS"]
         ),
 
         // Tests.

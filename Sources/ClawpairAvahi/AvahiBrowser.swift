@@ -5,6 +5,8 @@
 // is time-boxed by the caller's deadline, and addresses come from DNSServiceQueryRecord (A and
 // AAAA) on the SRV target.
 
+import ClawpairCore
+
 /// A service instance a browse reported.
 public struct BrowsedInstance: Sendable, Hashable {
     /// The instance name, unescaped (e.g. `Studio (OpenClaw)`).
@@ -68,5 +70,22 @@ public struct AvahiLimits: Sendable {
     public init(maxInstances: Int = 512, maxAddressesPerInstance: Int = 16) {
         self.maxInstances = maxInstances
         self.maxAddressesPerInstance = maxAddressesPerInstance
+    }
+}
+
+extension AvahiError: ClawpairError {
+    public var exitStatus: ExitStatus { .failure }
+    public var message: String {
+        switch self {
+        case .daemonNotRunning: return "avahi-daemon is not running (or the system D-Bus is not reachable)"
+        case .call(let call, let status): return "\(call) failed with dns_sd error \(status)"
+        case .poll(let code): return "poll failed with errno \(code)"
+        }
+    }
+    public var hint: String? {
+        switch self {
+        case .daemonNotRunning: return "start it (systemctl start avahi-daemon) or use --backend native"
+        default: return nil
+        }
     }
 }

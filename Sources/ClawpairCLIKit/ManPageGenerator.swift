@@ -108,15 +108,18 @@ public enum ManPageGenerator {
         return (raw ? text : escape(text)) + "\n"
     }
 
-    /// Escapes text for roff: backslashes, hyphens (so commands copy-paste), and leading dots.
+    /// Escapes text for roff: backslashes, hyphens (so commands copy-paste), leading dots, and
+    /// non-ASCII characters as `\[uXXXX]` (groff reads its input as Latin-1 otherwise).
     public static func escape(_ text: String) -> String {
         var out = ""
-        for char in text {
-            switch char {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\\": out += "\\e"
             case "-": out += "\\-"
-            case "\n": out += "\n"
-            default: out.append(char)
+            case _ where scalar.value > 0x7F:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out.split(separator: "\n", omittingEmptySubsequences: false)

@@ -98,6 +98,7 @@ private let root = CommandSpec(name: "tool", abstract: "A tool", subcommands: [g
     @Test func roffEscaping() {
         #expect(ManPageGenerator.escape("a-b \\ c") == "a\\-b \\e c")
         #expect(ManPageGenerator.escape(".start\n'quote") == "\\&.start\n\\&'quote")
+        #expect(ManPageGenerator.escape("a → b 🦞") == "a \\[u2192] b \\[u1F99E]")
     }
 
     @Test func manPagePerCommand() {

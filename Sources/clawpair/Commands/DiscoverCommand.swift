@@ -1,0 +1,185 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairDiscovery
+
+/// `clawpair discover`: finds OpenClaw gateways on the local network.
+struct DiscoverCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "discover",
+        abstract: "Find OpenClaw gateways on the local network (mDNS/DNS-SD)",
+        discussion: [
+            "Browses _openclaw-gw._tcp, resolves each gateway's SRV, TXT and addresses, and prints one block per "
+                + "gateway: its name, the WebSocket URL to use (wss:// when the gateway advertises TLS), the "
+                + "advertised certificate fingerprint, addresses, and the LAN, tailnet and SSH hints it advertises.",
+            "Only the resolved SRV host and port route. TXT values, including the TLS fingerprint, are "
+                + "unauthenticated hints: anyone on the network can advertise anything. Pin a certificate only after "
+                + "checking it another way.",
+            "Backends: avahi uses the system's avahi-daemon; native is a built-in multicast DNS querier for machines "
+                + "without one; auto (the default) uses avahi when its daemon answers, else native (-v says which).",
+            "Wide-area (unicast) DNS-SD discovery is not available yet; 'clawpair zone' writes the zone a DNS "
+                + "server needs for it.",
+        ],
+        options: [
+            .value("timeout", "MS", help: "Stop after this many milliseconds (default 2000); bounds the whole run."),
+            .value("backend", "BACKEND", help: "auto, avahi or native (default auto).",
+                   completion: .values(DiscoveryBackendChoice.allCases.map(\.rawValue))),
+            .flag("first", help: "Exit as soon as one gateway is fully resolved."),
+            .flag("watch", help: "Keep running and report gateways as they appear, change and leave, until "
+                   + "interrupted (JSON lines with --json)."),
+        ],
+        examples: [
+            Example("clawpair discover", "List the gateways on this network"),
+            Example("clawpair discover --first --json | jq -r '.beacons[0].wsUrl'", "The URL of the first gateway found"),
+            Example("clawpair discover --watch", "Watch gateways come and go (until Ctrl-C, or --timeout)"),
+        ],
+        sections: [
+            DocSection("JSON OUTPUT", [
+                "With --json: {\"timeoutMs\", \"domains\", \"count\", \"beacons\": [...]}, a superset of "
+                    + "'openclaw gateway discover --json'. Each beacon has instanceName, domain, displayName, host, "
+                    + "port, lanHost, tailnetDns, gatewayPort, sshPort, gatewayTls, gatewayTlsFingerprintSha256, "
+                    + "cliPath, role, transport, txt (an object; a key without = is true), wsUrl (follows TLS, unlike "
+                    + "upstream; null when the gateway did not resolve to a usable host), and clawpair's addresses "
+                    + "(array) and backend (avahi or native). Strings are the exact decoded values.",
+                "With --watch --json, one object per line: {\"event\": \"added\"|\"updated\"|\"removed\", "
+                    + "\"beacon\": {...}}.",
+            ]),
+        ],
+        runner: DiscoverCommand.runner
+    )
+
+    let timeoutMs: Int
+    let timeoutGiven: Bool
+    let backend: DiscoveryBackendChoice
+    let first: Bool
+    let watch: Bool
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        if let text = arguments.value("timeout") {
+            guard let value = Int(text), (1...3_600_000).contains(value) else {
+                throw UsageError("--timeout '\(TerminalText.sanitize(text, maxScalars: 32))' is not a time in milliseconds",
+                                 hint: "use e.g. --timeout 2000")
+            }
+            timeoutMs = value
+            timeoutGiven = true
+        } else {
+            timeoutMs = 2000
+            timeoutGiven = false
+        }
+        let name = arguments.value("backend") ?? "auto"
+        guard let backend = DiscoveryBackendChoice(rawValue: name) else {
+            throw UsageError("unknown backend '\(TerminalText.sanitize(name, maxScalars: 32))'", hint: "use auto, avahi or native")
+        }
+        self.backend = backend
+        first = arguments.flag("first")
+        watch = arguments.flag("watch")
+        if first && watch { throw UsageError("--first and --watch do not go together") }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        let start = ContinuousClock.now
+        // --watch runs until interrupted unless --timeout is given.
+        let deadline = watch && !timeoutGiven ? start + .seconds(365 * 86_400) : start + .milliseconds(timeoutMs)
+        var found: [String: Sighting] = [:]
+        var order: [String] = []
+        let verbose = context.globals.verbosity > 0
+        _ = try LocalDiscovery.run(backend, until: deadline, note: { if verbose { context.note($0) } }) { event in
+            switch event {
+            case .seen(let sighting):
+                let isNew = found[sighting.key] == nil
+                if isNew { order.append(sighting.key) }
+                found[sighting.key] = sighting
+                if watch { report(isNew ? "added" : "updated", sighting.beacon, sighting, context) }
+                return !first
+            case .gone(let key, let beacon):
+                found[key] = nil
+                order.removeAll { $0 == key }
+                if watch, let beacon { report("removed", beacon, nil, context) }
+                return true
+            }
+        }
+        if watch { return .success }
+        let sightings = order.compactMap { found[$0] }
+        let byBeacon = Dictionary(sightings.map { ($0.beacon.dedupeKey, $0) }, uniquingKeysWith: { first, _ in first })
+        let beacons = GatewayBeacon.sorted(GatewayBeacon.deduplicated(sightings.map(\.beacon)))
+        if context.globals.json {
+            let objects: [JSONValue] = beacons.map { beacon in
+                extended(beacon.json, with: byBeacon[beacon.dedupeKey])
+            }
+            context.printJSON(.object([
+                ("timeoutMs", .int(Int64(timeoutMs))),
+                ("domains", .array([.string("local.")])),
+                ("count", .int(Int64(beacons.count))),
+                ("beacons", .array(objects)),
+            ]))
+        } else if beacons.isEmpty {
+            context.note("No gateways found within \(timeoutMs) ms.")
+        } else {
+            for (index, beacon) in beacons.enumerated() {
+                if index > 0 { context.print("") }
+                context.stdout.write(DiscoveryText.render(beacon, sighting: byBeacon[beacon.dedupeKey], style: context.style))
+            }
+        }
+        if beacons.isEmpty {
+            if !context.globals.json {
+                context.note("hint: check that the gateway runs with discovery on and that this machine is on the same "
+                             + "network segment (mDNS does not cross routers); try --timeout 5000")
+            }
+            return .notFound
+        }
+        return .success
+    }
+
+    private func report(_ event: String, _ beacon: GatewayBeacon, _ sighting: Sighting?, _ context: CommandContext) {
+        if context.globals.json {
+            context.stdout.write(JSONValue.object([("event", .string(event)),
+                                                   ("beacon", extended(beacon.json, with: sighting))]).compact() + "\n")
+        } else {
+            let mark = event == "added" ? "+" : event == "removed" ? "-" : "~"
+            let url = beacon.endpoint?.wsUrl ?? "no usable address"
+            context.print("\(mark) \(TerminalText.sanitize(beacon.title, maxScalars: 128))  \(TerminalText.sanitize(url, maxScalars: 256))")
+        }
+    }
+
+    private func extended(_ json: JSONValue, with sighting: Sighting?) -> JSONValue {
+        guard case .object(var members) = json else { return json }
+        members.append(("addresses", .array((sighting?.addresses ?? []).map(JSONValue.string))))
+        members.append(("backend", sighting.map { .string($0.backend) } ?? .null))
+        return .object(members)
+    }
+}
+
+/// The human rendering of one beacon. Every value from the network is sanitized.
+enum DiscoveryText {
+    static func render(_ beacon: GatewayBeacon, sighting: Sighting?, style: TextStyle) -> String {
+        func clean(_ text: String) -> String { TerminalText.sanitize(text, maxScalars: 256) }
+        var out = style.bold(clean(beacon.title)) + "\n"
+        func line(_ label: String, _ value: String) {
+            out += "  " + label + String(repeating: " ", count: max(1, 11 - label.count)) + value + "\n"
+        }
+        if beacon.instanceName != beacon.title { line("instance", clean(beacon.instanceName)) }
+        if let endpoint = beacon.endpoint {
+            var url = clean(endpoint.wsUrl)
+            if !endpoint.mayConnect { url += style.yellow("  (plaintext to a non-local host: needs wss://)") }
+            line("url", url)
+        } else {
+            line("url", style.yellow("none: the beacon did not resolve to a usable host and port"))
+        }
+        if beacon.gatewayTls {
+            if let pin = beacon.gatewayTlsFingerprintSha256 {
+                line("tls", "yes, advertises sha256 \(clean(pin)) " + style.dim("(unauthenticated hint)"))
+            } else {
+                line("tls", "yes")
+            }
+        }
+        if let sighting, !sighting.addresses.isEmpty { line("addresses", sighting.addresses.map(clean).joined(separator: ", ")) }
+        if let lan = beacon.lanHost { line("lan host", clean(lan)) }
+        if let tailnet = beacon.tailnetDns { line("tailnet", clean(tailnet)) }
+        if let host = beacon.endpoint?.host, beacon.sshPort != nil || beacon.txt.value("sshPort") != nil {
+            let port = beacon.sshPort.flatMap { $0 == 22 ? nil : $0 }
+            line("ssh", "ssh " + (port.map { "-p \($0) " } ?? "") + clean(host))
+        }
+        line("domain", clean(beacon.domain))
+        if let sighting { line("seen via", sighting.backend) }
+        return out
+    }
+}
