@@ -176,9 +176,16 @@ public struct HappyEyeballs: Sendable {
             setStatus(addresses.isEmpty ? .failed(.noAddresses(host: host)) : .answered, of: family, in: &c)
             c.untried = merge(c.untried, adding: addresses, resumingAfter: c.lastFamily)
             var actions: [Action] = []
-            if !c.timerArmed && !c.untried.isEmpty {
+            if !c.untried.isEmpty && c.inFlight.isEmpty {
+                // Nothing to stagger against: every earlier attempt already failed.
+                if c.timerArmed {
+                    c.timerArmed = false
+                    actions.append(.cancelTimer)
+                }
+                actions += startNext(&c, now: now)
+            } else if !c.timerArmed && !c.untried.isEmpty {
                 let due = c.lastStart.map { $0.advanced(by: configuration.connectionAttemptDelay) } ?? now
-                if c.inFlight.isEmpty || due <= now {
+                if due <= now {
                     actions += startNext(&c, now: now)
                 } else {
                     c.timerArmed = true

@@ -40,7 +40,9 @@ public final class TCPDialer {
     private var pending: [HappyEyeballs.Input] = []
     private var processing = false
     private var startedAt = MonotonicInstant(nanoseconds: 0)
-    private var firstAttemptAt: MonotonicInstant?
+    /// When the first connection attempt started (nil while resolving): tells a caller whose
+    /// deadline passed whether it was still resolving or already connecting.
+    public private(set) var firstAttemptAt: MonotonicInstant?
 
     private struct ResolverAnswer: Sendable {
         let family: SocketAddress.Family

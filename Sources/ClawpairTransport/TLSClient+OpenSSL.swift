@@ -3,9 +3,12 @@
 
 internal import COpenSSL
 internal import COpenSSLShims
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension TLSContext {
-    static func makeHandle(minimumVersion: TLSMinimumVersion) throws(TLSError) -> OpaquePointer {
+    static func makeHandle(minimumVersion: TLSMinimumVersion, trustRoots: TrustRoots) throws(TLSError) -> OpaquePointer {
         ERR_clear_error()
         guard let ctx = SSL_CTX_new(TLS_client_method()) else { throw .setupFailed(drainErrors() ?? "SSL_CTX_new") }
         let floor = minimumVersion == .tls13 ? Int32(TLS1_3_VERSION) : COpenSSLShims_TLS1_2_VERSION()
@@ -13,11 +16,28 @@ extension TLSContext {
             SSL_CTX_free(ctx)
             throw .setupFailed(drainErrors() ?? "SSL_CTX_set_min_proto_version")
         }
-        // A missing system store is not fatal: every certificate then fails system trust, and
-        // pins still work. OpenSSL reports the problem per connection in the verify result.
-        _ = SSL_CTX_set_default_verify_paths(ctx)
+        if trustRoots == .system { loadSystemRoots(ctx) }
         ERR_clear_error()
         return ctx
+    }
+
+    /// The system roots, as OpenSSL's default paths define them but loaded lazily: the hashed
+    /// certificate directory (`SSL_CERT_DIR`, else OpenSSL's default) is searched per issuer when
+    /// a chain is verified, instead of parsing the whole bundle file up front (tens of ms, paid
+    /// inside the first handshake otherwise). `SSL_CERT_FILE`, when set, is loaded as given; a
+    /// system without a hashed directory falls back to the default bundle. A missing store is not
+    /// fatal: certificates then fail system trust, and pins still work.
+    private static func loadSystemRoots(_ ctx: OpaquePointer) {
+        if let file = getenv(X509_get_default_cert_file_env()) {
+            _ = SSL_CTX_load_verify_file(ctx, file)
+        }
+        let directory = getenv(X509_get_default_cert_dir_env()).map { String(cString: $0) }
+            ?? String(cString: X509_get_default_cert_dir())
+        if access(directory, R_OK | X_OK) == 0 {
+            _ = SSL_CTX_load_verify_dir(ctx, directory)
+        } else if getenv(X509_get_default_cert_file_env()) == nil {
+            _ = SSL_CTX_set_default_verify_paths(ctx)
+        }
     }
 
     static func freeHandle(_ handle: OpaquePointer) {

@@ -45,12 +45,24 @@ extension TLSError: ClawpairError {
 /// everywhere in OpenSSL) and the minimum version. Create one per run and share it between
 /// connections of the same thread.
 public final class TLSContext {
-    let handle: OpaquePointer
+    /// Which certificates a context trusts.
+    public enum TrustRoots: Sendable, Equatable {
+        /// The system roots (`SSL_CERT_FILE`, `SSL_CERT_DIR`, or OpenSSL's defaults).
+        case system
+        /// None: every chain fails verification. For pinned connections, where only the
+        /// fingerprint decides, so no root store needs loading.
+        case none
+    }
 
-    /// A client context loading the system roots, refusing versions below `minimumVersion`
-    /// (default TLS 1.2).
-    public init(minimumVersion: TLSMinimumVersion = .tls12) throws(TLSError) {
-        handle = try Self.makeHandle(minimumVersion: minimumVersion)
+    let handle: OpaquePointer
+    /// The roots this context verifies against.
+    public let trustRoots: TrustRoots
+
+    /// A client context trusting `trustRoots` (default: the system's), refusing versions below
+    /// `minimumVersion` (default TLS 1.2).
+    public init(minimumVersion: TLSMinimumVersion = .tls12, trustRoots: TrustRoots = .system) throws(TLSError) {
+        handle = try Self.makeHandle(minimumVersion: minimumVersion, trustRoots: trustRoots)
+        self.trustRoots = trustRoots
     }
 
     deinit { Self.freeHandle(handle) }

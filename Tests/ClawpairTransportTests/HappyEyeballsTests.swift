@@ -68,6 +68,13 @@ import Testing
         ])
     }
 
+    @Test func lateFamilyAfterEveryAttemptFailedStartsAtOnce() {
+        var he = HappyEyeballs(host: "gw")
+        #expect(he.handle(.resolved(.ipv6, [Self.v6a]), now: ms(0)) == [.startAttempt(ID(1), Self.v6a), .setTimer(ms(250))])
+        #expect(he.handle(.attemptFailed(ID(1), Self.refused), now: ms(2)).isEmpty)  // A still pending
+        #expect(he.handle(.resolved(.ipv4, [Self.v4a]), now: ms(10)) == [.cancelTimer, .startAttempt(ID(2), Self.v4a)])
+    }
+
     @Test func aaaaFailureDuringTheDelayConnectsAtOnce() {
         var he = HappyEyeballs(host: "gw")
         _ = he.handle(.resolved(.ipv4, [Self.v4a]), now: ms(0))

@@ -1,0 +1,198 @@
+// Probe candidates: what `clawpair probe` was given, turned into routes to dial.
+//
+// Checklist, adding a candidate source (e.g. discovered beacons):
+// 1. add a case to `ProbeRoute.Source` and a constructor here that fills `expectedFingerprint`
+//    only from a pin the user or a setup code supplied (never from an advertised TXT value);
+// 2. make sure `ProbeRoute.plaintextRefused` is right for it (the plaintext policy);
+// 3. add unit cases to `ProbeRouteTests` and a row to the man page's CANDIDATES section.
+
+import ClawpairSetupCode
+
+/// One route to probe: where to dial, whether TLS, which path, and the pin that must match.
+public struct ProbeRoute: Sendable, Equatable {
+    /// Where the route came from.
+    public enum Source: Sendable, Equatable {
+        /// A `ws://`/`wss://`/`http(s)://` URL given as a candidate.
+        case url
+        /// A bare `host[:port]` candidate.
+        case hostPort
+        /// Route `route` (0-based; 0 is the primary) of setup code `code` (0-based, in candidate order).
+        case setupCode(code: Int, route: Int)
+        /// A route the setup code's decoder dropped because it is plaintext to a host that needs TLS.
+        case setupCodeDropped(code: Int)
+    }
+
+    /// Where a pin came from.
+    public enum PinSource: String, Sendable, Equatable {
+        /// The setup code's `tlsFingerprint` (primary route only).
+        case setupCode = "setup-code"
+        /// `--tls-fingerprint`.
+        case option = "tls-fingerprint"
+        /// `--trust` (a fingerprint the user confirmed).
+        case trust = "trust"
+    }
+
+    /// The host: a name, an IPv4 literal or an IPv6 literal without brackets.
+    public var host: String
+    /// The TCP port.
+    public var port: Int
+    /// Whether the route is `wss://`.
+    public var tls: Bool
+    /// The request path (`/` or the gateway's context path).
+    public var path: String
+    /// The candidate as the user wrote it (for a setup code, a redacted label).
+    public var input: String
+    /// Where the route came from.
+    public var source: Source
+    /// The SHA-256 leaf fingerprint that must match (64 lowercase hex), or nil.
+    public var expectedFingerprint: String?
+    /// Where `expectedFingerprint` came from.
+    public var pinSource: PinSource?
+
+    public init(host: String, port: Int, tls: Bool, path: String = "/", input: String, source: Source,
+                expectedFingerprint: String? = nil, pinSource: PinSource? = nil) {
+        self.host = host
+        self.port = port
+        self.tls = tls
+        self.path = path
+        self.input = input
+        self.source = source
+        self.expectedFingerprint = expectedFingerprint
+        self.pinSource = pinSource
+    }
+
+    /// The route as a URL: `wss://host:port/path`, the port always shown.
+    public var url: String {
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        return "\(tls ? "wss" : "ws")://\(bracketed):\(port)\(path == "/" ? "" : path)"
+    }
+
+    /// Whether the plaintext policy (`setup-codes.md` §5) refuses this route: `ws://` to a host
+    /// that is not loopback, private LAN, link-local or `.local`.
+    public var plaintextRefused: Bool {
+        !tls && !PlaintextPolicy.allowsPlaintext(host: host)
+    }
+
+    init(endpoint: SetupEndpoint, input: String, source: Source) {
+        self.init(host: endpoint.host, port: endpoint.port, tls: endpoint.tls, path: endpoint.contextPath ?? "/",
+                  input: input, source: source)
+    }
+}
+
+/// Why a candidate could not be turned into routes.
+public enum ProbeCandidateError: Error, Sendable, Equatable {
+    /// Not a URL, `host[:port]` or setup code (the text, shortened).
+    case unrecognized(String)
+    /// A setup code that cannot be used (the decoder's error).
+    case setupCode(SetupCodeError)
+}
+
+/// Turns candidate arguments into routes.
+public enum ProbeCandidates {
+    /// The default gateway port for `host` candidates without one.
+    public static let defaultPort = SetupEndpoint.defaultPlaintextPort
+
+    /// What one argument is.
+    public enum Kind: Sendable, Equatable {
+        /// A gateway URL.
+        case url
+        /// A bare host with an optional port.
+        case hostPort
+        /// A setup code in any form `setup-code decode` accepts (and whether it carries credentials).
+        case setupCode(hasCredentials: Bool)
+    }
+
+    /// Classifies and expands one candidate. `codeIndex` numbers setup codes for labels.
+    ///
+    /// - `ws://`, `wss://`, `http://`, `https://` URLs: one route (`http` → `ws`, `https` → `wss`;
+    ///   a `ws://` URL without a port dials 18789, a `wss://` one 443).
+    /// - Anything the setup-code decoder accepts except a raw URL: every route in order, the
+    ///   code's `tlsFingerprint` pinned on the primary route; routes the decoder dropped as
+    ///   plaintext to a public host follow, to be reported as needing `wss://`.
+    /// - Otherwise `host[:port]` (IPv6 in brackets): port 18789 by default; `ws://` when the
+    ///   plaintext policy allows the host, `wss://` otherwise (the apps' rule for manual hosts).
+    public static func expand(_ text: String, codeIndex: Int) throws(ProbeCandidateError) -> (kind: Kind, routes: [ProbeRoute]) {
+        let trimmed = text.trimmingWhitespace
+        if looksLikeURL(trimmed) {
+            guard let endpoint = SetupURL.parse(trimmed, defaultScheme: .ws) else { throw .unrecognized(shorten(trimmed)) }
+            return (.url, [ProbeRoute(endpoint: endpoint, input: trimmed, source: .url)])
+        }
+        do {
+            let decoded = try SetupCode.parse(trimmed)
+            if decoded.form != .rawURL {
+                let credentials = decoded.bootstrapToken != nil || decoded.token != nil || decoded.password != nil
+                return (.setupCode(hasCredentials: credentials), routes(of: decoded, codeIndex: codeIndex))
+            }
+        } catch .insecurePlaintextHost(let host) {
+            // Every route is plaintext to a host that needs TLS: report it as such.
+            let route = ProbeRoute(host: host, port: defaultPort, tls: false, input: "setup code #\(codeIndex + 1)",
+                                   source: .setupCodeDropped(code: codeIndex))
+            return (.setupCode(hasCredentials: true), [route])
+        } catch .inputTooLarge(let bytes, let limit) {
+            throw .setupCode(.inputTooLarge(bytes: bytes, limit: limit))
+        } catch {
+            if trimmed.utf8.count > 255 || trimmed.contains("{") { throw .setupCode(error) }
+        }
+        guard let endpoint = SetupURL.parse(trimmed, defaultScheme: .ws), endpoint.contextPath == nil,
+              !trimmed.contains("/") else {
+            throw .unrecognized(shorten(trimmed))
+        }
+        let port = endpoint.explicitPort ?? defaultPort
+        let tls = !PlaintextPolicy.allowsPlaintext(host: endpoint.host)
+        return (.hostPort, [ProbeRoute(host: endpoint.host, port: port, tls: tls, input: trimmed, source: .hostPort)])
+    }
+
+    /// The routes of a decoded setup code: kept routes in order (pin on the primary), then the
+    /// dropped plaintext ones.
+    public static func routes(of decoded: DecodedSetup, codeIndex: Int) -> [ProbeRoute] {
+        var routes: [ProbeRoute] = []
+        for (i, endpoint) in decoded.endpoints.enumerated() {
+            var route = ProbeRoute(endpoint: endpoint, input: "setup code #\(codeIndex + 1) route \(i + 1)",
+                                   source: .setupCode(code: codeIndex, route: i))
+            if i == 0, endpoint.tls, let pin = decoded.tlsFingerprint {
+                route.expectedFingerprint = pin
+                route.pinSource = .setupCode
+            }
+            routes.append(route)
+        }
+        for dropped in decoded.dropped where dropped.reason == .insecurePlaintextHost {
+            if let endpoint = SetupURL.parse(dropped.route, defaultScheme: .ws) {
+                routes.append(ProbeRoute(endpoint: endpoint, input: "setup code #\(codeIndex + 1) (dropped route)",
+                                         source: .setupCodeDropped(code: codeIndex)))
+            }
+        }
+        return routes
+    }
+
+    /// Applies `--tls-fingerprint` / `--trust` to every TLS route that has no pin of its own.
+    public static func applyPin(_ pin: String, source: ProbeRoute.PinSource, to routes: inout [ProbeRoute]) {
+        for index in routes.indices where routes[index].tls && routes[index].expectedFingerprint == nil {
+            routes[index].expectedFingerprint = pin
+            routes[index].pinSource = source
+        }
+    }
+
+    static func looksLikeURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return ["ws://", "wss://", "http://", "https://"].contains { lower.hasPrefix($0) }
+    }
+
+    /// A candidate for error messages: short ones as they are, long ones (setup codes, which are
+    /// secrets) cut to their first 8 characters.
+    public static func redacted(_ text: String) -> String {
+        text.count > 40 ? String(text.prefix(8)) + "…" : text
+    }
+
+    static func shorten(_ text: String) -> String {
+        text.count > 60 ? String(text.prefix(57)) + "..." : text
+    }
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        var s = Substring(self)
+        while let c = s.first, c.isWhitespace { s = s.dropFirst() }
+        while let c = s.last, c.isWhitespace { s = s.dropLast() }
+        return String(s)
+    }
+}

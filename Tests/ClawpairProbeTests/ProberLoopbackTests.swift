@@ -1,0 +1,160 @@
+@testable import ClawpairProbe
+import ClawpairTestSupport
+import ClawpairTransport
+import Foundation
+import Testing
+
+/// The whole pipeline against independent servers (python3-websockets, Python ssl) on loopback:
+/// every reason a route can end with, the race's winner, and the time limit. Nothing leaves the
+/// machine. (The same scenarios across network namespaces, with delay and loss, are in
+/// clawpairTests/ProbeCLITests.)
+@Suite("Probe on loopback", .serialized)
+struct ProberLoopbackTests {
+    func route(_ url: String, pin: String? = nil) throws -> ProbeRoute {
+        var route = try #require(try ProbeCandidates.expand(url, codeIndex: 0).routes.first)
+        if let pin {
+            route.expectedFingerprint = pin
+            route.pinSource = .option
+        }
+        return route
+    }
+
+    func probe(_ routes: [ProbeRoute], timeout: Duration = .milliseconds(1500), stagger: Duration = .milliseconds(250),
+               mode: ProbeRace.Mode = .first) throws -> ProbeReport {
+        let started = ContinuousClock.now
+        let report = try Prober.run(routes: routes, configuration: ProbeConfiguration(stagger: stagger, timeout: timeout, mode: mode))
+        // The run always ends within its limit (plus scheduling slack).
+        #expect(ContinuousClock.now - started < timeout + .milliseconds(400))
+        return report
+    }
+
+    @Test func aGatewayPassesWithPhaseTimings() async throws {
+        try await withFixtureServer(mode: "gateway") { port in
+            let report = try probe([route("ws://127.0.0.1:\(port)")])
+            #expect(report.winner == 0)
+            #expect(report.exitStatus == .success)
+            let result = report.results[0]
+            #expect(result.reachable && result.phase == .done)
+            #expect(result.address == SocketAddress(ip: "127.0.0.1", port: port))
+            #expect(result.timings.dns != nil && result.timings.tcp != nil && result.timings.ws != nil)
+            #expect(result.timings.challenge != nil && result.timings.tls == nil)
+            #expect(result.challengeTimestamp != nil)
+        }
+    }
+
+    @Test(arguments: [
+        ("silent", "timeout", ProbePhase.challenge),
+        ("wrong-event", "not-gateway", .challenge),
+        ("http", "not-websocket", .ws),
+        ("stall", "timeout", .ws),
+        ("close", "not-websocket", .ws),
+    ])
+    func misbehavingServers(mode: String, reason: String, phase: ProbePhase) async throws {
+        try await withFixtureServer(mode: mode) { port in
+            let report = try probe([route("ws://127.0.0.1:\(port)")], timeout: .milliseconds(800))
+            #expect(report.winner == nil)
+            #expect(report.exitStatus == .notFound)
+            #expect(report.results[0].failure?.code == reason, "\(String(describing: report.results[0].failure))")
+            #expect(report.results[0].phase == phase)
+            #expect(report.timedOut == (reason == "timeout"))
+        }
+    }
+
+    @Test func refusedAndNeedsWSS() throws {
+        let closed = try LoopbackPort.unused()
+        let report = try probe([route("ws://127.0.0.1:\(closed)"), route("ws://203.0.113.7:18789")])
+        #expect(report.results.map { $0.failure?.code } == ["refused", "needs-wss"])
+        #expect(report.results[1].address == nil, "a needs-wss route is never dialed")
+        #expect(report.exitStatus == .notFound)
+        #expect(!report.timedOut)
+        #expect(report.elapsed < .milliseconds(200), "every route failed at once, so the run ended early")
+    }
+
+    @Test func tlsPinRulesAndTheObservedFingerprint() async throws {
+        let certificate = try await TestCertificate.make()
+        defer { certificate.remove() }
+        try await withFixtureServer(mode: "gateway", certificate: certificate) { port in
+            let url = "wss://127.0.0.1:\(port)"
+            let pinned = try probe([route(url, pin: certificate.fingerprint)])
+            #expect(pinned.winner == 0)
+            #expect(pinned.results[0].trust == .pinned)
+            #expect(pinned.results[0].tlsVersion == "TLSv1.3")
+            #expect(pinned.results[0].certificate?.fingerprint == certificate.fingerprint)
+
+            let wrong = String(repeating: "0", count: 64)
+            let mismatch = try probe([route(url, pin: wrong)])
+            #expect(mismatch.results[0].failure == .pinMismatch(expected: wrong, observed: certificate.fingerprint))
+            #expect(mismatch.exitStatus == .refused)
+
+            let untrusted = try probe([route(url)])
+            guard case .tlsUntrusted(let observed, let reason)? = untrusted.results[0].failure else {
+                Issue.record("not tls-untrusted: \(String(describing: untrusted.results[0].failure))")
+                return
+            }
+            #expect(observed == certificate.fingerprint)
+            #expect(reason?.contains("self-signed") == true)
+            #expect(untrusted.exitStatus == .refused)
+
+            // A trust failure next to an unreachable route still makes exit status 4.
+            let mixed = try probe([route("ws://127.0.0.1:\(try LoopbackPort.unused())"), route(url)])
+            #expect(mixed.exitStatus == .refused)
+        }
+    }
+
+    @Test func tlsToAPlainServer() async throws {
+        try await withFixtureServer(mode: "gateway") { port in
+            let report = try probe([route("wss://127.0.0.1:\(port)")])
+            #expect(report.results[0].failure?.code == "tls-failed", "\(String(describing: report.results[0].failure))")
+        }
+    }
+
+    @Test func theWinnerCancelsTheRestAndQueuedRoutesNeverStart() async throws {
+        try await withFixtureServer(mode: "stall") { stallPort in
+            try await withFixtureServer(mode: "gateway") { gatewayPort in
+                let routes = try [route("ws://127.0.0.1:\(stallPort)"), route("ws://127.0.0.1:\(gatewayPort)"),
+                                  route("ws://127.0.0.1:\(stallPort)")]
+                let report = try probe(routes, timeout: .seconds(3), stagger: .milliseconds(150))
+                #expect(report.winner == 1)
+                #expect(report.results[0].failure == .cancelled(.ws))
+                #expect(report.results[2].failure == .cancelled(.queued))
+                #expect(report.results[1].timings.started.map { $0 >= .milliseconds(150) } == true)
+                #expect(report.elapsed < .seconds(1))
+            }
+        }
+    }
+
+    @Test func fastestWaitsForEveryRoute() async throws {
+        try await withFixtureServer(mode: "gateway") { port in
+            let routes = try [route("ws://127.0.0.1:\(port)"), route("ws://localhost:\(port)")]
+            let report = try probe(routes, stagger: .zero, mode: .fastest)
+            #expect(report.winner != nil)
+            #expect(report.results.allSatisfy { $0.reachable })
+            let latencies = report.results.compactMap(\.timings.total)
+            #expect(report.winningResult?.timings.total == latencies.min())
+        }
+    }
+
+    @Test func emptyRaceEndsAtOnce() throws {
+        let report = try probe([])
+        #expect(report.winner == nil && report.results.isEmpty && report.exitStatus == .notFound)
+    }
+}
+
+/// A port nothing listens on (bound once to learn a free number, then closed).
+enum LoopbackPort {
+    static func unused() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var sin = sockaddr_in()
+        sin.sin_family = sa_family_t(AF_INET)
+        sin.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &sin) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard ok else { throw TestError("cannot bind a loopback port") }
+        return Int(UInt16(bigEndian: sin.sin_port))
+    }
+}
