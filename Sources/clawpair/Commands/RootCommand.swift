@@ -14,7 +14,7 @@ enum RootCommand {
                 + "in output unless asked for.",
         ],
         subcommands: [
-            DiscoverCommand.spec, SetupCodeCommand.spec, QRCommand.spec, IdentityCommand.spec, ZoneCommand.spec, ProbeCommand.spec,
+            DiscoverCommand.spec, AdvertiseCommand.spec, SetupCodeCommand.spec, QRCommand.spec, IdentityCommand.spec, ZoneCommand.spec, ProbeCommand.spec,
             CompletionsCommand.spec, GenerateDocsCommand.spec,
         ],
         examples: [
