@@ -4,7 +4,7 @@ _clawpair() {
     local path="clawpair" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "$path ${COMP_WORDS[i]}" in
-            "clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
+            "clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
         esac
     done
     case "$path|$prev" in
@@ -35,10 +35,23 @@ _clawpair() {
         "clawpair identity verify|--payload-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "clawpair identity verify|--signature") COMPREPLY=(); return ;;
         "clawpair identity verify|--identity") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair zone|--domain") COMPREPLY=(); return ;;
+        "clawpair zone|--ipv4") COMPREPLY=(); return ;;
+        "clawpair zone|--ipv6") COMPREPLY=(); return ;;
+        "clawpair zone|--port") COMPREPLY=(); return ;;
+        "clawpair zone|--display-name") COMPREPLY=(); return ;;
+        "clawpair zone|--host-label") COMPREPLY=(); return ;;
+        "clawpair zone|--instance-label") COMPREPLY=(); return ;;
+        "clawpair zone|--tls-fingerprint") COMPREPLY=(); return ;;
+        "clawpair zone|--tailnet-dns") COMPREPLY=(); return ;;
+        "clawpair zone|--mode") COMPREPLY=($(compgen -W "minimal full" -- "$cur")); return ;;
+        "clawpair zone|--ssh-port") COMPREPLY=(); return ;;
+        "clawpair zone|--cli-path") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair zone|--output"|"clawpair zone|-o") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     local opts="" subs=""
     case "$path" in
-        "clawpair") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="setup-code identity completions" ;;
+        "clawpair") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="setup-code identity zone completions" ;;
         "clawpair setup-code") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="encode decode" ;;
         "clawpair setup-code encode") opts="--url --bootstrap-token-file --bootstrap-token --expires-in --expires-at-ms --tls-fingerprint --prefix --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair setup-code decode") opts="--show-secrets --strict --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
@@ -49,6 +62,7 @@ _clawpair() {
         "clawpair identity export") opts="--format --public -o --output --force --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair identity sign-connect") opts="--nonce --signed-at-ms --client-id --client-mode --role --scope --token-file --token --platform --device-family --v3 --print-payload --batch --self-check --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair identity verify") opts="--public-key --payload --payload-file --signature --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair zone") opts="--domain --ipv4 --ipv6 --port --display-name --host-label --instance-label --tls --tls-fingerprint --tailnet-dns --mode --ssh-port --cli-path -o --output --force --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair completions") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
     esac
     if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi

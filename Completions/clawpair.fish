@@ -3,7 +3,7 @@ function __clawpair_command_path
     set -l path clawpair
     for token in (commandline -opc)[2..-1]
         switch "$path $token"
-            case 'clawpair setup-code' 'clawpair setup-code encode' 'clawpair setup-code decode' 'clawpair identity' 'clawpair identity new' 'clawpair identity show' 'clawpair identity import' 'clawpair identity export' 'clawpair identity sign-connect' 'clawpair identity verify' 'clawpair completions'
+            case 'clawpair setup-code' 'clawpair setup-code encode' 'clawpair setup-code decode' 'clawpair identity' 'clawpair identity new' 'clawpair identity show' 'clawpair identity import' 'clawpair identity export' 'clawpair identity sign-connect' 'clawpair identity verify' 'clawpair zone' 'clawpair completions'
                 set path "$path $token"
         end
     end
@@ -19,6 +19,7 @@ complete -c clawpair -s h -l help -d 'Show help for the command and exit'
 complete -c clawpair -l version -d 'Print the version and exit'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair"' -a setup-code -d 'Encode and decode OpenClaw setup codes'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair"' -a identity -d 'Create and manage this machine\'s Ed25519 device identity'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair"' -a zone -d 'Write a wide-area DNS-SD zone file for a gateway beacon'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair"' -a completions -d 'Print the shell completion script for bash, zsh or fish'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair setup-code"' -a encode -d 'Make a setup code (newest generation, G4) from gateway URLs and a bootstrap token'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair setup-code"' -a decode -d 'Show what a setup code holds: routes, TLS pin, expiry, access, generation'
@@ -67,4 +68,19 @@ complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair identity v
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair identity verify"' -l payload-file -r -F -d 'Read the signed text from FILE (used exactly, final newline included)'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair identity verify"' -l signature -x -d 'The signature, base64url or standard base64'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair identity verify"' -l identity -r -F -d 'Use the identity in FILE (an OpenClaw device.json in either form, or a PKCS#8 PEM key) instead of the one in the clawpair store'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair zone"' -l domain -x -d 'The wide-area discovery domain, e.g'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair zone"' -l ipv4 -x -d 'The gateway\'s tailnet IPv4 address, served for the host and ns1 (required)'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair zone"' -l ipv6 -x -d 'The gateway\'s tailnet IPv6 address, served as the host\'s AAAA record'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair zone"' -l port -x -d 'The gateway port, in the SRV and TXT records (default 18789)'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair zone"' -l display-name -x -d 'The TXT displayName (default: \'<hostname> (OpenClaw)\')'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair zone"' -l host-label -x -d 'The host\'s label in the zone (default: this machine\'s hostname)'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair zone"' -l instance-label -x -d 'The service instance label (default: <hostname>-gateway)'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair zone"' -l tls -d 'Advertise that the gateway serves TLS (gatewayTls=1): clients connect with wss://'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair zone"' -l tls-fingerprint -x -d 'Advertise the SHA-256 of the gateway\'s certificate (implies --tls; 64 hex digits or colon-separated pairs)'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair zone"' -l tailnet-dns -x -d 'The gateway\'s MagicDNS name for the TXT tailnetDns (default: OPENCLAW_TAILNET_DNS)'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair zone"' -l mode -x -a 'minimal full' -d 'minimal (default) or full; full adds sshPort and cliPath'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair zone"' -l ssh-port -x -d 'The SSH port for the TXT sshPort with --mode full (default: OPENCLAW_SSH_PORT, else 22)'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair zone"' -l cli-path -r -F -d 'The openclaw CLI path for the TXT cliPath with --mode full (default: openclaw found on PATH)'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair zone"' -s o -l output -r -F -d 'Where to write the zone (default: <domain>.db in the current directory; - prints it to standard output)'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair zone"' -l force -d 'Replace FILE even when it is not a zone written by clawpair or OpenClaw'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair completions"' -a 'bash zsh fish'

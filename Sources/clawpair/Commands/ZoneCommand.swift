@@ -1,10 +1,282 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ClawpairCLIKit
+import ClawpairCore
+import ClawpairDNS
+import ClawpairDiscovery
+import ClawpairSetupCode
 
-/// `clawpair zone` (being built; hidden until it has subcommands).
-enum ZoneCommand {
+/// `clawpair zone`: writes the wide-area DNS-SD zone file of a gateway beacon, in the exact
+/// format OpenClaw gateways write (`discovery.md` §4.1).
+struct ZoneCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "zone",
         abstract: "Write a wide-area DNS-SD zone file for a gateway beacon",
-        hidden: true
+        discussion: [
+            "Writes the zone a gateway publishes for wide-area (unicast) discovery, byte-for-byte in OpenClaw's "
+                + "format: a content-hash header, SOA and NS records, A (and AAAA) records for the host, and the "
+                + "_openclaw-gw._tcp PTR, SRV and TXT records. Apps and 'openclaw gateway discover' find the gateway "
+                + "by browsing the domain, typically over Tailscale with split DNS.",
+            "The file is replaced atomically (temporary file, fsync, rename; mode 0644: a zone is public). When the "
+                + "records are unchanged (same content hash) the file is left alone and the command says 'unchanged'. "
+                + "Otherwise the SOA serial is today's YYYYMMDD01 (UTC) when that is ahead of the previous file's serial "
+                + "in RFC 1982 arithmetic, else the previous serial plus one, so secondaries always see it advance.",
+            "Labels are lowercased with other characters turned into '-' (' Studio London ' becomes "
+                + "'studio-london'). The host label defaults to this machine's hostname, the instance label to "
+                + "<hostname>-gateway, the display name to '<hostname> (OpenClaw)', as the gateway does. TXT values are "
+                + "hints only: clients route to the SRV target and port.",
+        ],
+        options: [
+            .value("domain", "DOMAIN", help: "The wide-area discovery domain, e.g. openclaw.internal (required)."),
+            .value("ipv4", "ADDRESS", help: "The gateway's tailnet IPv4 address, served for the host and ns1 (required)."),
+            .value("ipv6", "ADDRESS", help: "The gateway's tailnet IPv6 address, served as the host's AAAA record."),
+            .value("port", "PORT", help: "The gateway port, in the SRV and TXT records (default 18789)."),
+            .value("display-name", "NAME", help: "The TXT displayName (default: '<hostname> (OpenClaw)')."),
+            .value("host-label", "LABEL", help: "The host's label in the zone (default: this machine's hostname)."),
+            .value("instance-label", "LABEL", help: "The service instance label (default: <hostname>-gateway)."),
+            .flag("tls", help: "Advertise that the gateway serves TLS (gatewayTls=1): clients connect with wss://."),
+            .value("tls-fingerprint", "SHA256", help: "Advertise the SHA-256 of the gateway's certificate (implies --tls; "
+                   + "64 hex digits or colon-separated pairs). A hint only: clients pin what they verify."),
+            .value("tailnet-dns", "NAME", help: "The gateway's MagicDNS name for the TXT tailnetDns (default: "
+                   + "OPENCLAW_TAILNET_DNS)."),
+            .value("mode", "MODE", help: "minimal (default) or full; full adds sshPort and cliPath.",
+                   completion: .values(["minimal", "full"])),
+            .value("ssh-port", "PORT", help: "The SSH port for the TXT sshPort with --mode full (default: "
+                   + "OPENCLAW_SSH_PORT, else 22)."),
+            .value("cli-path", "PATH", help: "The openclaw CLI path for the TXT cliPath with --mode full (default: "
+                   + "openclaw found on PATH).", completion: .file),
+            .value("output", short: "o", "FILE", help: "Where to write the zone (default: <domain>.db in the current "
+                   + "directory; - prints it to standard output).", completion: .file),
+            .flag("force", help: "Replace FILE even when it is not a zone written by clawpair or OpenClaw."),
+        ],
+        examples: [
+            Example("clawpair zone --domain openclaw.internal --ipv4 100.123.224.76 --ipv6 fd7a:115c:a1e0::8801:e04c",
+                    "Write openclaw.internal.db for this machine's gateway"),
+            Example("clawpair zone --domain openclaw.internal --ipv4 100.123.224.76 --tls-fingerprint \"$FP\" "
+                        + "-o /var/lib/knot/openclaw.internal.db",
+                    "A TLS gateway, written where the DNS server reads it"),
+            Example("clawpair zone --domain openclaw.internal --ipv4 100.123.224.76 -o -", "Print the zone instead"),
+        ],
+        sections: [
+            DocSection("JSON OUTPUT", [
+                "With --json: {\"path\", \"domain\" (with its trailing dot), \"serial\" (the SOA serial now in the "
+                    + "file; null only when an unchanged file's SOA line cannot be read), \"changed\" (false when the "
+                    + "content hash matched and the file was left alone), \"contentHash\" (8 hex digits), \"records\" "
+                    + "(the zone's records in file order, each {\"name\" relative to the domain, \"type\", \"data\" in "
+                    + "zone-file syntax})}.",
+            ]),
+            DocSection("SERVING THE ZONE", [
+                "Serve the file from a DNS server bound to the gateway's tailnet address, then tell Tailscale to send "
+                    + "queries for the domain there. With Knot DNS (apt install knot), in /etc/knot/knot.conf:",
+                "  server:\n    listen: 100.123.224.76@53\n  zone:\n    - domain: openclaw.internal\n"
+                    + "      file: /var/lib/knot/openclaw.internal.db\n      zonefile-sync: -1",
+                "then 'knotc zone-reload openclaw.internal' after each change. NSD (zone: name: openclaw.internal, "
+                    + "zonefile: ...) and CoreDNS ('file <zone> { reload 10s }', what 'openclaw dns setup --apply' "
+                    + "configures on macOS) work the same way.",
+                "In the Tailscale admin console, DNS: add a nameserver with the gateway's tailnet IP, restricted to the "
+                    + "domain (split DNS). Check with: dig @100.123.224.76 _openclaw-gw._tcp.openclaw.internal PTR.",
+            ]),
+            DocSection("ENVIRONMENT", [
+                "OPENCLAW_TAILNET_DNS gives tailnetDns when --tailnet-dns is not used. OPENCLAW_SSH_PORT gives sshPort "
+                    + "in full mode when --ssh-port is not used.",
+            ]),
+        ],
+        runner: ZoneCommand.runner
     )
+
+    /// The largest previous zone file read; ours are well under 2 KiB.
+    static let maxExistingBytes = 1 << 20
+
+    let options: WideAreaZoneOptions
+    let output: String
+    let force: Bool
+    let notes: [String]
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        func require(_ name: String, _ example: String) throws -> String {
+            guard let value = arguments.value(name) else {
+                throw UsageError("--\(name) is required", hint: "e.g. --\(name) \(example)")
+            }
+            return value
+        }
+        func port(_ name: String, _ text: String) throws -> Int {
+            guard let value = Int(text), (1...65_535).contains(value) else {
+                throw UsageError("--\(name) '\(text)' is not a port (1-65535)")
+            }
+            return value
+        }
+        var notes: [String] = []
+
+        let rawDomain = try require("domain", "openclaw.internal")
+        guard let domain = WideAreaDomain.normalize(rawDomain) else { throw UsageError("--domain is empty") }
+        if let problem = WideAreaDomain.problemAsZoneOrigin(domain) {
+            throw UsageError("cannot use '\(rawDomain)' as the zone domain: \(problem)")
+        }
+
+        let ipv4Text = try require("ipv4", "100.123.224.76")
+        guard let ipv4 = IPv4Address(ipv4Text) else {
+            throw UsageError("--ipv4 '\(ipv4Text)' is not an IPv4 address", hint: "give dotted decimal, e.g. 100.123.224.76")
+        }
+        if !ipv4.isIn(IPv4Address(0x6440_0000), prefixLength: 10) {
+            notes.append("note: \(ipv4) is not a tailnet address (100.64.0.0/10); clients must be able to reach it")
+        }
+        var ipv6: IPv6Address?
+        if let text = arguments.value("ipv6") {
+            guard let parsed = IPv6Address(text) else {
+                throw UsageError("--ipv6 '\(text)' is not an IPv6 address", hint: "e.g. fd7a:115c:a1e0::8801:e04c (no brackets or zone)")
+            }
+            ipv6 = parsed
+        }
+
+        let gatewayPort = try arguments.value("port").map { try port("port", $0) } ?? BeaconIdentity.defaultPort
+
+        let fingerprint: String?
+        if let text = arguments.value("tls-fingerprint") {
+            guard let normalized = TLSFingerprint.normalize(text) else {
+                throw UsageError("--tls-fingerprint is not a SHA-256 fingerprint",
+                                 hint: "give 64 hex digits or 32 colon-separated pairs, optionally prefixed sha256:")
+            }
+            fingerprint = normalized
+        } else {
+            fingerprint = nil
+        }
+
+        let modeText = arguments.value("mode") ?? BeaconMode.minimal.rawValue
+        guard let mode = BeaconMode(rawValue: modeText) else {
+            throw UsageError("--mode '\(modeText)' is not minimal or full")
+        }
+        var sshPort: Int?
+        var cliPath: String?
+        if mode == .full {
+            if let text = arguments.value("ssh-port") {
+                sshPort = try port("ssh-port", text)
+            } else if let text = context.environment["OPENCLAW_SSH_PORT"], let value = TXTRecord.parsePort(text) {
+                sshPort = value
+            } else {
+                sshPort = 22
+            }
+            cliPath = arguments.value("cli-path") ?? Self.findOnPath("openclaw", environment: context.environment)
+        } else {
+            for name in ["ssh-port", "cli-path"] where arguments.value(name) != nil {
+                throw UsageError("--\(name) is only written with --mode full", hint: "add --mode full, or leave --\(name) out")
+            }
+        }
+
+        let hostname = Self.osHostname()
+        let displayName = arguments.value("display-name")
+            ?? BeaconIdentity.instanceName(BeaconIdentity.machineDisplayName(osHostname: hostname))
+        let tailnetDns = arguments.value("tailnet-dns") ?? context.environment["OPENCLAW_TAILNET_DNS"]
+
+        let options = WideAreaZoneOptions(
+            domain: domain, gatewayPort: gatewayPort, displayName: displayName, tailnetIPv4: ipv4.description,
+            tailnetIPv6: ipv6?.description, gatewayTlsEnabled: arguments.flag("tls") || fingerprint != nil,
+            gatewayTlsFingerprintSha256: fingerprint, instanceLabel: arguments.value("instance-label"),
+            hostLabel: arguments.value("host-label"), tailnetDns: tailnetDns, sshPort: sshPort, cliPath: cliPath,
+            osHostname: hostname)
+        do {
+            try WideAreaZone.validate(options)
+        } catch {
+            throw UsageError(error.description)
+        }
+        for (name, given, used) in [("host label", options.hostLabel, WideAreaZone.hostLabel(options)),
+                                    ("instance label", options.instanceLabel, WideAreaZone.instanceLabel(options))] {
+            if let given, given != used { notes.append("note: \(name) '\(given)' is written as '\(used)'") }
+        }
+
+        self.options = options
+        self.output = arguments.value("output") ?? WideAreaZone.fileName(domain: domain)
+        self.force = arguments.flag("force")
+        self.notes = notes
+        if output == "-" && context.globals.json {
+            throw UsageError("--json describes a written file; with -o - the zone itself is the output",
+                             hint: "leave out --json, or give a file with -o")
+        }
+        if output.isEmpty { throw UsageError("-o needs a file name, or - for standard output") }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        for note in notes { context.note(note) }
+        if output == "-" {
+            let update = WideAreaZone.update(options, existing: nil, nowMs: context.nowMs)
+            context.stdout.write(update.text)
+            return .success
+        }
+        let existing = try Self.readExisting(output)
+        if let existing, !WideAreaZone.isOurZone(existing), !force {
+            throw GeneralError("\(output) exists and is not a zone written by clawpair or OpenClaw",
+                               hint: "pass --force to replace it, or choose another file with -o")
+        }
+        let update = WideAreaZone.update(options, existing: existing, nowMs: context.nowMs)
+        if update.changed {
+            do {
+                try AtomicFile.write(Array(update.text.utf8), to: output, mode: 0o644, replacing: true)
+            } catch {
+                // Name the zone file, not the temporary file beside it.
+                if case let .system(failure) = error { throw SystemError(call: failure.call, errno: failure.errno, path: output) }
+                throw error
+            }
+        }
+        if context.globals.json {
+            context.printJSON(.object([
+                ("path", .string(output)),
+                ("domain", .string(WideAreaZone.origin(options))),
+                ("serial", update.serial.map { .int(Int64($0)) } ?? .null),
+                ("changed", .bool(update.changed)),
+                ("contentHash", .string(update.contentHash)),
+                ("records", .array(Self.recordObjects(options, serial: update.serial))),
+            ]))
+            return .success
+        }
+        guard !context.globals.quiet else { return .success }
+        let serial = update.serial.map(String.init) ?? "unreadable"
+        if update.changed {
+            context.print("Wrote \(output) (serial \(serial), content hash \(update.contentHash))")
+        } else {
+            context.print("\(output) unchanged (serial \(serial), content hash \(update.contentHash))")
+        }
+        if context.stderrIsTTY {
+            context.note(context.errorStyle.dim("Next: serve it for \(WideAreaZone.origin(options)) on \(options.tailnetIPv4) "
+                + "and add split DNS in Tailscale (see SERVING THE ZONE in 'man clawpair-zone')."))
+        }
+        return .success
+    }
+
+    /// The previous file's text, or nil when there is none.
+    static func readExisting(_ path: String) throws -> String? {
+        var info = stat()
+        if stat(path, &info) != 0 {
+            if errno == ENOENT { return nil }
+            throw SystemError(call: "stat", errno: errno, path: path)
+        }
+        return String(decoding: try FileIO.read(path: path, limit: maxExistingBytes), as: UTF8.self)
+    }
+
+    /// The record lines as JSON objects: `{name, type, data}`.
+    static func recordObjects(_ options: WideAreaZoneOptions, serial: UInt32?) -> [JSONValue] {
+        let lines = WideAreaZone.recordLines(options, serial: serial.map(String.init) ?? "SERIAL")
+        return lines.filter { !$0.hasPrefix("$") }.compactMap { line in
+            let parts = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+            guard parts.count == 4, parts[1] == "IN" else { return nil }
+            return .object([("name", .string(String(parts[0]))), ("type", .string(String(parts[2]))),
+                            ("data", .string(String(parts[3])))])
+        }
+    }
+
+    /// This machine's hostname, or `openclaw` when it cannot be read.
+    static func osHostname() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "openclaw" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "openclaw" : name
+    }
+
+    /// The first executable `name` in `$PATH`.
+    static func findOnPath(_ name: String, environment: [String: String]) -> String? {
+        for directory in (environment["PATH"] ?? "").split(separator: ":") where directory.hasPrefix("/") {
+            let candidate = "\(directory)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
 }
