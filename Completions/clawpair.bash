@@ -4,10 +4,20 @@ _clawpair() {
     local path="clawpair" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "$path ${COMP_WORDS[i]}" in
-            "clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
+            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
         esac
     done
     case "$path|$prev" in
+        "clawpair discover|--timeout") COMPREPLY=(); return ;;
+        "clawpair discover|--backend") COMPREPLY=($(compgen -W "auto avahi native" -- "$cur")); return ;;
+        "clawpair advertise|--port") COMPREPLY=(); return ;;
+        "clawpair advertise|--name") COMPREPLY=(); return ;;
+        "clawpair advertise|--display-name") COMPREPLY=(); return ;;
+        "clawpair advertise|--tls-fingerprint") COMPREPLY=(); return ;;
+        "clawpair advertise|--mode") COMPREPLY=($(compgen -W "minimal full" -- "$cur")); return ;;
+        "clawpair advertise|--ssh-port") COMPREPLY=(); return ;;
+        "clawpair advertise|--tailnet-dns") COMPREPLY=(); return ;;
+        "clawpair advertise|--txt") COMPREPLY=(); return ;;
         "clawpair setup-code encode|--url") COMPREPLY=(); return ;;
         "clawpair setup-code encode|--bootstrap-token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "clawpair setup-code encode|--bootstrap-token") COMPREPLY=(); return ;;
@@ -48,10 +58,16 @@ _clawpair() {
         "clawpair zone|--ssh-port") COMPREPLY=(); return ;;
         "clawpair zone|--cli-path") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "clawpair zone|--output"|"clawpair zone|-o") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair probe|--stagger") COMPREPLY=(); return ;;
+        "clawpair probe|--timeout") COMPREPLY=(); return ;;
+        "clawpair probe|--tls-fingerprint") COMPREPLY=(); return ;;
+        "clawpair probe|--trust") COMPREPLY=(); return ;;
     esac
     local opts="" subs=""
     case "$path" in
-        "clawpair") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="setup-code identity zone completions" ;;
+        "clawpair") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="discover advertise setup-code identity zone probe completions" ;;
+        "clawpair discover") opts="--timeout --backend --first --watch --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair advertise") opts="--port --name --display-name --tls --tls-fingerprint --mode --ssh-port --tailnet-dns --txt --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair setup-code") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="encode decode" ;;
         "clawpair setup-code encode") opts="--url --bootstrap-token-file --bootstrap-token --expires-in --expires-at-ms --tls-fingerprint --prefix --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair setup-code decode") opts="--show-secrets --strict --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
@@ -63,12 +79,14 @@ _clawpair() {
         "clawpair identity sign-connect") opts="--nonce --signed-at-ms --client-id --client-mode --role --scope --token-file --token --platform --device-family --v3 --print-payload --batch --self-check --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair identity verify") opts="--public-key --payload --payload-file --signature --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair zone") opts="--domain --ipv4 --ipv6 --port --display-name --host-label --instance-label --tls --tls-fingerprint --tailnet-dns --mode --ssh-port --cli-path -o --output --force --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair probe") opts="--stagger --timeout --fastest --all --tls-fingerprint --trust --allow-insecure --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair completions") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
     esac
     if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
     if [[ -n "$subs" ]]; then COMPREPLY=($(compgen -W "$subs" -- "$cur")); return; fi
     case "$path" in
         "clawpair identity import") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+        "clawpair probe") COMPREPLY=($(compgen -A hostname -- "$cur")) ;;
         "clawpair completions") COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
     esac
 }

@@ -59,8 +59,12 @@ public struct ProbeRace: Sendable {
         var running: Set<Int> = []
         var lastStarted: Int?
         var successes: [(index: Int, latency: Duration)] = []
-        var timerArmed = false
+        /// When the armed timer is due; the next start is scheduled from this, not from the
+        /// moment the timer was handled, so a late wake-up does not push every later start back.
+        var timerDue: MonotonicInstant?
         var settling = false
+
+        var timerArmed: Bool { timerDue != nil }
     }
 
     private enum State: Sendable {
@@ -108,18 +112,19 @@ public struct ProbeRace: Sendable {
             return []
 
         case (.racing(var r), .timerFired):
-            r.timerArmed = false
+            let due = r.timerDue ?? now
+            r.timerDue = nil
             guard !r.settling, r.next < count else {
                 state = .racing(r)
                 return []
             }
-            return startNext(&r, now: now)
+            return startNext(&r, now: now, scheduledAt: min(due, now))
         case (.racing(var r), .failed(let index)):
             guard r.running.remove(index) != nil else { return [] }
             var actions: [Action] = []
             if !r.settling, r.next < count, index == r.lastStarted || r.running.isEmpty {
                 if r.timerArmed {
-                    r.timerArmed = false
+                    r.timerDue = nil
                     actions.append(.cancelTimer)
                 }
                 actions += startNext(&r, now: now)
@@ -158,15 +163,18 @@ public struct ProbeRace: Sendable {
         }
     }
 
-    private mutating func startNext(_ r: inout Racing, now: MonotonicInstant) -> [Action] {
+    /// Starts the next route. `scheduledAt` is when this start was due (the timer's deadline),
+    /// `now` when nothing was scheduled; the following start is due `stagger` after it.
+    private mutating func startNext(_ r: inout Racing, now: MonotonicInstant, scheduledAt: MonotonicInstant? = nil) -> [Action] {
         let index = r.next
         r.next += 1
         r.running.insert(index)
         r.lastStarted = index
         var actions: [Action] = [.startCandidate(index)]
         if r.next < count {
-            r.timerArmed = true
-            actions.append(.setTimer(now.advanced(by: stagger)))
+            let due = (scheduledAt ?? now).advanced(by: stagger)
+            r.timerDue = due
+            actions.append(.setTimer(due))
         }
         state = .racing(r)
         return actions

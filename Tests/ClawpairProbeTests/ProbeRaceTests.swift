@@ -19,6 +19,13 @@ import Testing
         #expect(race.handle(.succeeded(0, latency: .zero), now: ms(800)).isEmpty)
     }
 
+    @Test func aLateTimerDoesNotDelayLaterStarts() {
+        var race = ProbeRace(count: 3, stagger: .milliseconds(250), mode: .first)
+        _ = race.handle(.start, now: ms(0))
+        // The timer due at 250 is handled 30 ms late; the next start stays due at 500.
+        #expect(race.handle(.timerFired, now: ms(280)) == [.startCandidate(1), .setTimer(ms(500))])
+    }
+
     @Test func candidateOrderBreaksTiesWithinARound() {
         var race = ProbeRace(count: 2, stagger: .zero, mode: .first)
         #expect(race.handle(.start, now: ms(0)) == [.startCandidate(0), .setTimer(ms(0))])

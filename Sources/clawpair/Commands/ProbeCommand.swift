@@ -1,10 +1,226 @@
 import ClawpairCLIKit
+import ClawpairCore
+import ClawpairProbe
+import ClawpairSetupCode
 
-/// `clawpair probe` (being built; hidden until it runs).
-enum ProbeCommand {
+/// `clawpair probe CANDIDATE...`: which of a gateway's routes works from here?
+struct ProbeCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "probe",
         abstract: "Find which of a gateway's routes is reachable from here",
-        hidden: true
+        discussion: [
+            "Races the candidate routes the way RFC 8305 (Happy Eyeballs) races addresses: route n starts "
+                + "--stagger after route n-1, or at once when route n-1 has already failed. Each route goes TCP "
+                + "(itself Happy Eyeballs over the host's IPv6 and IPv4 addresses), then TLS for wss:// with the "
+                + "certificate check, then the WebSocket upgrade, and passes only when the first message is the "
+                + "gateway's connect.challenge event: that is what proves an OpenClaw gateway answers there. The "
+                + "first route to pass wins (candidate order breaks ties) and the others are cancelled; --fastest "
+                + "waits for every route and picks the lowest latency. --timeout bounds the whole run.",
+            "A candidate is a ws:// or wss:// URL (http:// and https:// are read as ws:// and wss://), a "
+                + "host[:port], or a setup code in any form 'setup-code decode' accepts. A host without a port "
+                + "dials 18789, over ws:// when the plaintext policy allows the host and over wss:// otherwise, as "
+                + "the OpenClaw apps do for manual hosts. A setup code contributes all its routes in order, its "
+                + "tlsFingerprint pinning the primary route; - reads one setup code from standard input (prefer "
+                + "that: arguments are visible to other users of the machine).",
+            "Plaintext ws:// is only dialed to loopback, private-LAN, link-local and .local hosts; any other "
+                + "ws:// route is reported as needs-wss without being dialed, unless --allow-insecure is given.",
+            "TLS: with a pin (the setup code's, --tls-fingerprint or --trust) the leaf certificate's SHA-256 must "
+                + "match, and nothing else is checked. Without one the certificate must verify against the system "
+                + "roots (SSL_CERT_FILE and SSL_CERT_DIR apply) for the host name. The observed fingerprint is "
+                + "always reported; an untrusted certificate fails its route with the exact --trust command that "
+                + "accepts it. An advertised (TXT) fingerprint never becomes a pin. Pins are not stored yet: "
+                + "stored pins per gateway come with the gateway registry.",
+            "Gateway discovery (--discover, racing the gateways that discovery finds) is not available in this "
+                + "build: it arrives with the discovery backends.",
+        ],
+        options: [
+            .value("stagger", "MS", help: "Delay between the starts of consecutive routes, in ms or with a unit (default 250)."),
+            .value("timeout", "MS", help: "Limit for the whole run, in ms or with a unit such as 3s (default 5000)."),
+            .flag("fastest", help: "Wait for every route and pick the one with the lowest latency, instead of the first to pass."),
+            .flag("all", help: "List every route's outcome, reason and timings, not only the winner."),
+            .value("tls-fingerprint", "SHA256",
+                   help: "Pin: the SHA-256 of the gateway's leaf certificate (any common spelling) that every wss:// route "
+                       + "without a pin of its own must present."),
+            .value("trust", "SHA256",
+                   help: "Accept a certificate with this SHA-256 fingerprint, after you checked it belongs to your gateway "
+                       + "(what a failed route prints); applies like --tls-fingerprint."),
+            .flag("allow-insecure", help: "Also dial ws:// routes to hosts that need wss:// (public and tailnet addresses)."),
+            .flag("discover", help: "Race the gateways discovery finds (not available yet).", hidden: true),
+        ],
+        arguments: [ArgumentSpec("candidate", help: "A ws(s):// URL, host[:port], setup code, or - to read a setup code from standard input.",
+                                 optional: true, repeated: true, completion: .hostname)],
+        examples: [
+            Example("clawpair probe - < code.txt", "Which route of this setup code works from here?"),
+            Example("clawpair probe --all ws://192.168.1.20:18789 wss://gw.tail1234.ts.net", "Race two routes and show every outcome"),
+            Example("clawpair probe --json - < code.txt | jq -r .url", "Print the winning URL for a script"),
+            Example("clawpair probe --trust 5f1c...e9 wss://10.0.0.5:18789", "Accept a self-signed gateway certificate you checked"),
+        ],
+        sections: [
+            DocSection("REASONS", [
+                "Each route ends reachable or with one of these reasons:",
+                """
+                  needs-wss      ws:// to a host that needs TLS; not dialed
+                  dns-failed     the host name does not resolve
+                  refused        the port is closed (TCP reset)
+                  unreachable    no route to the host, or another connect error
+                  timeout        no answer before --timeout (the phase says where)
+                  tls-untrusted  no pin and the certificate fails system trust or the name check
+                  pin-mismatch   the certificate does not match the pin
+                  tls-failed     the TLS handshake failed (not TLS, an alert, a reset)
+                  not-websocket  no WebSocket upgrade (a plain HTTP server, not HTTP at all)
+                  not-gateway    upgraded, but the first message is not connect.challenge
+                  cancelled      another route won first
+                """,
+                "Phases, in order: queued, dns, tcp, tls, ws, challenge, done. Timings are per phase, like curl's "
+                    + "-w: dns (resolution, 0 for IP literals), tcp, tls, ws (upgrade request to 101) and challenge "
+                    + "(101 to the connect.challenge message), plus the route's total and its start offset.",
+            ]),
+            DocSection("JSON OUTPUT", [
+                "With --json, one object is printed on stdout. Durations are milliseconds with a fraction; absent "
+                    + "values are null.",
+                """
+                  {
+                    "ok": true,                     a route passed
+                    "url": "wss://gw:443",          the winning route, or null
+                    "winner": 0,                    its index in routes, or null
+                    "mode": "first",                first or fastest
+                    "timeoutMs": 5000, "staggerMs": 250,
+                    "elapsedMs": 12.4,              start to decision
+                    "timedOut": false,
+                    "routes": [
+                      {"index": 0, "url": "wss://gw:443", "input": "wss://gw",
+                       "source": "url",             url, host, setup-code, setup-code-dropped
+                       "outcome": "reachable",      or a reason (see REASONS)
+                       "phase": "done", "message": null,
+                       "address": "10.0.0.5:443",
+                       "timings": {"startedMs", "dnsMs", "tcpMs", "tlsMs",
+                                   "wsMs", "challengeMs", "totalMs"},
+                       "tls": {"version": "TLSv1.3", "fingerprint": "<64 hex>",
+                               "expected": "<64 hex>" or null,
+                               "pinSource": "setup-code", "trust": "pinned",
+                               "systemTrusted": false,
+                               "verificationError": "self-signed certificate"}
+                              or null for ws://,
+                       "trustCommand": "clawpair probe --trust <fp> wss://gw:443"
+                                                    when the certificate was untrusted
+                      }
+                    ],
+                    "error": null                   or {"code", "message"} when nothing passed
+                  }
+                """,
+            ]),
+        ],
+        runner: ProbeCommand.runner
     )
+
+    /// The largest --timeout accepted (10 minutes).
+    static let maxTimeoutMs: Int64 = 600_000
+
+    let candidates: [String]
+    let configuration: ProbeConfiguration
+    let showAll: Bool
+    let fingerprint: String?
+    let trust: String?
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        if arguments.flag("discover") {
+            throw UsageError("--discover is not available yet: gateway discovery has not landed in this build",
+                             hint: "give the gateway's URL, host[:port] or setup code instead")
+        }
+        candidates = arguments.positionals
+        guard !candidates.isEmpty else {
+            throw UsageError("give at least one candidate: a ws:// or wss:// URL, host[:port] or setup code (- reads one from standard input)",
+                             hint: "e.g. clawpair probe - < code.txt, or clawpair probe wss://gateway.example.com")
+        }
+        if candidates.filter({ $0 == "-" }).count > 1 {
+            throw UsageError("standard input (-) can be read only once", hint: "give at most one '-' candidate")
+        }
+        let stagger = try Self.milliseconds(arguments.value("stagger"), option: "stagger", default: 250, allowZero: true)
+        let timeout = try Self.milliseconds(arguments.value("timeout"), option: "timeout", default: 5000, allowZero: false)
+        configuration = ProbeConfiguration(stagger: .milliseconds(stagger), timeout: .milliseconds(timeout),
+                                           mode: arguments.flag("fastest") ? .fastest : .first,
+                                           allowInsecure: arguments.flag("allow-insecure"))
+        showAll = arguments.flag("all")
+        fingerprint = try Self.fingerprint(arguments.value("tls-fingerprint"), option: "tls-fingerprint")
+        trust = try Self.fingerprint(arguments.value("trust"), option: "trust")
+    }
+
+    static func milliseconds(_ text: String?, option: String, default value: Int64, allowZero: Bool) throws -> Int64 {
+        guard let text else { return value }
+        let ms: Int64?
+        if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            ms = Int64(text)
+        } else {
+            ms = DurationText.milliseconds(text)
+        }
+        guard let ms, ms <= maxTimeoutMs, allowZero ? ms >= 0 : ms > 0 else {
+            throw UsageError("invalid --\(option): \(text)",
+                             hint: "give milliseconds (e.g. \(value)) or a duration with a unit (e.g. 3s), at most 10m")
+        }
+        return ms
+    }
+
+    static func fingerprint(_ text: String?, option: String) throws -> String? {
+        guard let text else { return nil }
+        guard let normalized = TLSFingerprint.normalize(text) else {
+            throw UsageError("invalid --\(option): not a SHA-256 fingerprint",
+                             hint: "give 64 hex digits, with or without colons or a sha256: prefix")
+        }
+        return normalized
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        var routes: [ProbeRoute] = []
+        var codeIndex = 0
+        for candidate in candidates {
+            let text: String
+            if candidate == "-" {
+                if context.stdinIsTTY { context.note("Paste the setup code, then press Ctrl-D:") }
+                let bytes = try context.readStandardInput(SetupCode.maxInputBytes)
+                guard let decoded = String(validating: bytes, as: UTF8.self) else {
+                    throw GeneralError("standard input is not UTF-8 text", hint: "pipe in the setup code itself")
+                }
+                text = decoded
+            } else {
+                text = candidate
+            }
+            let expanded: (kind: ProbeCandidates.Kind, routes: [ProbeRoute])
+            do {
+                expanded = try ProbeCandidates.expand(text, codeIndex: codeIndex)
+            } catch .unrecognized(let shown) {
+                throw UsageError("'\(shown)' is not a ws:// or wss:// URL, host[:port] or setup code",
+                                 hint: "e.g. clawpair probe wss://gateway.example.com ws://192.168.1.20:18789")
+            } catch .setupCode(let error) {
+                throw ContextualError(candidate == "-" ? "the setup code on standard input" : "candidate '\(ProbeCandidates.redacted(text))'", error)
+            }
+            if case .setupCode(let hasCredentials) = expanded.kind {
+                codeIndex += 1
+                if candidate != "-" && hasCredentials {
+                    context.warn("a setup code was given on the command line, where other users can see it (ps, shell "
+                                 + "history); pipe it in instead: clawpair probe -")
+                }
+                if let decoded = try? SetupCode.parse(text), decoded.isExpired(nowMs: context.nowMs) {
+                    context.note("note: setup code #\(codeIndex) has expired; probing its routes anyway")
+                }
+            }
+            routes += expanded.routes
+        }
+        if let fingerprint { ProbeCandidates.applyPin(fingerprint, source: .option, to: &routes) }
+        if let trust { ProbeCandidates.applyPin(trust, source: .trust, to: &routes) }
+        if routes.count > ProbeOutput.maxRoutes {
+            throw UsageError("too many routes (\(routes.count)); at most \(ProbeOutput.maxRoutes) can be raced")
+        }
+
+        let report = try Prober.run(routes: routes, configuration: configuration)
+        if context.globals.json {
+            context.printJSON(ProbeOutput.json(report, configuration: configuration))
+            if report.winner == nil {
+                context.report(GeneralError(ProbeOutput.failureSummary(report), hint: ProbeOutput.failureHint(report),
+                                            status: report.exitStatus))
+            }
+        } else {
+            ProbeOutput.printText(report, configuration: configuration, showAll: showAll, context: context)
+        }
+        return report.exitStatus
+    }
 }
