@@ -15,6 +15,13 @@ public enum ImportedFile {
         return try decode(secure, name: path, defaultCreatedAtMs: defaultCreatedAtMs)
     }
 
+    /// Reads standard input (or another descriptor) to its end straight into guarded memory and
+    /// decodes it; `name` is used in messages.
+    public static func read(fd: Int32, name: String, defaultCreatedAtMs: Int64) throws(IdentityError) -> ImportedFile {
+        let secure = try SecretFile.readAll(fd: fd, name: name, limit: DeviceTokenCache.maxBytes)
+        return try decode(secure, name: name, defaultCreatedAtMs: defaultCreatedAtMs)
+    }
+
     /// Decodes bytes read from a stream (standard input); wipes `bytes` when done.
     public static func decode(consuming bytes: inout [UInt8], name: String, defaultCreatedAtMs: Int64) throws(IdentityError) -> ImportedFile {
         defer { SecretWipe.wipe(&bytes) }

@@ -27,18 +27,25 @@ enum SecretFile {
         guard Int(info.st_size) <= limit else {
             throw .malformed(path: path, .tooLarge(limit: limit))
         }
+        let buffer = try readAll(fd: fd, name: path, limit: limit)
+        return (buffer, info)
+    }
+
+    /// Reads `fd` to its end into guarded memory (at most `limit` bytes), so a secret never
+    /// passes through growing ordinary buffers.
+    static func readAll(fd: Int32, name: String, limit: Int) throws(IdentityError) -> SecureBytes {
         let buffer = try SecureBytes(capacity: limit + 1)
         while buffer.count <= limit {
             let n: Int
             do {
-                n = try Syscall.retrying("read", path: path) {
+                n = try Syscall.retrying("read", path: name) {
                     buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + buffer.count, $0.count - buffer.count) }
                 }
             } catch { throw .system(error) }
             if n == 0 { break }
             buffer.count += n
         }
-        guard buffer.count <= limit else { throw .malformed(path: path, .tooLarge(limit: limit)) }
-        return (buffer, info)
+        guard buffer.count <= limit else { throw .malformed(path: name, .tooLarge(limit: limit)) }
+        return buffer
     }
 }

@@ -54,8 +54,8 @@ struct IdentityImportCommand: ParsableCommand {
             let imported: ImportedFile
             if file == "-" {
                 if context.stdinIsTTY { context.note("Paste the file, then press Ctrl-D:") }
-                var bytes = try context.readStandardInput(DeviceTokenCache.maxBytes)
-                imported = try ImportedFile.decode(consuming: &bytes, name: "standard input", defaultCreatedAtMs: context.nowMs)
+                // Straight from fd 0 into guarded memory: the file may hold a private key.
+                imported = try ImportedFile.read(fd: 0, name: "standard input", defaultCreatedAtMs: context.nowMs)
             } else {
                 imported = try ImportedFile.load(path: file, defaultCreatedAtMs: context.nowMs)
             }
