@@ -209,10 +209,13 @@ public enum DNSRecordData: Sendable, Hashable {
             let at = reader.offset
             let window = Int(try reader.u8())
             let length = Int(try reader.u8())
+            // An empty window says nothing. RFC 4034 forbids it, but python-zeroconf sends one
+            // before the real window 0 of the NSEC it adds to IPv4-only answers; be liberal.
+            if length == 0 { continue }
             guard window > lastWindow else {
                 throw DNSError(.invalidTypeBitmap("window \(window) after window \(lastWindow)"), offset: at)
             }
-            guard (1...DNSLimits.maxBitmapWindowLength).contains(length) else {
+            guard length <= DNSLimits.maxBitmapWindowLength else {
                 throw DNSError(.invalidTypeBitmap("window \(window) has length \(length)"), offset: at + 1)
             }
             lastWindow = window

@@ -91,3 +91,32 @@ import Testing
         #expect(browser.cache.count <= 8)
     }
 }
+
+/// Real python-zeroconf answers, byte for byte, as regression inputs.
+@Suite struct ZeroconfPacketTests {
+    /// An IPv4-only python-zeroconf responder's answer to a PTR query: PTR, SRV, TXT, A, and an
+    /// NSEC saying there is no AAAA, its next-domain name compressed (RFC 6762 §18.14).
+    static let ipv4OnlyAnswer = "0000840000010001000000040c5f6f70656e636c61772d6777045f746370056c6f63616c00000c0001c00c000c000100001194001a1744656d6f204761746577617920284f70656e436c617729c00cc0350010000100001194000d0c726f6c653d676174657761790c64656d6f2d67617465776179c01e000100010000007800040afafa01c068002f000100001194000ac0680000000400000008c03500210001000000780008000000004965c068"
+
+    static func bytes(_ hex: String) -> [UInt8] {
+        var out: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            out.append(UInt8(hex[index..<next], radix: 16)!)
+            index = next
+        }
+        return out
+    }
+
+    @Test func unpacksAndResolves() throws {
+        let message = try DNSMessage.unpack(Self.bytes(Self.ipv4OnlyAnswer))
+        var browser = MDNSBrowser(serviceType: try DNSName("_openclaw-gw._tcp.local."))
+        _ = browser.tick(at: .now)
+        let events = browser.receive(message, at: .now).events
+        #expect(events.count == 2, "\(events)")
+        guard case .resolved(let service)? = events.last else { Issue.record("not resolved: \(events)"); return }
+        #expect(service.port == 18789)
+        #expect(service.addresses == ["10.250.250.1"])
+    }
+}
