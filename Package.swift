@@ -5,7 +5,7 @@
 //   clawpair (executable: argument parsing + output only)
 //     ├─ ClawpairCLIKit      declarative CLI: tokenize → match → validate → run; help, man, completions
 //     ├─ ClawpairIdentity    Ed25519 device identities (libsodium), connect signatures, key files
-//     ├─ ClawpairQR          QR render (libqrencode → terminal, PNG, SVG) and scan (zbar; PNG/JPEG/PNM input)
+//     ├─ ClawpairQR          QR render (libqrencode → terminal, PNG, SVG) and scan (zbar, dlopen'ed; PNG/JPEG/PNM input)
 //     ├─ ClawpairDiscovery   beacons: TXT rules, display names, endpoint selection, wide-area zones
 //     │   └─ ClawpairDNS     bounded DNS message codec (RFC 1035 + mDNS bits)
 //     ├─ ClawpairAvahi       browse/resolve through avahi-daemon (Avahi's Bonjour-compat dns_sd API)
@@ -17,7 +17,7 @@
 //     └─ ClawpairCore        exit codes, errors, base64url, JSON, terminal sanitizing, redaction
 //   C<Lib>                   system-library shims found through pkg-config (one per C library)
 //   COpenSSLShims            forwarders for OpenSSL macros Swift cannot import
-//   CImageShims              libjpeg calls made inside setjmp, so its fatal errors return instead of exiting
+//   CImageShims              libjpeg calls inside setjmp (fatal errors return, never exit); zbar loaded on first use
 import PackageDescription
 
 /// A `.systemLibrary` target for one Debian `-dev` package, found through pkg-config.
@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "ClawpairSetupCode", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairCLIKit", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairIdentity", dependencies: ["ClawpairCore", "CSodium"]),
-        .target(name: "ClawpairQR", dependencies: ["ClawpairCore", "CQRencode", "CPNG", "CJPEG", "CImageShims", "CZBar"]),
+        .target(name: "ClawpairQR", dependencies: ["ClawpairCore", "CQRencode", "CPNG", "CJPEG", "CImageShims"]),
         .target(name: "ClawpairDNS", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairDiscovery", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairSetupCode"]),
         .target(name: "ClawpairAvahi", dependencies: ["ClawpairCore", "CDNSSD"]),

@@ -31,28 +31,29 @@ enum PNGCodec {
         }
     }
 
-    /// Encodes a black-and-white image as a 1-bit palette PNG (black, white): a pixel below 128
-    /// is black. This is what QR images need, and the smallest PNG form for them.
-    static func encodeBlackAndWhite(_ gray: GrayImage) throws(QRError) -> [UInt8] {
-        guard gray.width > 0, gray.height > 0, gray.width <= Int(Int32.max) else {
-            throw .pngWriteFailed("an image of \(gray.width)×\(gray.height) pixels cannot be written")
+    /// Encodes a two-colour image as a 1-bit palette PNG (index 0 black, 1 white). `indexes`
+    /// holds one byte per pixel, row by row. This is what QR images need, and the smallest PNG
+    /// form for them. `fast` trades a slightly larger file for less deflate work.
+    static func encodeBlackAndWhite(indexes: [UInt8], width: Int, height: Int, fast: Bool = true) throws(QRError) -> [UInt8] {
+        guard width > 0, height > 0, width <= Int(Int32.max), indexes.count == width * height else {
+            throw .pngWriteFailed("an image of \(width)×\(height) pixels cannot be written")
         }
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
-        image.width = UInt32(gray.width)
-        image.height = UInt32(gray.height)
+        image.width = UInt32(width)
+        image.height = UInt32(height)
         // A two-entry gray colour map: libpng writes it as a palette of bit depth 1.
         image.format = UInt32(PNG_FORMAT_GRAY) | UInt32(PNG_FORMAT_FLAG_COLORMAP)
         image.colormap_entries = 2
+        image.flags = fast ? UInt32(PNG_IMAGE_FLAG_FAST) : 0
         let colormap: [UInt8] = [0, 255]
-        let indexes = gray.pixels.map { $0 < 128 ? UInt8(0) : UInt8(1) }
         // Deflate rarely grows QR images; start from the raw 1-bit size plus room for the chunks.
-        var capacity = gray.height * (1 + (gray.width + 7) / 8) + 1024
+        var capacity = height * (1 + (width + 7) / 8) + 1024
         for _ in 0..<2 {
             var output = [UInt8](repeating: 0, count: capacity)
             var size = capacity
             let ok = output.withUnsafeMutableBytes { memory in
-                png_image_write_to_memory(&image, memory.baseAddress, &size, 0, indexes, Int32(gray.width), colormap)
+                png_image_write_to_memory(&image, memory.baseAddress, &size, 0, indexes, Int32(width), colormap)
             }
             if ok != 0 {
                 output.removeSubrange(size...)

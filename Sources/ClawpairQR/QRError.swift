@@ -25,6 +25,8 @@ public enum QRError: ClawpairError, Equatable {
     case corruptImage(format: ImageFormat, reason: String)
     /// zbar failed (as opposed to finding no code).
     case scannerFailed(String)
+    /// libzbar could not be loaded (the loader's reason).
+    case scannerUnavailable(String)
 
     /// A stable identifier for scripts.
     public var code: String {
@@ -39,6 +41,7 @@ public enum QRError: ClawpairError, Equatable {
         case .imageTooLarge: return "image-too-large"
         case .corruptImage: return "corrupt-image"
         case .scannerFailed: return "scanner-failed"
+        case .scannerUnavailable: return "scanner-unavailable"
         }
     }
 
@@ -67,6 +70,8 @@ public enum QRError: ClawpairError, Equatable {
             return "the \(format.displayName) image is damaged: \(reason)"
         case .scannerFailed(let reason):
             return "zbar failed: \(reason)"
+        case .scannerUnavailable(let reason):
+            return "the zbar library could not be loaded: \(reason)"
         }
     }
 
@@ -86,6 +91,8 @@ public enum QRError: ClawpairError, Equatable {
             return "convert it first, e.g.: convert IMAGE png:- | clawpair qr scan -"
         case .inputTooLarge, .imageTooLarge:
             return "crop or scale the image down around the QR code"
+        case .scannerUnavailable:
+            return "install it: apt install libzbar0"
         case .corruptImage:
             return "check that the file was copied completely; re-export or re-capture the image"
         }

@@ -1,4 +1,4 @@
-#include "CImageShims.h"
+#include "CImageShimsJPEG.h"
 
 #include <setjmp.h>
 #include <stdlib.h>
