@@ -4,7 +4,7 @@ _clawpair() {
     local path="clawpair" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "$path ${COMP_WORDS[i]}" in
-            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
+            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair qr"|"clawpair qr render"|"clawpair qr scan"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
         esac
     done
     case "$path|$prev" in
@@ -24,6 +24,12 @@ _clawpair() {
         "clawpair setup-code encode|--expires-in") COMPREPLY=(); return ;;
         "clawpair setup-code encode|--expires-at-ms") COMPREPLY=(); return ;;
         "clawpair setup-code encode|--tls-fingerprint") COMPREPLY=(); return ;;
+        "clawpair qr render|--format"|"clawpair qr render|-t") COMPREPLY=($(compgen -W "utf8 utf8i ansi ascii png svg" -- "$cur")); return ;;
+        "clawpair qr render|--ec") COMPREPLY=($(compgen -W "L M Q H" -- "$cur")); return ;;
+        "clawpair qr render|--margin") COMPREPLY=(); return ;;
+        "clawpair qr render|--scale") COMPREPLY=(); return ;;
+        "clawpair qr render|--output"|"clawpair qr render|-o") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair qr render|--raw") COMPREPLY=(); return ;;
         "clawpair identity new|--identity") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "clawpair identity show|--identity") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "clawpair identity export|--format") COMPREPLY=($(compgen -W "openclaw openclaw-swift pem device-auth" -- "$cur")); return ;;
@@ -65,12 +71,15 @@ _clawpair() {
     esac
     local opts="" subs=""
     case "$path" in
-        "clawpair") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="discover advertise setup-code identity zone probe completions" ;;
+        "clawpair") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="discover advertise setup-code qr identity zone probe completions" ;;
         "clawpair discover") opts="--timeout --backend --first --watch --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair advertise") opts="--port --name --display-name --tls --tls-fingerprint --mode --ssh-port --tailnet-dns --txt --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair setup-code") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="encode decode" ;;
         "clawpair setup-code encode") opts="--url --bootstrap-token-file --bootstrap-token --expires-in --expires-at-ms --tls-fingerprint --prefix --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair setup-code decode") opts="--show-secrets --strict --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair qr") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="render scan" ;;
+        "clawpair qr render") opts="-t --format --ec --margin --scale -o --output --force --raw --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair qr scan") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair identity") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="new show import export sign-connect verify" ;;
         "clawpair identity new") opts="--force --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair identity show") opts="--identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
@@ -85,6 +94,7 @@ _clawpair() {
     if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
     if [[ -n "$subs" ]]; then COMPREPLY=($(compgen -W "$subs" -- "$cur")); return; fi
     case "$path" in
+        "clawpair qr scan") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
         "clawpair identity import") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
         "clawpair probe") COMPREPLY=($(compgen -A hostname -- "$cur")) ;;
         "clawpair completions") COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;

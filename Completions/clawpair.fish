@@ -3,7 +3,7 @@ function __clawpair_command_path
     set -l path clawpair
     for token in (commandline -opc)[2..-1]
         switch "$path $token"
-            case 'clawpair discover' 'clawpair advertise' 'clawpair setup-code' 'clawpair setup-code encode' 'clawpair setup-code decode' 'clawpair identity' 'clawpair identity new' 'clawpair identity show' 'clawpair identity import' 'clawpair identity export' 'clawpair identity sign-connect' 'clawpair identity verify' 'clawpair zone' 'clawpair probe' 'clawpair completions'
+            case 'clawpair discover' 'clawpair advertise' 'clawpair setup-code' 'clawpair setup-code encode' 'clawpair setup-code decode' 'clawpair qr' 'clawpair qr render' 'clawpair qr scan' 'clawpair identity' 'clawpair identity new' 'clawpair identity show' 'clawpair identity import' 'clawpair identity export' 'clawpair identity sign-connect' 'clawpair identity verify' 'clawpair zone' 'clawpair probe' 'clawpair completions'
                 set path "$path $token"
         end
     end
@@ -20,6 +20,7 @@ complete -c clawpair -l version -d 'Print the version and exit'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair"' -a discover -d 'Find OpenClaw gateways on the local network (mDNS/DNS-SD)'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair"' -a advertise -d 'Advertise an OpenClaw gateway beacon on the local network through avahi-daemon'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair"' -a setup-code -d 'Encode and decode OpenClaw setup codes'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair"' -a qr -d 'Render setup codes as QR codes and scan QR images'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair"' -a identity -d 'Create and manage this machine\'s Ed25519 device identity'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair"' -a zone -d 'Write a wide-area DNS-SD zone file for a gateway beacon'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair"' -a probe -d 'Find which of a gateway\'s routes is reachable from here'
@@ -48,6 +49,16 @@ complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair setup-code
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair setup-code encode"' -l prefix -d 'Print the oc-pair:// command-text form instead of the bare code (never put it in a QR)'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair setup-code decode"' -l show-secrets -d 'Print bootstrap tokens, shared tokens and passwords instead of redacting them'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair setup-code decode"' -l strict -d 'Also fail (exit 1) when the newest strict OpenClaw decoder would refuse the code'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair qr"' -a render -d 'Draw a setup code as a QR code on the terminal, or as a PNG or SVG image'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair qr"' -a scan -d 'Read the QR codes in PNG, JPEG and PNM images'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair qr render"' -s t -l format -x -a 'utf8 utf8i ansi ascii png svg' -d 'utf8, utf8i, ansi, ascii, png or svg'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair qr render"' -l ec -x -a 'L M Q H' -d 'Error correction level: L, M (default), Q or H'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair qr render"' -l margin -x -d 'Quiet zone around the code, in modules (0 to 16)'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair qr render"' -l scale -x -d 'Pixels per module for png and svg (default 6), or repeats per module on the terminal (default 1); 1 to 32'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair qr render"' -s o -l output -r -F -d 'Write to FILE (mode 0600) instead of standard output; - is standard output'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair qr render"' -l force -d 'Replace FILE when it already exists'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair qr render"' -l raw -x -d 'Draw TEXT as it is instead of a setup code; - reads it from standard input (trailing newlines removed)'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair qr scan"' -F
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair identity"' -a new -d 'Create a new device identity (Ed25519 key pair)'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair identity"' -a show -d 'Show the device identity: deviceId, public key, creation time, file and permissions'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair identity"' -a import -d 'Import an OpenClaw device.json (either form), a PEM key, or a device-auth.json token cache'

@@ -1,10 +1,47 @@
 import ClawpairCLIKit
+import ClawpairCore
+import ClawpairQR
+import ClawpairSetupCode
 
-/// `clawpair qr` (being built; hidden until it has subcommands).
+/// `clawpair qr`: QR codes of setup codes. `render` and `scan` are subcommands so that a
+/// gateway-minting `clawpair qr [--limited|--node]` can live beside them.
 enum QRCommand {
     static let spec = CommandSpec(
         name: "qr",
         abstract: "Render setup codes as QR codes and scan QR images",
-        hidden: true
+        discussion: [
+            "A setup code's QR code holds the bare code and nothing else, exactly as 'openclaw qr' draws it: the "
+                + "OpenClaw apps scan it in Onboarding -> Scan QR. Like the code itself it is a secret until it expires.",
+        ],
+        subcommands: [QRRenderCommand.spec, QRScanCommand.spec]
     )
+}
+
+/// JSON pieces shared by the `qr` commands.
+enum QRJSON {
+    /// `{"ok": false, "error": {...}}` for a command that failed before it had anything to show.
+    static func failure(_ error: any ClawpairError) -> JSONValue {
+        .object([("ok", .bool(false)), ("error", errorObject(error))])
+    }
+
+    /// `{"code", "message", "hint"}` with the most specific stable code available.
+    static func errorObject(_ error: any ClawpairError) -> JSONValue {
+        .object([
+            ("code", .string(code(of: error))),
+            ("message", .string(error.message)),
+            ("hint", error.hint.map(JSONValue.string) ?? .null),
+        ])
+    }
+
+    private static func code(of error: any Error) -> String {
+        switch error {
+        case let error as QRError: return error.code
+        case let error as SetupCodeError: return error.code
+        case let error as ClawpairErrorBox: return code(of: error.error)
+        case let error as ContextualError: return code(of: error.underlying)
+        case is FileIO.TooLarge: return "input-too-large"
+        case is SystemError, is AtomicFileError: return "io-error"
+        default: return "error"
+        }
+    }
 }

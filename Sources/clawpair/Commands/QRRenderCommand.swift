@@ -1,0 +1,354 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairQR
+import ClawpairSetupCode
+
+/// `clawpair qr render [INPUT|-]`: draws a setup code (or any text) as a QR code.
+struct QRRenderCommand: ParsableCommand {
+    /// Output formats: the four terminal styles, then the two image formats.
+    enum Format: String, CaseIterable {
+        case utf8, utf8i, ansi, ascii, png, svg
+
+        var terminalStyle: QRTerminalStyle? {
+            switch self {
+            case .utf8: return .utf8
+            case .utf8i: return .utf8Inverted
+            case .ansi: return .ansi
+            case .ascii: return .ascii
+            case .png, .svg: return nil
+            }
+        }
+    }
+
+    /// The most bytes read for `--raw -` or a setup code on standard input.
+    static let maxInputBytes = 64 * 1024
+
+    static let spec = CommandSpec(
+        name: "render",
+        abstract: "Draw a setup code as a QR code on the terminal, or as a PNG or SVG image",
+        discussion: [
+            "The QR code holds the bare setup code, exactly what the OpenClaw apps scan (Onboarding -> Scan QR). "
+                + "Any setup input is accepted (a bare code, the oc-pair:// form, raw setup JSON, a code pasted inside "
+                + "other text) and the canonical bare code is drawn; deep links and gateway URLs carry no setup payload "
+                + "and are refused. --raw TEXT draws any text as it is.",
+            "The symbol uses 8-bit byte mode, the smallest QR version that fits and error correction M unless --ec "
+                + "says otherwise, as upstream does. Encoding is done by libqrencode, PNG writing by libpng.",
+            "With no input, or with -, the input is read from standard input. Prefer that for setup codes: "
+                + "command-line arguments are visible to other users of the machine. An expired code is refused "
+                + "(exit 4): the gateway would refuse it too.",
+        ],
+        options: [
+            .value("format", short: "t", "FORMAT",
+                   help: "utf8, utf8i, ansi, ascii, png or svg. Default: png or svg when --output ends in .png or "
+                       + ".svg, otherwise utf8.",
+                   completion: .values(Format.allCases.map(\.rawValue))),
+            .value("ec", "LEVEL", help: "Error correction level: L, M (default), Q or H.",
+                   completion: .values(QRErrorCorrection.allCases.map(\.rawValue))),
+            .value("margin", "MODULES",
+                   help: "Quiet zone around the code, in modules (0 to 16). Default: 4 for png and svg, 2 on the "
+                       + "terminal (see QUIET ZONE)."),
+            .value("scale", "N",
+                   help: "Pixels per module for png and svg (default 6), or repeats per module on the terminal "
+                       + "(default 1); 1 to 32."),
+            .value("output", short: "o", "FILE",
+                   help: "Write to FILE (mode 0600) instead of standard output; - is standard output.",
+                   completion: .file),
+            .flag("force", help: "Replace FILE when it already exists."),
+            .value("raw", "TEXT", help: "Draw TEXT as it is instead of a setup code; - reads it from standard input "
+                       + "(trailing newlines removed)."),
+        ],
+        arguments: [ArgumentSpec("input", help: "The setup code or other setup input; - or nothing reads standard input.",
+                                 optional: true, completion: .none)],
+        examples: [
+            Example("clawpair qr render - < code.txt", "Show a setup code as a QR code on the terminal"),
+            Example("openclaw qr --setup-code-only | clawpair qr render --format ansi",
+                    "Black on white, for any terminal theme"),
+            Example("clawpair qr render -o pair.png - < code.txt", "Write a PNG (6 pixels per module, 4-module margin)"),
+            Example("clawpair qr render --format svg --raw 'https://example.com' > link.svg", "Any text, as SVG"),
+        ],
+        sections: [
+            DocSection("FORMATS", [
+                "utf8: half blocks (U+2580, U+2584, U+2588), two module rows per line, drawn in the text colour on the "
+                    + "light modules: for dark themes (light text on a dark background), the common case. The default "
+                    + "on a terminal.",
+                "utf8i: the same drawn on the dark modules, for light themes.",
+                "ansi: half blocks on the dark modules with every line wrapped in ESC[47m ESC[30m ... ESC[0m (black on "
+                    + "white), so the code scans whatever the theme: upstream's compact terminal form.",
+                "ascii: one line per module row, ## for a dark module and two spaces for a light one; for documents "
+                    + "and places without Unicode (dark text on a light background).",
+                "png: black on white, 1-bit palette. svg: one white square and one black path of module runs, "
+                    + "with shape-rendering=\"crispEdges\". PNG is refused when standard output is a terminal.",
+            ]),
+            DocSection("QUIET ZONE", [
+                "QR codes need a light border, the quiet zone; ISO/IEC 18004 asks for 4 modules, which png and svg use "
+                    + "(as upstream does). On a terminal the code is surrounded by the terminal's own background, dark on "
+                    + "most themes, so clawpair draws the quiet zone itself and uses 2 modules: the test suite draws "
+                    + "each terminal format as a screen shows it, with a dark surround, and zbar decodes it down to a "
+                    + "1-module margin (upstream's compact form uses 1); 2 keeps a module in hand for phone cameras and "
+                    + "low-contrast themes while the code stays 4 columns and 2 lines smaller than with 4. Use "
+                    + "--margin 4 for a scanner that insists.",
+            ]),
+            DocSection("SECRETS", [
+                "A QR code of a setup code is the setup code: anyone who scans it before it expires can pair with the "
+                    + "gateway. Files written with --output are therefore private (mode 0600) and never replace an "
+                    + "existing file without --force; delete them once the device has paired.",
+            ]),
+            DocSection("JSON OUTPUT", [
+                "With --json, one object is printed on stdout, also on failure. The drawing itself is in \"text\" "
+                    + "(terminal formats and svg) or \"dataUrl\" (png, as data:image/png;base64,...) when no --output "
+                    + "file is given, and null otherwise.",
+                """
+                  {
+                    "ok": true,
+                    "input": "setup-code",          setup-code or raw
+                    "format": "png",
+                    "version": 7,                   QR version, 1 to 40
+                    "errorCorrection": "M",
+                    "modules": 45,                  modules per side, without margin
+                    "margin": 4,
+                    "scale": 6,
+                    "width": 318,                   pixels (png, svg) or columns (terminal)
+                    "height": 318,                  pixels or lines
+                    "output": "pair.png",           or null for standard output
+                    "text": null,
+                    "dataUrl": null,
+                    "error": null                   on failure: {"code", "message", "hint"}
+                  }
+                """,
+            ]),
+        ],
+        runner: QRRenderCommand.runner
+    )
+
+    /// What to encode: a setup input to canonicalize, or raw text.
+    enum Source {
+        case setup(String?)   // nil: standard input
+        case raw(String?)     // nil: standard input
+    }
+
+    let source: Source
+    let format: Format
+    let errorCorrection: QRErrorCorrection
+    let layout: QRLayout
+    let output: String?
+    let force: Bool
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        let positional = arguments.positionals.first
+        if let raw = arguments.value("raw") {
+            if positional != nil {
+                throw UsageError("give either a setup input or --raw TEXT, not both", hint: "see 'clawpair qr render --help'")
+            }
+            source = .raw(raw == "-" ? nil : raw)
+        } else {
+            source = .setup(positional == "-" ? nil : positional)
+        }
+        let outputValue = arguments.value("output")
+        output = outputValue == "-" ? nil : outputValue
+        force = arguments.flag("force")
+
+        if let name = arguments.value("format") {
+            guard let parsed = Format(rawValue: name.lowercased()) else {
+                throw UsageError("unknown format '\(TerminalText.sanitize(name, maxScalars: 32))'",
+                                 hint: "use one of: \(Format.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            format = parsed
+        } else if let output, output.lowercased().hasSuffix(".png") {
+            format = .png
+        } else if let output, output.lowercased().hasSuffix(".svg") {
+            format = .svg
+        } else {
+            format = .utf8
+        }
+
+        if let level = arguments.value("ec") {
+            guard let parsed = QRErrorCorrection(rawValue: level.uppercased()) else {
+                throw UsageError("unknown error correction level '\(TerminalText.sanitize(level, maxScalars: 32))'",
+                                 hint: "use L, M, Q or H")
+            }
+            errorCorrection = parsed
+        } else {
+            errorCorrection = .medium
+        }
+
+        let defaults = format.terminalStyle == nil ? QRLayout.image : QRLayout.terminal
+        let margin = try Self.integer(arguments, "margin", default: defaults.margin, range: QRLayout.marginRange)
+        let scale = try Self.integer(arguments, "scale", default: defaults.scale, range: QRLayout.scaleRange)
+        layout = try QRLayout(scale: scale, margin: margin)
+
+        if format == .png && output == nil && context.stdoutIsTTY && !context.globals.json {
+            throw UsageError("refusing to write a PNG image to the terminal",
+                             hint: "write it to a file with -o FILE.png, or redirect standard output")
+        }
+    }
+
+    private static func integer(_ arguments: ParsedArguments, _ name: String, default value: Int,
+                                range: ClosedRange<Int>) throws -> Int {
+        guard let text = arguments.value(name) else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), "
+                             + "not '\(TerminalText.sanitize(text, maxScalars: 32))'")
+        }
+        return number
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        do {
+            return try render(context)
+        } catch let error as any ClawpairError {
+            if context.globals.json && !(error is UsageError) { context.printJSON(QRJSON.failure(error)) }
+            throw error
+        }
+    }
+
+    private func render(_ context: CommandContext) throws -> ExitStatus {
+        let (payload, kind) = try payloadBytes(context)
+        let code = try QRCode(encoding: payload, errorCorrection: errorCorrection)
+
+        var text: String?
+        var bytes: [UInt8]
+        let width: Int, height: Int
+        if let style = format.terminalStyle {
+            let drawn = code.terminalText(style: style, layout: layout)
+            (text, bytes) = (drawn, Array(drawn.utf8))
+            width = code.terminalColumns(style: style, layout: layout)
+            height = code.terminalLines(style: style, layout: layout)
+        } else if format == .svg {
+            let drawn = code.svg(layout: layout)
+            (text, bytes) = (drawn, Array(drawn.utf8))
+            (width, height) = (layout.pixelsPerSide(code), layout.pixelsPerSide(code))
+        } else {
+            bytes = try code.png(layout: layout)
+            (width, height) = (layout.pixelsPerSide(code), layout.pixelsPerSide(code))
+        }
+
+        if let output {
+            try AtomicFile.write(bytes, to: output, mode: 0o600, replacing: force)
+        }
+        if context.globals.json {
+            var dataURL: String?
+            if output == nil && format == .png {
+                dataURL = "data:image/png;base64," + Base64.encode(bytes)
+            }
+            context.printJSON(.object([
+                ("ok", .bool(true)),
+                ("input", .string(kind)),
+                ("format", .string(format.rawValue)),
+                ("version", .int(Int64(code.version))),
+                ("errorCorrection", .string(code.errorCorrection.rawValue)),
+                ("modules", .int(Int64(code.size))),
+                ("margin", .int(Int64(layout.margin))),
+                ("scale", .int(Int64(layout.scale))),
+                ("width", .int(Int64(width))),
+                ("height", .int(Int64(height))),
+                ("output", output.map(JSONValue.string) ?? .null),
+                ("text", output == nil ? text.map(JSONValue.string) ?? .null : .null),
+                ("dataUrl", dataURL.map(JSONValue.string) ?? .null),
+                ("error", .null),
+            ]))
+            return .success
+        }
+
+        if let output {
+            let unit = format.terminalStyle == nil ? "pixels" : "columns by \(height) lines"
+            let size = format.terminalStyle == nil ? "\(width)×\(height) \(unit)" : "\(width) \(unit)"
+            context.note("Wrote \(TerminalText.sanitize(output)): \(format.rawValue), \(size), QR version \(code.version), "
+                         + "error correction \(code.errorCorrection.rawValue).")
+            if kind == "setup-code" {
+                context.note("It holds a setup code, a secret: the file is private (0600); delete it once the device has paired.")
+            }
+            if format == .png {
+                context.note("Check it with: clawpair qr scan \(Self.shellQuoted(output))")
+            }
+            return .success
+        }
+        if let style = format.terminalStyle, context.stdoutIsTTY,
+           let columns = Self.terminalColumns(), columns < code.terminalColumns(style: style, layout: layout) {
+            context.warn("the QR code is \(width) columns wide but the terminal has \(columns): widen the window, "
+                         + "make the font smaller, or write an image with -o code.png")
+        }
+        if let text {
+            context.stdout.write(text)
+        } else {
+            try Self.writeStandardOutput(bytes)
+        }
+        if context.globals.verbosity > 0 {
+            context.note("QR version \(code.version) (\(code.size)×\(code.size) modules), error correction "
+                         + "\(code.errorCorrection.rawValue), margin \(layout.margin), scale \(layout.scale)")
+        }
+        return .success
+    }
+
+    /// The bytes to encode and what they are (`setup-code` or `raw`).
+    private func payloadBytes(_ context: CommandContext) throws -> ([UInt8], String) {
+        switch source {
+        case .raw(let given):
+            if let given { return (Array(given.utf8), "raw") }
+            if context.stdinIsTTY { context.note("Type or paste the text, then press Ctrl-D:") }
+            var bytes = try context.readStandardInput(Self.maxInputBytes)
+            while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
+            return (bytes, "raw")
+        case .setup(let given):
+            let text: String
+            if let given {
+                text = given
+            } else {
+                if context.stdinIsTTY { context.note("Paste the setup code, then press Ctrl-D:") }
+                let bytes = try context.readStandardInput(SetupCode.maxInputBytes)
+                guard let decoded = String(validating: bytes, as: UTF8.self) else {
+                    throw SetupCodeError.notAPayload("the input is not UTF-8 text")
+                }
+                text = decoded
+            }
+            let setup = try SetupCode.parse(text)
+            guard let payload = setup.payload else {
+                throw GeneralError("this is a \(setup.form == .deepLink ? "deep link" : "gateway URL"), not a setup code: "
+                                   + "it carries no setup payload for the app to scan",
+                                   hint: "mint a setup code with 'clawpair setup-code encode' (or 'openclaw qr'), or "
+                                       + "draw the text as it is with --raw")
+            }
+            if given != nil, setup.bootstrapToken != nil || setup.token != nil || setup.password != nil {
+                context.warn("this setup code was given on the command line, where other users can see it (ps, shell "
+                             + "history); pipe it in instead: clawpair qr render -")
+            }
+            if setup.isExpired(nowMs: context.nowMs), let expiresAtMs = setup.expiresAtMs {
+                throw SetupCodeError.expired(expiresAtMs: expiresAtMs, nowMs: context.nowMs)
+            }
+            let code = SetupCode.encode(json: payload)
+            if context.globals.verbosity > 0 && setup.form != .code {
+                context.note("Drawing the canonical bare code (the input was \(setup.form.rawValue)).")
+            }
+            return (Array(code.utf8), "setup-code")
+        }
+    }
+
+    /// The terminal's width in columns, when standard output is one.
+    private static func terminalColumns() -> Int? {
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    /// Writes binary bytes to standard output (the text sink is for text).
+    private static func writeStandardOutput(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            offset += try Syscall.retrying("write", path: "standard output") {
+                bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, $0.count - offset) }
+            }
+        }
+    }
+
+    /// `path` quoted for a shell command line when it needs it.
+    static func shellQuoted(_ path: String) -> String {
+        let plain = path.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_./+:@%=".unicodeScalars.contains($0)
+        }
+        if plain && !path.isEmpty { return path }
+        let parts = TerminalText.sanitize(path).split(separator: "'", omittingEmptySubsequences: false)
+        return "'" + parts.joined(separator: "'\\''") + "'"
+    }
+}

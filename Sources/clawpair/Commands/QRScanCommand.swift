@@ -1,0 +1,202 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairQR
+import ClawpairSetupCode
+
+/// `clawpair qr scan IMAGE...`: finds QR codes in images and prints what they hold.
+struct QRScanCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "scan",
+        abstract: "Read the QR codes in PNG, JPEG and PNM images",
+        discussion: [
+            "Each image is decoded to gray (PNG with libpng, JPEG with libjpeg, PBM/PGM/PPM directly; the format is "
+                + "recognised from the first bytes, never the file name) and searched with zbar. When nothing is found, "
+                + "an inverted copy is searched (light-on-dark codes), then a halved one (noise, oversized photos), a "
+                + "sharpened one (blur) and, for small images, an enlarged one (tiny codes).",
+            "Every QR code found is printed on its own line, as zbarimg --raw does; with several images each line "
+                + "starts with the image name and a colon. Control characters and other text that could act on a "
+                + "terminal are shown escaped. A payload that is an OpenClaw setup code is a secret: it is printed, "
+                + "because that is the job of a scanner, and a note on standard error says what it is; pipe it to "
+                + "'clawpair setup-code decode -' to see what it holds.",
+            "- reads the image from standard input.",
+        ],
+        arguments: [ArgumentSpec("image", help: "PNG, JPEG or PNM files; - reads standard input.",
+                                 repeated: true, completion: .file)],
+        examples: [
+            Example("clawpair qr scan pairing.png", "Print the code in a screenshot"),
+            Example("clawpair qr scan pairing.png | clawpair setup-code decode -", "See what a setup code's QR code holds"),
+            Example("grim -g \"$(slurp)\" - | clawpair qr scan -", "Scan a region of the screen (Wayland)"),
+            Example("clawpair qr scan --json *.jpg | jq -r '.images[].codes[].payload'", "Every payload, for scripts"),
+        ],
+        sections: [
+            DocSection("LIMITS", [
+                "Images are read whole, at most \(ImageLimits.defaultMaxFileBytes / (1024 * 1024)) MiB each. The "
+                    + "image size is checked from the header before any pixel is decoded: images of more than "
+                    + "\(ImageLimits.defaultMaxPixels / 1_000_000) million pixels are refused (crop or scale them "
+                    + "around the code), and progressive JPEGs with more than \(ImageLimits.defaultMaxJPEGScans) scans. "
+                    + "A damaged or truncated image is an error, never a partial guess.",
+                "The exit status is 0 when at least one code was found, 3 when no image held one (zbarimg's \"no "
+                    + "code\" status), and 1 when an image could not be read, even if others held codes; the "
+                    + "remaining images are still scanned.",
+            ]),
+            DocSection("JSON OUTPUT", [
+                "With --json, one object is printed on stdout. \"payload\" is the code's text (null when it is not "
+                    + "UTF-8) and \"payloadBase64\" its exact bytes. \"setupCode\" is, for a payload that is an OpenClaw "
+                    + "setup code, what 'clawpair setup-code decode --json' prints for it (secrets null), and null for "
+                    + "other payloads.",
+                """
+                  {
+                    "ok": true,                     false when nothing was found or an image failed
+                    "found": 1,                     codes found in all images
+                    "images": [
+                      {"image": "pairing.png",      the argument; "-" for standard input
+                       "format": "png",             png, jpeg or pnm; null when unreadable
+                       "width": 318, "height": 318,
+                       "warnings": [],              damage the decoder worked around
+                       "codes": [
+                         {"payload": "eyJ1cmwiOi...",
+                          "payloadBase64": "ZXlKMWNt...",
+                          "setupCode": {"ok": true, "form": "code", ...}}
+                       ],
+                       "error": null}               or {"code", "message", "hint"}
+                    ]
+                  }
+                """,
+                "Error codes: unsupported-image, image-too-large, input-too-large, corrupt-image, scanner-failed, "
+                    + "io-error.",
+            ]),
+        ],
+        runner: QRScanCommand.runner
+    )
+
+    /// What one image gave.
+    struct ImageResult {
+        let name: String
+        let loaded: LoadedImage?
+        let codes: [ScannedCode]
+        let error: (any ClawpairError)?
+    }
+
+    let images: [String]
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        images = arguments.positionals
+        if images.filter({ $0 == "-" }).count > 1 {
+            throw UsageError("standard input (-) can be read only once", hint: "give - at most once")
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        let scanner = QRScanner()
+        let results = images.map { name in scan(name, scanner: scanner, context: context) }
+        let found = results.reduce(0) { $0 + $1.codes.count }
+        let failed = results.contains { $0.error != nil }
+
+        if context.globals.json {
+            context.printJSON(.object([
+                ("ok", .bool(!failed && found > 0)),
+                ("found", .int(Int64(found))),
+                ("images", .array(results.map { json($0, context: context) })),
+            ]))
+        } else {
+            printHuman(results, context: context)
+        }
+        for result in results {
+            if let error = result.error { context.report(named(result.name, error)) }
+        }
+        if failed { return .failure }
+        if found == 0 {
+            let damaged = results.first { !($0.loaded?.warnings.isEmpty ?? true) }
+            let what = images.count == 1 ? displayName(images[0]) : "any of the \(images.count) images"
+            throw GeneralError("no QR code found in \(what)",
+                               hint: damaged.map { "the image is damaged (\($0.loaded!.warnings[0])); re-capture it" }
+                                   ?? "make sure the whole code, with its light border, is in the picture, sharp and not too small",
+                               status: .notFound)
+        }
+        return .success
+    }
+
+    private func scan(_ name: String, scanner: QRScanner, context: CommandContext) -> ImageResult {
+        do {
+            let bytes: [UInt8]
+            if name == "-" {
+                bytes = try context.readStandardInput(ImageLimits.defaultMaxFileBytes)
+            } else {
+                bytes = try FileIO.read(path: name, limit: ImageLimits.defaultMaxFileBytes)
+            }
+            let loaded = try ImageLoader.load(bytes)
+            let codes = try scanner.scan(loaded.image)
+            if context.globals.verbosity > 0 {
+                context.note("\(displayName(name)): \(loaded.format.displayName), \(loaded.image.width)×\(loaded.image.height) "
+                             + "pixels, \(codes.count) QR code\(codes.count == 1 ? "" : "s")")
+                for warning in loaded.warnings { context.note("\(displayName(name)): decoder warning: \(TerminalText.sanitize(warning))") }
+            }
+            return ImageResult(name: name, loaded: loaded, codes: codes, error: nil)
+        } catch let error as any ClawpairError {
+            return ImageResult(name: name, loaded: nil, codes: [], error: error)
+        } catch {
+            return ImageResult(name: name, loaded: nil, codes: [], error: GeneralError("\(error)"))
+        }
+    }
+
+    private func printHuman(_ results: [ImageResult], context: CommandContext) {
+        let prefixed = images.count > 1
+        for result in results {
+            for code in result.codes {
+                let shown = TerminalText.sanitize(bytes: code.payload, maxScalars: 4096)
+                context.print(prefixed ? "\(TerminalText.sanitize(result.name)): \(shown)" : shown)
+                if let setup = Self.setup(in: code) {
+                    var note = "\(displayName(result.name)): this is an OpenClaw setup code, a secret: whoever has it "
+                        + "can pair with the gateway"
+                    if let expiresAtMs = setup.expiresAtMs {
+                        note += setup.isExpired(nowMs: context.nowMs)
+                            ? " (it expired \(WallClock.relative(ms: expiresAtMs, now: context.nowMs)))"
+                            : " until it expires \(WallClock.relative(ms: expiresAtMs, now: context.nowMs))"
+                    }
+                    context.note(note + ". See what it holds: pipe it to 'clawpair setup-code decode -'.")
+                }
+            }
+        }
+    }
+
+    private func json(_ result: ImageResult, context: CommandContext) -> JSONValue {
+        let codes: [JSONValue] = result.codes.map { code in
+            let setup = Self.setup(in: code).map { setup -> JSONValue in
+                let failure: (any ClawpairError)? = setup.isExpired(nowMs: context.nowMs)
+                    ? SetupCodeError.expired(expiresAtMs: setup.expiresAtMs ?? 0, nowMs: context.nowMs) : nil
+                return SetupCodeJSON.decoded(setup, nowMs: context.nowMs, showSecrets: false, failure: failure)
+            }
+            return .object([
+                ("payload", code.text.map(JSONValue.string) ?? .null),
+                ("payloadBase64", .string(Base64.encode(code.payload))),
+                ("setupCode", setup ?? .null),
+            ])
+        }
+        return .object([
+            ("image", .string(result.name)),
+            ("format", result.loaded.map { .string($0.format.rawValue) } ?? .null),
+            ("width", result.loaded.map { .int(Int64($0.image.width)) } ?? .null),
+            ("height", result.loaded.map { .int(Int64($0.image.height)) } ?? .null),
+            ("warnings", .array((result.loaded?.warnings ?? []).map(JSONValue.string))),
+            ("codes", .array(codes)),
+            ("error", result.error.map(QRJSON.errorObject) ?? .null),
+        ])
+    }
+
+    /// The decoded setup input when the payload is one (a gateway URL alone is not).
+    static func setup(in code: ScannedCode) -> DecodedSetup? {
+        guard let text = code.text, let setup = try? SetupCode.parse(text), setup.form != .rawURL else { return nil }
+        return setup
+    }
+
+    /// `error` with the image's name in front, unless its message already names the file.
+    private func named(_ name: String, _ error: any ClawpairError) -> any ClawpairError {
+        let inner = (error as? ClawpairErrorBox)?.error ?? error
+        if inner is SystemError || inner is FileIO.TooLarge { return error }
+        return ContextualError(displayName(name), error)
+    }
+
+    private func displayName(_ name: String) -> String {
+        name == "-" ? "standard input" : TerminalText.sanitize(name)
+    }
+}
