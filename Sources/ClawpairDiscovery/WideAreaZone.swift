@@ -1,5 +1,7 @@
 // The wide-area DNS-SD zone file, byte-for-byte as the gateway writes it (discovery.md §4.1):
 // a content-hash header, then fixed record lines; a new serial only when the content changes.
+// One deliberate difference: non-ASCII bytes in TXT strings are written as `\DDD` (see
+// `txtQuote`), because upstream's raw UTF-8 does not load in every DNS server.
 //
 // The content hash is 32-bit FNV-1a over the UTF-16 code units of the record lines (joined with
 // LF, one trailing LF) with the SOA serial replaced by `SERIAL`. The serial follows RFC 1982
@@ -118,19 +120,28 @@ public enum WideAreaZone {
         return label.utf16.count <= 63 ? label : String(label.unicodeScalars.prefix(63))
     }
 
-    /// A TXT string in double quotes: `\` → `\\`, `"` → `\"`, newline → `\n` (upstream's rule;
-    /// ``validate(_:)`` refuses control characters, so the last never applies to our zones).
+    /// A TXT string in double quotes: `\` → `\\`, `"` → `\"`, newline → `\n` (upstream's rule),
+    /// and every other byte outside printable ASCII (other controls, DEL, each byte of a non-ASCII
+    /// character) → `\DDD` (RFC 1035 §5.1).
+    ///
+    /// **Toolkit:** upstream writes non-ASCII raw, which some servers refuse (Knot DNS: "invalid
+    /// text character"); `\DDD` is read by every server and decodes to the same bytes. For ASCII
+    /// values, which all vectors use, the output is byte-identical to upstream. (Upstream's `\n`
+    /// is a quirk — a zone-file parser reads it as the letter n — and ``validate(_:)`` refuses
+    /// control characters, so our zones never contain it.)
     public static func txtQuote(_ value: String) -> String {
-        var out = "\""
-        for character in value.unicodeScalars {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(character)
+        var out: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): out += Array("\\\\".utf8)
+            case UInt8(ascii: "\""): out += Array("\\\"".utf8)
+            case 0x0A: out += Array("\\n".utf8)
+            case 0x20...0x7E: out.append(byte)
+            default: out += [UInt8(ascii: "\\"), 48 + byte / 100, 48 + (byte / 10) % 10, 48 + byte % 10]
             }
         }
-        return out + "\""
+        out.append(UInt8(ascii: "\""))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The OS hostname's first label (what the TS code calls `hostname`).

@@ -171,6 +171,19 @@ import Testing
         #expect(problem { $0.cliPath = "/" + String(repeating: "x", count: 260) } == .txtTooLong(key: "cliPath", bytes: 269))
     }
 
+    @Test func txtQuoting() {
+        #expect(WideAreaZone.txtQuote(#"C:\a "b""#) == #""C:\\a \"b\"""#)
+        #expect(WideAreaZone.txtQuote("Peter\u{2019}s Mac") == #""Peter\226\128\153s Mac""#, "non-ASCII as \\DDD")
+        #expect(WideAreaZone.txtQuote("a\nb\tc\u{7F}") == #""a\nb\009c\127""#, "upstream's \\n, other controls as \\DDD")
+        // What a zone parser reads back is the original bytes (newline aside, upstream's quirk).
+        var random = SeededGenerator(seed: 7)
+        let alphabet: [Character] = ["a", " ", "\\", "\"", "\u{E9}", "\u{2019}", "\u{1F99E}", "\t", "(", ";", "=", "\u{0}"]
+        for _ in 0..<500 {
+            let text = String((0..<Int.random(in: 0...10, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+            #expect(QuotedStrings.parse(WideAreaZone.txtQuote(text)) == [Array(text.utf8)], "\(text.debugDescription)")
+        }
+    }
+
     @Test func recordsMatchTheText() throws {
         let options = Self.options(try Vectors.zone().fullExample.inputs)
         let records = try WideAreaZone.records(options, serial: 7)

@@ -157,6 +157,15 @@ import Glibc
         #expect(plainTLS.stdout.contains("\"gatewayPort=18789\" \"gatewayTls=1\"\n"), "\(plainTLS)")
     }
 
+    @Test func nonASCIITextIsEscapedForEveryServer() throws {
+        let result = try ClawpairBinary.run(["zone", "--domain", "openclaw.internal", "--ipv4", "100.64.0.1", "--host-label", "box",
+                                             "--display-name", "Caf\u{E9} \u{1F99E}", "-o", "-"], nowMs: Self.exampleDay)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains(#" IN TXT "displayName=Caf\195\169 \240\159\166\158" "role=gateway""#), "\(result)")
+        let ascii = result.stdout.unicodeScalars.allSatisfy { $0.isASCII }
+        #expect(ascii, "the zone file is ASCII")
+    }
+
     @Test func defaultsComeFromTheHostname() throws {
         var buffer = [CChar](repeating: 0, count: 256)
         gethostname(&buffer, 255)

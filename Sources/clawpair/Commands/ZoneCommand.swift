@@ -26,6 +26,9 @@ struct ZoneCommand: ParsableCommand {
                 + "'studio-london'). The host label defaults to this machine's hostname, the instance label to "
                 + "<hostname>-gateway, the display name to '<hostname> (OpenClaw)', as the gateway does. TXT values are "
                 + "hints only: clients route to the SRV target and port.",
+            "One deliberate difference from OpenClaw: bytes outside printable ASCII in TXT values (a display name "
+                + "with accents or emoji) are written as \\DDD escapes, which every DNS server reads; OpenClaw writes "
+                + "them raw, and Knot DNS refuses to load such a zone.",
         ],
         options: [
             .value("domain", "DOMAIN", help: "The wide-area discovery domain, e.g. openclaw.internal (required)."),
