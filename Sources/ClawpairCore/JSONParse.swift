@@ -229,11 +229,15 @@ struct JSONParser {
         }
     }
 
+    /// Objects up to this many members find duplicate keys by scanning; larger ones build an index.
+    static let linearKeyScanLimit = 16
+
     private mutating func parseObject(depth: Int) throws(JSONError) -> JSONValue {
         guard depth <= maxDepth else { throw fail(.tooDeep(limit: maxDepth)) }
         advance() // {
         var members: [(String, JSONValue)] = []
-        var positions: [String: Int] = [:]
+        // Duplicate keys: a linear scan while the object is small (most are), an index after.
+        var positions: [String: Int]? = nil
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             advance()
@@ -251,10 +255,16 @@ struct JSONParser {
             advance()
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            if let existing = positions[key] {
+            if positions == nil && members.count >= Self.linearKeyScanLimit {
+                var index: [String: Int] = [:]
+                for (position, member) in members.enumerated() { index[member.0] = position }
+                positions = index
+            }
+            let existing = positions.map { $0[key] } ?? members.firstIndex { $0.0 == key }
+            if let existing {
                 members[existing].1 = value
             } else {
-                positions[key] = members.count
+                positions?[key] = members.count
                 members.append((key, value))
             }
             skipWhitespace()

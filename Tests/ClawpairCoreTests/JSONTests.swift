@@ -45,6 +45,17 @@ struct SeededGenerator: RandomNumberGenerator {
         #expect(v != .object([("a", .int(2)), ("b", .int(3))]))
     }
 
+    @Test func duplicatesInLargeObjects() throws {
+        // Past the linear-scan limit the parser switches to an index; the rule stays the same.
+        let keys = (0..<40).map { "k\($0)" }
+        let text = "{" + keys.map { "\"\($0)\":1" }.joined(separator: ",") + ",\"k3\":7,\"k39\":9}"
+        let v = try JSONValue.parse(text)
+        guard case .object(let members) = v else { Issue.record("not an object"); return }
+        #expect(members.map(\.0) == keys)
+        #expect(v["k3"] == .int(7))
+        #expect(v["k39"] == .int(9))
+    }
+
     @Test func accessors() throws {
         let v = try JSONValue.parse(#"{"s":"x","n":null,"i":5,"d":2.0,"a":[1,"y"],"o":{"k":true}}"#)
         #expect(v["s"]?.stringValue == "x")
