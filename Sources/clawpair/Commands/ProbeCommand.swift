@@ -37,7 +37,7 @@ struct ProbeCommand: ParsableCommand {
             .value("stagger", "MS", help: "Delay between the starts of consecutive routes, in ms or with a unit (default 250)."),
             .value("timeout", "MS", help: "Limit for the whole run, in ms or with a unit such as 3s (default 5000)."),
             .flag("fastest", help: "Wait for every route and pick the one with the lowest latency, instead of the first to pass."),
-            .flag("all", help: "List every route's outcome, reason and timings, not only the winner."),
+            .flag("all", help: "List every route's outcome, reason and timings, not only the winner (also with -v)."),
             .value("tls-fingerprint", "SHA256",
                    help: "Pin: the SHA-256 of the gateway's leaf certificate (any common spelling) that every wss:// route "
                        + "without a pin of its own must present."),
@@ -98,8 +98,9 @@ struct ProbeCommand: ParsableCommand {
                        "tls": {"version": "TLSv1.3", "fingerprint": "<64 hex>",
                                "expected": "<64 hex>" or null,
                                "pinSource": "setup-code", "trust": "pinned",
-                               "systemTrusted": false,
-                               "verificationError": "self-signed certificate"}
+                               "systemTrusted": null,      null when pinned (not
+                                                           checked), else a Boolean
+                               "verificationError": null}  why system trust failed
                               or null for ws://,
                        "trustCommand": "clawpair probe --trust <fp> wss://gw:443"
                                                     when the certificate was untrusted
@@ -140,7 +141,7 @@ struct ProbeCommand: ParsableCommand {
         configuration = ProbeConfiguration(stagger: .milliseconds(stagger), timeout: .milliseconds(timeout),
                                            mode: arguments.flag("fastest") ? .fastest : .first,
                                            allowInsecure: arguments.flag("allow-insecure"))
-        showAll = arguments.flag("all")
+        showAll = arguments.flag("all") || arguments.globals.verbosity > 0
         fingerprint = try Self.fingerprint(arguments.value("tls-fingerprint"), option: "tls-fingerprint")
         trust = try Self.fingerprint(arguments.value("trust"), option: "trust")
     }
