@@ -68,6 +68,7 @@ _clawpair() {
         "clawpair probe|--timeout") COMPREPLY=(); return ;;
         "clawpair probe|--tls-fingerprint") COMPREPLY=(); return ;;
         "clawpair probe|--trust") COMPREPLY=(); return ;;
+        "clawpair probe|--discover-backend") COMPREPLY=($(compgen -W "auto avahi native" -- "$cur")); return ;;
     esac
     local opts="" subs=""
     case "$path" in
@@ -88,7 +89,7 @@ _clawpair() {
         "clawpair identity sign-connect") opts="--nonce --signed-at-ms --client-id --client-mode --role --scope --token-file --token --platform --device-family --v3 --print-payload --batch --self-check --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair identity verify") opts="--public-key --payload --payload-file --signature --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair zone") opts="--domain --ipv4 --ipv6 --port --display-name --host-label --instance-label --tls --tls-fingerprint --tailnet-dns --mode --ssh-port --cli-path -o --output --force --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair probe") opts="--stagger --timeout --fastest --all --tls-fingerprint --trust --allow-insecure --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair probe") opts="--stagger --timeout --fastest --all --tls-fingerprint --trust --allow-insecure --discover --discover-backend --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair completions") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
     esac
     if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi

@@ -117,5 +117,7 @@ complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair probe"' -l
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair probe"' -l tls-fingerprint -x -d 'Pin: the SHA-256 of the gateway\'s leaf certificate (any common spelling) that every wss:// route without a pin of its own must present'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair probe"' -l trust -x -d 'Accept a certificate with this SHA-256 fingerprint, after you checked it belongs to your gateway (what a failed route prints); applies like --tls-fingerprint'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair probe"' -l allow-insecure -d 'Also dial ws:// routes to hosts that need wss:// (public and tailnet addresses)'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair probe"' -l discover -d 'Also race the gateways local discovery (mDNS) finds in the first 2 s of the run'
+complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair probe"' -l discover-backend -x -a 'auto avahi native' -d 'Discovery backend: auto (avahi-daemon when it answers, else the built-in querier), avahi or native (default auto)'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair probe"' -a '(__fish_print_hostnames)'
 complete -c clawpair -n 'test "(__clawpair_command_path)" = "clawpair completions"' -a 'bash zsh fish'

@@ -49,6 +49,8 @@ final class ProbeAttempt {
             return
         }
         result.phase = SocketAddress(ip: route.host, port: 0) == nil ? .dns : .tcp
+        let resolver: any HostResolver = route.knownAddresses.isEmpty ? self.resolver
+            : KnownAddressesResolver(addresses: route.knownAddresses)
         let dialer = TCPDialer(loop: loop, host: route.host, port: route.port, resolver: resolver,
                                configuration: configuration.happyEyeballs)
         self.dialer = dialer

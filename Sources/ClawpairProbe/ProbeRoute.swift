@@ -20,6 +20,8 @@ public struct ProbeRoute: Sendable, Equatable {
         case setupCode(code: Int, route: Int)
         /// A route the setup code's decoder dropped because it is plaintext to a host that needs TLS.
         case setupCodeDropped(code: Int)
+        /// A gateway local discovery found: its resolved SRV host and port (`discovery.md` §6).
+        case discovered(instance: String)
     }
 
     /// Where a pin came from.
@@ -48,9 +50,12 @@ public struct ProbeRoute: Sendable, Equatable {
     public var expectedFingerprint: String?
     /// Where `expectedFingerprint` came from.
     public var pinSource: PinSource?
+    /// Addresses already known for `host` (from an mDNS answer), dialed instead of resolving it;
+    /// empty to resolve `host` with the system resolver.
+    public var knownAddresses: [String]
 
     public init(host: String, port: Int, tls: Bool, path: String = "/", input: String, source: Source,
-                expectedFingerprint: String? = nil, pinSource: PinSource? = nil) {
+                expectedFingerprint: String? = nil, pinSource: PinSource? = nil, knownAddresses: [String] = []) {
         self.host = host
         self.port = port
         self.tls = tls
@@ -59,6 +64,7 @@ public struct ProbeRoute: Sendable, Equatable {
         self.source = source
         self.expectedFingerprint = expectedFingerprint
         self.pinSource = pinSource
+        self.knownAddresses = knownAddresses
     }
 
     /// The route as a URL: `wss://host:port/path`, the port always shown.
@@ -162,6 +168,16 @@ public enum ProbeCandidates {
             }
         }
         return routes
+    }
+
+    /// The route of a discovered gateway: its resolved SRV `host` and `port`, `wss://` when the
+    /// beacon says `gatewayTls`, dialed at the `addresses` the discovery answer carried. An
+    /// advertised TXT fingerprint is deliberately not a parameter: it never becomes a pin.
+    public static func discovered(instance: String, host: String, port: Int, tls: Bool, addresses: [String]) -> ProbeRoute {
+        var name = host
+        if name.hasSuffix(".") { name.removeLast() }
+        return ProbeRoute(host: name.lowercased(), port: port, tls: tls, input: "discovered: \(instance)",
+                          source: .discovered(instance: instance), knownAddresses: addresses)
     }
 
     /// Applies `--tls-fingerprint` / `--trust` to every TLS route that has no pin of its own.

@@ -57,3 +57,21 @@ public struct SystemResolver: HostResolver {
         return addresses.isEmpty ? .failure(.noAddresses(host: host)) : .success(addresses)
     }
 }
+
+/// Answers from addresses already known (e.g. the A/AAAA records of an mDNS answer), so a name
+/// that only multicast DNS can resolve is still dialed with Happy Eyeballs over all of them.
+/// A family with no address fails with `noAddresses`.
+public struct KnownAddressesResolver: HostResolver {
+    /// The IPv4 and IPv6 literals to answer with, in preference order.
+    public let addresses: [String]
+
+    public init(addresses: [String]) {
+        self.addresses = addresses
+    }
+
+    public func resolve(host: String, port: Int, family: SocketAddress.Family,
+                        completion: @escaping @Sendable (Result<[SocketAddress], TransportError>) -> Void) {
+        let matching = addresses.compactMap { SocketAddress(ip: $0, port: port) }.filter { $0.family == family }
+        completion(matching.isEmpty ? .failure(.noAddresses(host: host)) : .success(matching))
+    }
+}

@@ -77,6 +77,16 @@ import Testing
         #expect(routes.map(\.pinSource) == [.setupCode, .option, nil])
     }
 
+    @Test func discoveredGatewaysUseTheirSRVTargetAndAnswerAddresses() {
+        let route = ProbeCandidates.discovered(instance: "Studio (OpenClaw)", host: "Studio.local.", port: 18789, tls: true,
+                                               addresses: ["10.250.0.2", "fd00:c1a0::2"])
+        #expect(route.url == "wss://studio.local:18789")
+        #expect(route.source == .discovered(instance: "Studio (OpenClaw)"))
+        #expect(route.knownAddresses == ["10.250.0.2", "fd00:c1a0::2"])
+        #expect(route.expectedFingerprint == nil, "an advertised fingerprint never becomes a pin")
+        #expect(!ProbeCandidates.discovered(instance: "x", host: "x.local", port: 1, tls: false, addresses: []).plaintextRefused)
+    }
+
     @Test func refusals() {
         #expect(throws: ProbeCandidateError.unrecognized("ws://")) { try expand("ws://") }
         #expect(throws: ProbeCandidateError.unrecognized("gw.example.com/path")) { try expand("gw.example.com/path") }

@@ -38,8 +38,10 @@ import Testing
         #expect(twoStdin.status == 2, "\(twoStdin)")
         let nonsense = try ClawpairBinary.run(["probe", "ftp://example.com"])
         #expect(nonsense.status == 2 && nonsense.stderr.contains("is not a ws:// or wss:// URL"), "\(nonsense)")
-        let discover = try ClawpairBinary.run(["probe", "--discover"])
-        #expect(discover.status == 2 && discover.stderr.contains("--discover is not available yet"), "\(discover)")
+        let backend = try ClawpairBinary.run(["probe", "--discover-backend", "native", "ws://127.0.0.1:1"])
+        #expect(backend.status == 2 && backend.stderr.contains("--discover-backend needs --discover"), "\(backend)")
+        let badBackend = try ClawpairBinary.run(["probe", "--discover", "--discover-backend", "bonjour"])
+        #expect(badBackend.status == 2 && badBackend.stderr.contains("invalid --discover-backend"), "\(badBackend)")
     }
 
     @Test func helpDocumentsReasonsAndJSON() throws {
@@ -47,10 +49,9 @@ import Testing
         #expect(help.status == 0)
         let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         for word in ["--stagger", "--timeout", "--fastest", "--all", "--tls-fingerprint", "--trust", "--allow-insecure",
-                     "connect.challenge", "not available in this build"] {
+                     "--discover", "--discover-backend", "connect.challenge", "never becomes a pin"] {
             #expect(text.contains(word), "\(word) missing from --help")
         }
-        #expect(!help.stdout.contains("--discover "), "the unfinished option stays hidden")
     }
 
     @Test func refusedLoopbackAndNeedsWSSWithoutDialing() throws {
@@ -239,6 +240,39 @@ import Testing
             #expect((farTimings?["tcpMs"] as? Double ?? 0) >= 280, "TCP over the slow link takes a round trip: \(String(describing: farTimings))")
             #expect((farTimings?["wsMs"] as? Double ?? 0) >= 280)
             #expect(fastestObject["timedOut"] as? Bool == true, "the blackholed route keeps the run to its limit")
+        }
+    }
+
+    @Test("--discover races what mDNS finds; the advertised fingerprint is not a pin", .networkLab)
+    func discover() async throws {
+        try await withNetworkLab { lab in
+            let client = try await lab.addHost("client")
+            let gateway = try await lab.addHost("gateway")
+            let link = try await lab.link(client, gateway)
+            let good = try await certificate(lab, "good", on: gateway)
+            _ = try await serve(gateway, mode: "gateway", ip: link.b.ipv4, port: 18801, certificate: (good.cert, good.key))
+            // The beacon advertises TLS with a *different* fingerprint: an unauthenticated hint.
+            let advertised = String(repeating: "ab", count: 32)
+            _ = try await lab.startZeroconfAdvertiser(in: gateway, instance: "Lab Gateway", port: 18801,
+                                                      txt: ["role": "gateway", "transport": "gateway", "gatewayPort": "18801",
+                                                            "gatewayTls": "1", "gatewayTlsSha256": advertised],
+                                                      server: "gw-lab.local.")
+            let (untrusted, object) = try await probe(client, ["--discover", "--discover-backend", "native", "--all"],
+                                                       timeoutMs: 4000)
+            #expect(untrusted.status == .exited(4), "no pin, self-signed: \(untrusted.stdout)\(untrusted.stderr)")
+            let route = try #require(routes(object).first)
+            #expect(route["url"] as? String == "wss://gw-lab.local:18801")
+            #expect(route["source"] as? String == "discovered")
+            #expect(route["outcome"] as? String == "tls-untrusted")
+            let tls = route["tls"] as? [String: Any]
+            #expect(tls?["expected"] is NSNull, "the TXT fingerprint did not become the pin")
+            #expect(tls?["fingerprint"] as? String == good.fingerprint)
+
+            let (trusted, trustedObject) = try await probe(client, ["--discover", "--discover-backend", "native",
+                                                                    "--trust", good.fingerprint], timeoutMs: 4000)
+            #expect(trusted.status == .exited(0), "\(trusted.stderr)")
+            #expect(trustedObject["url"] as? String == "wss://gw-lab.local:18801")
+            #expect(routes(trustedObject).first?["address"] as? String == "\(link.b.ipv4):18801")
         }
     }
 

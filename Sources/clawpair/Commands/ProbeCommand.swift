@@ -1,5 +1,6 @@
 import ClawpairCLIKit
 import ClawpairCore
+import ClawpairDiscovery
 import ClawpairProbe
 import ClawpairSetupCode
 
@@ -30,8 +31,11 @@ struct ProbeCommand: ParsableCommand {
                 + "always reported; an untrusted certificate fails its route with the exact --trust command that "
                 + "accepts it. An advertised (TXT) fingerprint never becomes a pin. Pins are not stored yet: "
                 + "stored pins per gateway come with the gateway registry.",
-            "Gateway discovery (--discover, racing the gateways that discovery finds) is not available in this "
-                + "build: it arrives with the discovery backends.",
+            "--discover adds the gateways local discovery finds (mDNS, as 'clawpair discover' does) after the "
+                + "candidates given: discovery listens for the first part of the run (2 s, or half of --timeout when "
+                + "that is shorter), then each gateway is raced at its resolved SRV host and port, over wss:// when it "
+                + "advertises TLS, dialed at the addresses the answer carried. Its advertised TXT fingerprint is an "
+                + "unauthenticated hint and never becomes a pin.",
         ],
         options: [
             .value("stagger", "MS", help: "Delay between the starts of consecutive routes, in ms or with a unit (default 250)."),
@@ -45,7 +49,10 @@ struct ProbeCommand: ParsableCommand {
                    help: "Accept a certificate with this SHA-256 fingerprint, after you checked it belongs to your gateway "
                        + "(what a failed route prints); applies like --tls-fingerprint."),
             .flag("allow-insecure", help: "Also dial ws:// routes to hosts that need wss:// (public and tailnet addresses)."),
-            .flag("discover", help: "Race the gateways discovery finds (not available yet).", hidden: true),
+            .flag("discover", help: "Also race the gateways local discovery (mDNS) finds in the first 2 s of the run."),
+            .value("discover-backend", "BACKEND", help: "Discovery backend: auto (avahi-daemon when it answers, else the "
+                       + "built-in querier), avahi or native (default auto).",
+                   completion: .values(DiscoveryBackendChoice.allCases.map(\.rawValue))),
         ],
         arguments: [ArgumentSpec("candidate", help: "A ws(s):// URL, host[:port], setup code, or - to read a setup code from standard input.",
                                  optional: true, repeated: true, completion: .hostname)],
@@ -54,6 +61,7 @@ struct ProbeCommand: ParsableCommand {
             Example("clawpair probe --all ws://192.168.1.20:18789 wss://gw.tail1234.ts.net", "Race two routes and show every outcome"),
             Example("clawpair probe --json - < code.txt | jq -r .url", "Print the winning URL for a script"),
             Example("clawpair probe --trust 5f1c...e9 wss://10.0.0.5:18789", "Accept a self-signed gateway certificate you checked"),
+            Example("clawpair probe --discover --all", "Race every gateway on this network segment"),
         ],
         sections: [
             DocSection("REASONS", [
@@ -89,7 +97,8 @@ struct ProbeCommand: ParsableCommand {
                     "timedOut": false,
                     "routes": [
                       {"index": 0, "url": "wss://gw:443", "input": "wss://gw",
-                       "source": "url",             url, host, setup-code, setup-code-dropped
+                       "source": "url",             url, host, setup-code, setup-code-dropped,
+                                                    discovered
                        "outcome": "reachable",      or a reason (see REASONS)
                        "phase": "done", "message": null,
                        "address": "10.0.0.5:443",
@@ -123,13 +132,27 @@ struct ProbeCommand: ParsableCommand {
     let fingerprint: String?
     let trust: String?
 
+    /// The longest discovery phase of a `--discover` run.
+    static let maxDiscoveryMs: Int64 = 2000
+
+    let discover: DiscoveryBackendChoice?
+    let timeoutMs: Int64
+
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        if arguments.flag("discover") {
-            throw UsageError("--discover is not available yet: gateway discovery has not landed in this build",
-                             hint: "give the gateway's URL, host[:port] or setup code instead")
+        if let text = arguments.value("discover-backend") {
+            guard let choice = DiscoveryBackendChoice(rawValue: text) else {
+                throw UsageError("invalid --discover-backend: \(TerminalText.sanitize(text, maxScalars: 32))",
+                                 hint: "use auto, avahi or native")
+            }
+            guard arguments.flag("discover") else {
+                throw UsageError("--discover-backend needs --discover")
+            }
+            discover = choice
+        } else {
+            discover = arguments.flag("discover") ? .auto : nil
         }
         candidates = arguments.positionals
-        guard !candidates.isEmpty else {
+        guard !candidates.isEmpty || discover != nil else {
             throw UsageError("give at least one candidate: a ws:// or wss:// URL, host[:port] or setup code (- reads one from standard input)",
                              hint: "e.g. clawpair probe - < code.txt, or clawpair probe wss://gateway.example.com")
         }
@@ -138,6 +161,7 @@ struct ProbeCommand: ParsableCommand {
         }
         let stagger = try Self.milliseconds(arguments.value("stagger"), option: "stagger", default: 250, allowZero: true)
         let timeout = try Self.milliseconds(arguments.value("timeout"), option: "timeout", default: 5000, allowZero: false)
+        timeoutMs = timeout
         configuration = ProbeConfiguration(stagger: .milliseconds(stagger), timeout: .milliseconds(timeout),
                                            mode: arguments.flag("fastest") ? .fastest : .first,
                                            allowInsecure: arguments.flag("allow-insecure"))
@@ -159,6 +183,37 @@ struct ProbeCommand: ParsableCommand {
                              hint: "give milliseconds (e.g. \(value)) or a duration with a unit (e.g. 3s), at most 10m")
         }
         return ms
+    }
+
+    /// Runs local discovery for `budgetMs` and returns a route per gateway found (in the order
+    /// `discover` lists them), skipping beacons without a usable endpoint.
+    func discoverRoutes(_ backend: DiscoveryBackendChoice, budgetMs: Int64, context: CommandContext) throws -> [ProbeRoute] {
+        var seen: [String: Sighting] = [:]
+        var order: [String] = []
+        let verbose = context.globals.verbosity > 0
+        _ = try LocalDiscovery.run(backend, until: ContinuousClock.now + .milliseconds(budgetMs),
+                                   note: { if verbose { context.note($0) } }) { event in
+            switch event {
+            case .seen(let sighting):
+                if seen[sighting.key] == nil { order.append(sighting.key) }
+                seen[sighting.key] = sighting
+            case .gone(let key, _):
+                seen[key] = nil
+                order.removeAll { $0 == key }
+            }
+            return true
+        }
+        let sightings = order.compactMap { seen[$0] }
+        let beacons = GatewayBeacon.sorted(GatewayBeacon.deduplicated(sightings.map(\.beacon)))
+        var routes: [ProbeRoute] = []
+        for beacon in beacons {
+            guard let endpoint = beacon.endpoint,
+                  let sighting = sightings.first(where: { $0.beacon == beacon }) else { continue }
+            routes.append(ProbeCandidates.discovered(instance: beacon.instanceName, host: endpoint.host, port: endpoint.port,
+                                                     tls: endpoint.gatewayTls, addresses: sighting.addresses))
+        }
+        if verbose { context.note("discovery found \(routes.count) gateway route(s)") }
+        return routes
     }
 
     static func fingerprint(_ text: String?, option: String) throws -> String? {
@@ -206,6 +261,21 @@ struct ProbeCommand: ParsableCommand {
             }
             routes += expanded.routes
         }
+        var configuration = self.configuration
+        if let backend = discover {
+            // Discovery takes the first part of the run; the race gets the rest, so --timeout
+            // still bounds the whole run.
+            let budget = min(Self.maxDiscoveryMs, timeoutMs / 2)
+            let started = ContinuousClock.now
+            routes += try discoverRoutes(backend, budgetMs: budget, context: context)
+            let spent = ContinuousClock.now - started
+            configuration.timeout = max(.milliseconds(1), .milliseconds(timeoutMs) - spent)
+            if routes.isEmpty {
+                throw GeneralError("no gateway found within \(budget) ms of discovery", hint:
+                    "check that the gateway advertises (openclaw plugins enable bonjour) on this network segment, or "
+                    + "give its URL, host[:port] or setup code", status: .notFound)
+            }
+        }
         if let fingerprint { ProbeCandidates.applyPin(fingerprint, source: .option, to: &routes) }
         if let trust { ProbeCandidates.applyPin(trust, source: .trust, to: &routes) }
         if routes.count > ProbeOutput.maxRoutes {
@@ -214,13 +284,13 @@ struct ProbeCommand: ParsableCommand {
 
         let report = try Prober.run(routes: routes, configuration: configuration)
         if context.globals.json {
-            context.printJSON(ProbeOutput.json(report, configuration: configuration))
+            context.printJSON(ProbeOutput.json(report, configuration: self.configuration))
             if report.winner == nil {
                 context.report(GeneralError(ProbeOutput.failureSummary(report), hint: ProbeOutput.failureHint(report),
                                             status: report.exitStatus))
             }
         } else {
-            ProbeOutput.printText(report, configuration: configuration, showAll: showAll, context: context)
+            ProbeOutput.printText(report, configuration: self.configuration, showAll: showAll, context: context)
         }
         return report.exitStatus
     }

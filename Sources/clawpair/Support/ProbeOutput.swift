@@ -19,6 +19,7 @@ enum ProbeOutput {
         case .hostPort: return "host"
         case .setupCode: return "setup-code"
         case .setupCodeDropped: return "setup-code-dropped"
+        case .discovered: return "discovered"
         }
     }
 
@@ -204,9 +205,12 @@ enum ProbeOutput {
             if result.reachable {
                 context.print("       " + style.dim(timingLine(result.timings)))
             }
-            if case .setupCode = result.route.source, result.route.input != urls[i] {
-                // The label says which setup code route this is.
+            switch result.route.source {
+            case .setupCode, .discovered:
+                // The label says which setup code route, or which discovered gateway, this is.
                 context.print("       " + style.dim(clean(result.route.input)))
+            case .url, .hostPort, .setupCodeDropped:
+                break
             }
         }
     }
