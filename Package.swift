@@ -10,6 +10,7 @@
 //     │   └─ ClawpairDNS     bounded DNS message codec (RFC 1035 + mDNS bits)
 //     ├─ ClawpairAvahi       browse/resolve through avahi-daemon (Avahi's Bonjour-compat dns_sd API)
 //     ├─ ClawpairMDNS        built-in one-shot mDNS querier: record cache + browse state machine + sockets
+//     ├─ ClawpairWideArea    unicast DNS-SD browse (resolv.conf, UDP with TCP fallback), JSON5 config reader
 //     ├─ ClawpairProbe       race gateway routes: TCP → TLS (pinning) → WebSocket → connect.challenge
 //     │   ├─ ClawpairTransport  poll()-based sockets, Happy Eyeballs, TLS on OpenSSL
 //     │   └─ ClawpairWebSocket  RFC 6455 handshake and frame codec (value-type state machines, no I/O)
@@ -38,6 +39,7 @@ let package = Package(
         .library(name: "ClawpairDiscovery", targets: ["ClawpairDiscovery"]),
         .library(name: "ClawpairAvahi", targets: ["ClawpairAvahi"]),
         .library(name: "ClawpairMDNS", targets: ["ClawpairMDNS"]),
+        .library(name: "ClawpairWideArea", targets: ["ClawpairWideArea"]),
         .library(name: "ClawpairWebSocket", targets: ["ClawpairWebSocket"]),
         .library(name: "ClawpairTransport", targets: ["ClawpairTransport"]),
         .library(name: "ClawpairProbe", targets: ["ClawpairProbe"]),
@@ -64,6 +66,7 @@ let package = Package(
         .target(name: "ClawpairDiscovery", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairSetupCode"]),
         .target(name: "ClawpairAvahi", dependencies: ["ClawpairCore", "CDNSSD"]),
         .target(name: "ClawpairMDNS", dependencies: ["ClawpairCore", "ClawpairDNS"]),
+        .target(name: "ClawpairWideArea", dependencies: ["ClawpairCore", "ClawpairDNS"]),
         .target(name: "ClawpairWebSocket", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSL", "COpenSSLShims"]),
         .target(name: "ClawpairProbe", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
@@ -74,7 +77,8 @@ let package = Package(
         .executableTarget(
             name: "clawpair",
             dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit", "ClawpairIdentity", "ClawpairQR",
-                           "ClawpairDNS", "ClawpairDiscovery", "ClawpairProbe", "ClawpairAvahi", "ClawpairMDNS"]
+                           "ClawpairDNS", "ClawpairDiscovery", "ClawpairProbe", "ClawpairAvahi", "ClawpairMDNS",
+                           "ClawpairWideArea"]
         ),
 
         // Tests.
@@ -89,6 +93,7 @@ let package = Package(
         .testTarget(name: "ClawpairDiscoveryTests", dependencies: ["ClawpairDiscovery", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairAvahiTests", dependencies: ["ClawpairAvahi", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairMDNSTests", dependencies: ["ClawpairMDNS", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairWideAreaTests", dependencies: ["ClawpairWideArea", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairWebSocketTests", dependencies: ["ClawpairWebSocket", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairTransportTests", dependencies: ["ClawpairTransport", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairProbeTests", dependencies: ["ClawpairProbe", "ClawpairTestSupport"]),

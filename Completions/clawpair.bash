@@ -10,6 +10,8 @@ _clawpair() {
     case "$path|$prev" in
         "clawpair discover|--timeout") COMPREPLY=(); return ;;
         "clawpair discover|--backend") COMPREPLY=($(compgen -W "auto avahi native" -- "$cur")); return ;;
+        "clawpair discover|--domain") COMPREPLY=(); return ;;
+        "clawpair discover|--dns-server") COMPREPLY=(); return ;;
         "clawpair advertise|--port") COMPREPLY=(); return ;;
         "clawpair advertise|--name") COMPREPLY=(); return ;;
         "clawpair advertise|--display-name") COMPREPLY=(); return ;;
@@ -73,7 +75,7 @@ _clawpair() {
     local opts="" subs=""
     case "$path" in
         "clawpair") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="discover advertise setup-code qr identity zone probe completions" ;;
-        "clawpair discover") opts="--timeout --backend --first --watch --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair discover") opts="--timeout --backend --first --watch --domain --dns-server --local-only --wide-area-only --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair advertise") opts="--port --name --display-name --tls --tls-fingerprint --mode --ssh-port --tailnet-dns --txt --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair setup-code") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="encode decode" ;;
         "clawpair setup-code encode") opts="--url --bootstrap-token-file --bootstrap-token --expires-in --expires-at-ms --tls-fingerprint --prefix --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;

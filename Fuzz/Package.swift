@@ -9,7 +9,8 @@ import Foundation
 import PackageDescription
 
 let libraries = ["ClawpairCore", "ClawpairSetupCode", "ClawpairIdentity", "ClawpairQR", "ClawpairDNS", "ClawpairDiscovery",
-                 "ClawpairWebSocket", "ClawpairTransport", "ClawpairProbe", "ClawpairMDNS", "ClawpairAvahi"]
+                 "ClawpairWebSocket", "ClawpairTransport", "ClawpairProbe", "ClawpairMDNS", "ClawpairAvahi",
+                 "ClawpairWideArea"]
 let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Sources")
 let fuzzTargets = ((try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? [])
     .filter { $0.hasPrefix("Fuzz") }.sorted()

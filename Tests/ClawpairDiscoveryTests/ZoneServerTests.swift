@@ -11,7 +11,7 @@ import Glibc
 /// Our zone file served by a real authoritative server (Knot DNS) in one lab namespace, queried
 /// from another with our own codec over UDP and cross-checked with `kdig`. Nothing leaves the lab.
 @Suite("Zone served by Knot DNS", .networkLab, .serialized,
-       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/knotd") || Harness.isCI,
+       .enabled(if: NetworkLab.hasKnot || Harness.isCI,
                 "needs Knot DNS (knot, knot-dnsutils): run scripts/install-deps"))
 struct ZoneServerTests {
     static let domain = "openclaw.internal."
@@ -23,49 +23,6 @@ struct ZoneServerTests {
         gatewayTlsFingerprintSha256: fingerprint, instanceLabel: "Studio London", hostLabel: "studio-london",
         tailnetDns: "studio.tail1234.ts.net", sshPort: 2222, cliPath: "/opt/homebrew/bin/openclaw", osHostname: "studio")
 
-    /// A running knotd with its config.
-    struct Knot {
-        let process: ChildProcess
-        let config: String
-        let zonePath: String
-        let server: LabHost
-    }
-
-    /// Writes the zone and a config into the lab and starts knotd on `addresses` of `host`.
-    static func startKnot(in lab: NetworkLab, on host: LabHost, addresses: [String], zone: String) async throws -> Knot {
-        let directory = try lab.makeDirectory("knot")
-        let zonePath = try lab.writeFile("knot/openclaw.internal.db", contents: zone)
-        let listen = addresses.map { "\($0)@53" }.joined(separator: ", ")
-        let config = try lab.writeFile("knot/knot.conf", contents: """
-            server:
-                rundir: "\(directory)"
-                pidfile: "\(directory)/knot.pid"
-                listen: [ \(listen) ]
-            control:
-                listen: "\(directory)/knot.sock"
-            database:
-                storage: "\(directory)"
-            log:
-              - target: stderr
-                any: info
-            zone:
-              - domain: \(domain)
-                storage: "\(directory)"
-                file: "\(zonePath)"
-                zonefile-sync: -1
-
-            """)
-        try await host.run(["knotc", "-c", config, "conf-check"]).requireSuccess()
-        let process = try host.spawn(["knotd", "-c", config])
-        let loaded = try await process.waitForLine(on: .stderr, timeout: .seconds(20), describing: "the zone loaded or failed") {
-            $0.contains("loaded, serial") || $0.contains("error:")
-        }
-        guard loaded.contains("loaded, serial") else {
-            throw HarnessError("knotd did not load our zone: \(loaded)\n\(process.stderr)")
-        }
-        return Knot(process: process, config: config, zonePath: zonePath, server: host)
-    }
-
     @Test("knotd loads our zone; answers from another namespace decode to exactly the records the zone writer meant")
     func knotServesOurZone() async throws {
         try await withNetworkLab { lab in
@@ -74,7 +31,7 @@ struct ZoneServerTests {
             let link = try await lab.link(server, client)
             let update = WideAreaZone.update(Self.options, existing: nil, nowMs: 1_773_403_200_000)
             #expect(update.text.contains(#""displayName=Peter\226\128\153s \"Mac\" \\ Studio (OpenClaw)""#))
-            let knot = try await Self.startKnot(in: lab, on: server, addresses: [link.a.ipv4, link.a.ipv6], zone: update.text)
+            let knot = try await lab.startKnot(on: server, addresses: [link.a.ipv4, link.a.ipv6], domain: Self.domain, zone: update.text)
             let expected = try WideAreaZone.records(Self.options, serial: update.serial!)
             let origin = try DNSName(Self.domain)
             let service = try DNSName("_openclaw-gw._tcp.\(Self.domain)")

@@ -1,12 +1,14 @@
 import ClawpairCLIKit
 import ClawpairCore
+import ClawpairDNS
 import ClawpairDiscovery
+import ClawpairWideArea
 
 /// `clawpair discover`: finds OpenClaw gateways on the local network.
 struct DiscoverCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "discover",
-        abstract: "Find OpenClaw gateways on the local network (mDNS/DNS-SD)",
+        abstract: "Find OpenClaw gateways on the local network (mDNS) and in wide-area DNS-SD domains",
         discussion: [
             "Browses _openclaw-gw._tcp, resolves each gateway's SRV, TXT and addresses, and prints one block per "
                 + "gateway: its name, the WebSocket URL to use (wss:// when the gateway advertises TLS), the "
@@ -16,8 +18,13 @@ struct DiscoverCommand: ParsableCommand {
                 + "checking it another way.",
             "Backends: avahi uses the system's avahi-daemon; native is a built-in multicast DNS querier for machines "
                 + "without one; auto (the default) uses avahi when its daemon answers, else native (-v says which).",
-            "Wide-area (unicast) DNS-SD discovery is not available yet; 'clawpair zone' writes the zone a DNS "
-                + "server needs for it.",
+            "Wide-area (unicast) DNS-SD: for each domain from --domain, else discovery.wideArea.domain in "
+                + "~/.openclaw/openclaw.json ($OPENCLAW_CONFIG_PATH, $OPENCLAW_STATE_DIR), else "
+                + "$OPENCLAW_WIDE_AREA_DOMAIN, clawpair asks the DNS servers of --dns-server (else /etc/resolv.conf) "
+                + "for PTR _openclaw-gw._tcp.<domain>, then each instance's SRV and TXT and its host's addresses, "
+                + "over UDP with EDNS(0) and over TCP when an answer is truncated; each question gets 1 s per server. "
+                + "It runs alongside mDNS within the same --timeout. 'clawpair zone' writes the zone such a server "
+                + "serves.",
         ],
         options: [
             .value("timeout", "MS", help: "Stop after this many milliseconds (default 2000); bounds the whole run."),
@@ -25,12 +32,20 @@ struct DiscoverCommand: ParsableCommand {
                    completion: .values(DiscoveryBackendChoice.allCases.map(\.rawValue))),
             .flag("first", help: "Exit as soon as one gateway is fully resolved."),
             .flag("watch", help: "Keep running and report gateways as they appear, change and leave, until "
-                   + "interrupted (JSON lines with --json)."),
+                   + "interrupted (JSON lines with --json). Wide-area domains are browsed once, at the start."),
+            .repeated("domain", "DOMAIN", help: "Also browse this wide-area DNS-SD domain, such as openclaw.internal "
+                      + "(repeatable; replaces the configured domain)."),
+            .repeated("dns-server", "IP[:PORT]", help: "Ask this DNS server for wide-area domains (repeatable; "
+                      + "[v6]:port for IPv6 with a port; default: the nameservers of /etc/resolv.conf)."),
+            .flag("local-only", help: "Only mDNS on the local network; no wide-area domains."),
+            .flag("wide-area-only", help: "Only the wide-area domains; no mDNS."),
         ],
         examples: [
             Example("clawpair discover", "List the gateways on this network"),
             Example("clawpair discover --first --json | jq -r '.beacons[0].wsUrl'", "The URL of the first gateway found"),
             Example("clawpair discover --watch", "Watch gateways come and go (until Ctrl-C, or --timeout)"),
+            Example("clawpair discover --wide-area-only --domain openclaw.internal --dns-server 100.100.100.100",
+                    "Ask the tailnet's MagicDNS resolver for gateways in openclaw.internal"),
         ],
         sections: [
             DocSection("JSON OUTPUT", [
@@ -39,7 +54,9 @@ struct DiscoverCommand: ParsableCommand {
                     + "port, lanHost, tailnetDns, gatewayPort, sshPort, gatewayTls, gatewayTlsFingerprintSha256, "
                     + "cliPath, role, transport, txt (an object; a key without = is true), wsUrl (follows TLS, unlike "
                     + "upstream; null when the gateway did not resolve to a usable host), and clawpair's addresses "
-                    + "(array) and backend (avahi or native). Strings are the exact decoded values.",
+                    + "(array) and backend (avahi, native, or unicast for wide-area). \"domains\" lists what was searched: "
+                    + "local. unless --wide-area-only, then each wide-area domain. Strings are the exact decoded "
+                    + "values.",
                 "With --watch --json, one object per line: {\"event\": \"added\"|\"updated\"|\"removed\", "
                     + "\"beacon\": {...}}.",
             ]),
@@ -52,6 +69,10 @@ struct DiscoverCommand: ParsableCommand {
     let backend: DiscoveryBackendChoice
     let first: Bool
     let watch: Bool
+    let localOnly: Bool
+    let wideAreaOnly: Bool
+    /// The wide-area domains and servers; nil when no domain is known or with --local-only.
+    let wideArea: WideAreaPlan?
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         if let text = arguments.value("timeout") {
@@ -73,6 +94,41 @@ struct DiscoverCommand: ParsableCommand {
         first = arguments.flag("first")
         watch = arguments.flag("watch")
         if first && watch { throw UsageError("--first and --watch do not go together") }
+        localOnly = arguments.flag("local-only")
+        wideAreaOnly = arguments.flag("wide-area-only")
+        if localOnly && wideAreaOnly { throw UsageError("--local-only and --wide-area-only do not go together") }
+        let givenDomains = arguments.values("domain")
+        if localOnly && !givenDomains.isEmpty { throw UsageError("--local-only and --domain do not go together") }
+        for text in givenDomains {
+            guard let domain = WideAreaDomain.normalize(text) else { throw UsageError("--domain is empty") }
+            if WideAreaDomain.same(domain, "local.") {
+                throw UsageError("--domain local. is the mDNS domain", hint: "mDNS is searched unless --wide-area-only")
+            }
+            do { _ = try DNSName(domain) } catch {
+                throw UsageError("--domain '\(TerminalText.sanitize(text, maxScalars: 64))' is not a DNS name",
+                                 hint: "use e.g. --domain openclaw.internal")
+            }
+        }
+        var servers: [DNSServerAddress] = []
+        for text in arguments.values("dns-server") {
+            guard let server = DNSServerAddress.parse(text) else {
+                throw UsageError("--dns-server '\(TerminalText.sanitize(text, maxScalars: 64))' is not an IP address "
+                                 + "with an optional port", hint: "use e.g. --dns-server 192.0.2.53, 192.0.2.53:5353 or [2001:db8::53]:53")
+            }
+            if !servers.contains(server) { servers.append(server) }
+        }
+        let verbose = context.globals.verbosity > 0
+        let domains = localOnly ? [] : WideAreaPlan.domains(given: givenDomains, environment: context.environment,
+                                                            note: { if verbose { context.note($0) } })
+        if wideAreaOnly && domains.isEmpty {
+            throw UsageError("--wide-area-only needs a domain",
+                             hint: "give --domain openclaw.internal, or set discovery.wideArea.domain or OPENCLAW_WIDE_AREA_DOMAIN")
+        }
+        if domains.isEmpty {
+            wideArea = nil
+        } else {
+            wideArea = WideAreaPlan(domains: domains, servers: servers.isEmpty ? ResolvConf.load().servers : servers)
+        }
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
@@ -82,20 +138,45 @@ struct DiscoverCommand: ParsableCommand {
         var found: [String: Sighting] = [:]
         var order: [String] = []
         let verbose = context.globals.verbosity > 0
-        _ = try LocalDiscovery.run(backend, until: deadline, note: { if verbose { context.note($0) } }) { event in
-            switch event {
-            case .seen(let sighting):
-                let isNew = found[sighting.key] == nil
-                if isNew { order.append(sighting.key) }
-                found[sighting.key] = sighting
-                if watch { report(isNew ? "added" : "updated", sighting.beacon, sighting, context) }
-                return !first
-            case .gone(let key, let beacon):
-                found[key] = nil
-                order.removeAll { $0 == key }
-                if watch, let beacon { report("removed", beacon, nil, context) }
-                return true
+        func seen(_ sighting: Sighting) {
+            let isNew = found[sighting.key] == nil
+            if isNew { order.append(sighting.key) }
+            found[sighting.key] = sighting
+            if watch { report(isNew ? "added" : "updated", sighting.beacon, sighting, context) }
+        }
+        // Wide-area runs on its own thread beside mDNS; alone, or once before --watch, on this one.
+        var background: BackgroundWideArea?
+        if let wideArea {
+            let wideDeadline = min(deadline, start + .milliseconds(timeoutMs))
+            if wideAreaOnly || watch {
+                WideAreaDiscovery.run(wideArea, until: wideDeadline, note: { if verbose { context.note($0) } }) { sighting in
+                    seen(sighting)
+                    return !first
+                }
+            } else {
+                background = BackgroundWideArea(plan: wideArea, deadline: wideDeadline, first: first)
+                background?.start()
             }
+        }
+        if !wideAreaOnly {
+            _ = try LocalDiscovery.run(backend, until: deadline, note: { if verbose { context.note($0) } }) { event in
+                switch event {
+                case .seen(let sighting):
+                    seen(sighting)
+                    return !first
+                case .gone(let key, let beacon):
+                    found[key] = nil
+                    order.removeAll { $0 == key }
+                    if watch, let beacon { report("removed", beacon, nil, context) }
+                    return true
+                }
+            }
+        }
+        if let background {
+            if first && !found.isEmpty { background.stop() }
+            let (sightings, notes) = background.join()
+            if verbose { notes.forEach { context.note($0) } }
+            for sighting in sightings where !(first && !found.isEmpty) { seen(sighting) }
         }
         if watch { return .success }
         let sightings = order.compactMap { found[$0] }
@@ -107,12 +188,13 @@ struct DiscoverCommand: ParsableCommand {
             }
             context.printJSON(.object([
                 ("timeoutMs", .int(Int64(timeoutMs))),
-                ("domains", .array([.string("local.")])),
+                ("domains", .array(searchedDomains.map(JSONValue.string))),
                 ("count", .int(Int64(beacons.count))),
                 ("beacons", .array(objects)),
             ]))
         } else if beacons.isEmpty {
-            context.note("No gateways found within \(timeoutMs) ms.")
+            context.note("No gateways found within \(timeoutMs) ms."
+                         + (wideArea == nil ? "" : " Searched \(searchedDomains.joined(separator: ", "))."))
         } else {
             for (index, beacon) in beacons.enumerated() {
                 if index > 0 { context.print("") }
@@ -120,7 +202,7 @@ struct DiscoverCommand: ParsableCommand {
             }
         }
         if beacons.isEmpty {
-            if !context.globals.json {
+            if !context.globals.json && !wideAreaOnly {
                 context.note("hint: check that the gateway runs with discovery on and that this machine is on the same "
                              + "network segment (mDNS does not cross routers); try --timeout 5000")
             }
@@ -128,6 +210,9 @@ struct DiscoverCommand: ParsableCommand {
         }
         return .success
     }
+
+    /// `local.` unless --wide-area-only, then each wide-area domain.
+    private var searchedDomains: [String] { (wideAreaOnly ? [] : ["local."]) + (wideArea?.domains ?? []) }
 
     private func report(_ event: String, _ beacon: GatewayBeacon, _ sighting: Sighting?, _ context: CommandContext) {
         if context.globals.json {

@@ -1,0 +1,228 @@
+// One unicast DNS question to a list of servers: UDP with EDNS(0), TCP when the answer is
+// truncated (RFC 1035 §4.2, RFC 7766). Every socket call goes through `Syscall`.
+import ClawpairCore
+import ClawpairDNS
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a unicast query found no usable answer.
+public enum WideAreaError: ClawpairError, Equatable {
+    /// No server answered before the deadline.
+    case timedOut(name: String)
+    /// Every server failed: the last failure's description.
+    case serverFailed(server: String, reason: String)
+    /// A TCP answer declared a length above the limit or ended early.
+    case badTCPFrame(server: String, reason: String)
+
+    public var exitStatus: ExitStatus { .failure }
+    public var message: String {
+        switch self {
+        case let .timedOut(name): return "no DNS server answered for \(name) in time"
+        case let .serverFailed(server, reason): return "DNS server \(server): \(reason)"
+        case let .badTCPFrame(server, reason): return "DNS server \(server) over TCP: \(reason)"
+        }
+    }
+    public var hint: String? { "check --dns-server (or /etc/resolv.conf) and that the server serves the domain" }
+}
+
+/// Sends one question at a time, UDP first, to each server in turn.
+public struct UnicastDNSClient: Sendable {
+    /// Limits and budgets, each with its default.
+    public struct Options: Sendable {
+        /// How long one try at one server may take (upstream: `dig +time=1 +tries=1`).
+        public var perQuery: Duration = .seconds(1)
+        /// The EDNS(0) UDP payload size offered (the DNS Flag Day 2020 value).
+        public var udpPayloadSize: UInt16 = 1232
+        /// The largest TCP message accepted (the 16-bit length prefix allows 65535).
+        public var maxTCPMessage: Int = 65_535
+        public init() {}
+    }
+
+    public let servers: [DNSServerAddress]
+    public let options: Options
+    /// Called with one line of progress (which server, TCP retries), for `-v`.
+    public let note: @Sendable (String) -> Void
+    /// The server that answered last is asked first next time, so one dead server costs one
+    /// per-query budget per browse, not one per question.
+    private let preferred = PreferredServer()
+
+    private final class PreferredServer: Sendable {
+        let index = Mutex(0)
+    }
+
+    public init(servers: [DNSServerAddress], options: Options = Options(), note: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.servers = servers
+        self.options = options
+        self.note = note
+    }
+
+    /// Asks `name`/`type` of each server in turn until one gives a response that matches the
+    /// question (any RCODE), each try bounded by ``Options/perQuery`` and all by `deadline`.
+    public func query(_ name: DNSName, _ type: DNSType, deadline: ContinuousClock.Instant) throws(WideAreaError) -> DNSMessage {
+        var lastError = WideAreaError.timedOut(name: "\(name) \(type)")
+        let first = preferred.index.withLock { $0 }
+        let order = servers.indices.map { (first + $0) % max(1, servers.count) }
+        for index in order {
+            let server = servers[index]
+            let now = ContinuousClock.now
+            guard now < deadline else { break }
+            let tryDeadline = min(deadline, now + options.perQuery)
+            do {
+                if let message = try ask(name, type, server: server, deadline: tryDeadline) {
+                    preferred.index.withLock { $0 = index }
+                    return message
+                }
+                note("\(server): no answer for \(name) \(type) within the per-query budget")
+            } catch {
+                note(error.message)
+                lastError = error
+            }
+        }
+        throw lastError
+    }
+
+    private func ask(_ name: DNSName, _ type: DNSType, server: DNSServerAddress,
+                     deadline: ContinuousClock.Instant) throws(WideAreaError) -> DNSMessage? {
+        let id = UInt16.random(in: 0...UInt16.max)
+        var query = DNSMessage.query(id: id, name: name, type: type, recursionDesired: true)
+        query.additionals.append(EDNSInfo(udpPayloadSize: options.udpPayloadSize).record)
+        let bytes: [UInt8]
+        do { bytes = try query.pack() } catch { throw .serverFailed(server: server.description, reason: "cannot encode the query: \(error)") }
+        guard let reply = try udp(bytes, server: server, id: id, question: query.questions[0], deadline: deadline) else {
+            return nil
+        }
+        guard reply.header.isTruncated else { return reply }
+        note("\(server): answer for \(name) \(type) truncated; retrying over TCP")
+        return try tcp(bytes, server: server, id: id, question: query.questions[0], deadline: deadline)
+    }
+
+    /// Whether `message` answers our query: a response with our ID and exactly our question
+    /// (name compared ignoring ASCII case, RFC 4343).
+    static func matches(_ message: DNSMessage, id: UInt16, question: DNSQuestion) -> Bool {
+        guard message.header.isResponse, message.header.id == id, message.questions.count == 1 else { return false }
+        let got = message.questions[0]
+        return got.type == question.type && got.class == question.class && got.name.equalsIgnoringCase(question.name)
+    }
+
+    private func failure(_ server: DNSServerAddress, _ error: SystemError) -> WideAreaError {
+        .serverFailed(server: server.description, reason: "\(error.call): \(String(cString: strerror(error.errno)))")
+    }
+
+    private func openSocket(_ server: DNSServerAddress, type: Int32) throws(WideAreaError) -> Int32 {
+        let family = server.family == .ipv4 ? AF_INET : AF_INET6
+        do {
+            return try Syscall.retrying("socket") { socket(family, type | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0) }
+        } catch { throw failure(server, error) }
+    }
+
+    /// Waits until `fd` is ready for `events` or `deadline` passes; false on timeout.
+    private func wait(_ fd: Int32, _ events: Int16, until deadline: ContinuousClock.Instant,
+                      server: DNSServerAddress) throws(WideAreaError) -> Bool {
+        let now = ContinuousClock.now
+        guard now < deadline else { return false }
+        let remaining = deadline - now
+        let ms = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+        var entry = pollfd(fd: fd, events: events, revents: 0)
+        let ready: Int32
+        do { ready = try Syscall.retrying("poll") { poll(&entry, 1, ms) } } catch { throw failure(server, error) }
+        return ready > 0
+    }
+
+    /// One UDP exchange on a connected socket (the kernel then delivers only datagrams from the
+    /// server's address and port); datagrams that do not match our ID and question are dropped.
+    private func udp(_ bytes: [UInt8], server: DNSServerAddress, id: UInt16, question: DNSQuestion,
+                     deadline: ContinuousClock.Instant) throws(WideAreaError) -> DNSMessage? {
+        let fd = try openSocket(server, type: Int32(SOCK_DGRAM.rawValue))
+        defer { close(fd) }
+        do {
+            try Syscall.retrying("connect") { server.withSockaddr { connect(fd, $0, $1) } }
+            try Syscall.retrying("send") { send(fd, bytes, bytes.count, 0) }
+        } catch { throw failure(server, error) }
+        var buffer = [UInt8](repeating: 0, count: 65_535)
+        while try wait(fd, Int16(POLLIN), until: deadline, server: server) {
+            let outcome: Syscall.Outcome<Int>
+            do {
+                outcome = try Syscall.nonBlocking("recv") { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
+            } catch { throw failure(server, error) }
+            guard case let .done(count) = outcome else { continue }
+            guard let message = try? DNSMessage.unpack(Array(buffer[..<count])),
+                  Self.matches(message, id: id, question: question) else { continue }
+            return message
+        }
+        return nil
+    }
+
+    /// One TCP exchange: non-blocking connect, the query with its 2-byte length, then one
+    /// length-prefixed answer of at most ``Options/maxTCPMessage`` bytes.
+    private func tcp(_ bytes: [UInt8], server: DNSServerAddress, id: UInt16, question: DNSQuestion,
+                     deadline: ContinuousClock.Instant) throws(WideAreaError) -> DNSMessage? {
+        let fd = try openSocket(server, type: Int32(SOCK_STREAM.rawValue))
+        defer { close(fd) }
+        let started: Syscall.Outcome<Int32>
+        do { started = try Syscall.nonBlocking("connect") { server.withSockaddr { connect(fd, $0, $1) } } } catch {
+            throw failure(server, error)
+        }
+        if case .wouldBlock = started {
+            guard try wait(fd, Int16(POLLOUT), until: deadline, server: server) else { return nil }
+            var code: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            do { try Syscall.retrying("getsockopt") { getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) } } catch {
+                throw failure(server, error)
+            }
+            if code != 0 { throw failure(server, SystemError(call: "connect", errno: code)) }
+        }
+        let frame = [UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)] + bytes
+        var sent = 0
+        while sent < frame.count {
+            let outcome: Syscall.Outcome<Int>
+            do {
+                outcome = try Syscall.nonBlocking("send") {
+                    frame.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+                }
+            } catch { throw failure(server, error) }
+            switch outcome {
+            case let .done(count): sent += count
+            case .wouldBlock: guard try wait(fd, Int16(POLLOUT), until: deadline, server: server) else { return nil }
+            }
+        }
+        guard let prefix = try read(fd, count: 2, server: server, deadline: deadline) else { return nil }
+        let length = Int(prefix[0]) << 8 | Int(prefix[1])
+        guard length >= 12, length <= options.maxTCPMessage else {
+            throw .badTCPFrame(server: server.description, reason: "declared length \(length) is outside 12…\(options.maxTCPMessage)")
+        }
+        guard let body = try read(fd, count: length, server: server, deadline: deadline) else { return nil }
+        let message: DNSMessage
+        do { message = try DNSMessage.unpack(body) } catch {
+            throw .badTCPFrame(server: server.description, reason: "malformed answer: \(error)")
+        }
+        guard Self.matches(message, id: id, question: question) else {
+            throw .badTCPFrame(server: server.description, reason: "the answer does not match the question")
+        }
+        return message
+    }
+
+    /// Exactly `count` bytes, or nil at the deadline.
+    private func read(_ fd: Int32, count: Int, server: DNSServerAddress,
+                      deadline: ContinuousClock.Instant) throws(WideAreaError) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var got = 0
+        while got < count {
+            let outcome: Syscall.Outcome<Int>
+            do {
+                outcome = try Syscall.nonBlocking("recv") {
+                    bytes.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + got, count - got, 0) }
+                }
+            } catch { throw failure(server, error) }
+            switch outcome {
+            case .done(0):
+                throw .badTCPFrame(server: server.description, reason: "connection closed after \(got) of \(count) bytes")
+            case let .done(n): got += n
+            case .wouldBlock: guard try wait(fd, Int16(POLLIN), until: deadline, server: server) else { return nil }
+            }
+        }
+        return bytes
+    }
+}
