@@ -31,21 +31,26 @@ struct MDNSQuerierLabTests {
             #expect(service.addresses.contains(link.b.ipv4), "\(service.addresses)")
             #expect(service.txt.contains(Array("displayName=Lab 🦞".utf8)))
 
-            // Watch for the goodbye while the advertiser withdraws.
+            // Watch for the goodbye while the advertiser withdraws; the watcher says when it has
+            // resolved the gateway, so the goodbye is sent only after that (no sleeping).
+            let (resolvedSignal, signal) = AsyncStream<Void>.makeStream()
             async let removal = a.inNamespace { () throws -> Bool in
                 let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.")
                 var sawResolved = false, sawRemoved = false
-                try querier.run(until: .now + .seconds(8)) { event in
+                try querier.run(until: .now + .seconds(10)) { event in
                     switch event {
-                    case .resolved: sawResolved = true
+                    case .resolved:
+                        if !sawResolved { signal.yield() }
+                        sawResolved = true
                     case .removed: sawRemoved = true; return false
                     case .added: break
                     }
                     return true
                 }
+                signal.finish()
                 return sawResolved && sawRemoved
             }
-            try await Task.sleep(for: .seconds(2))  // let the watcher resolve before the goodbye
+            for await _ in resolvedSignal { break }
             try await advertiser.stop()
             #expect(try await removal, "the goodbye was not seen")
         }
