@@ -117,8 +117,9 @@ public final class MDNSQuerier {
                 throw .system(SystemError(call: "poll", errno: errno))
             }
             for descriptor in fds where descriptor.revents & Int16(POLLIN) != 0 {
-                // Drain the socket: several answers may be queued.
-                while true {
+                // Drain the socket: several answers may be queued. A peer that answers every
+                // query at once could keep it full forever, so the deadline is checked per packet.
+                while ContinuousClock.now < deadline {
                     let count = buffer.withUnsafeMutableBytes { recv(descriptor.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
                     guard count > 0 else { break }
                     guard let message = try? DNSMessage.unpack(Array(buffer[0..<count])) else { continue }
