@@ -18,6 +18,7 @@
 //     └─ ClawpairCore        exit codes, errors, base64url, JSON, terminal sanitizing, redaction
 //   C<Lib>                   system-library shims found through pkg-config (one per C library)
 //   COpenSSLShims            forwarders for OpenSSL macros Swift cannot import
+//   CDNSSDShims              Avahi's dns_sd API loaded with dlopen on first use (keeps start-up fast)
 //   CImageShims              libjpeg calls inside setjmp (fatal errors return, never exit); zbar loaded on first use
 import PackageDescription
 
@@ -54,6 +55,7 @@ let package = Package(
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
         systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg-dev"]),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
+        .target(name: "CDNSSDShims", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CImageShims", dependencies: ["CJPEG"]),
 
         // Libraries (public API for Linux nodes).
@@ -64,7 +66,7 @@ let package = Package(
         .target(name: "ClawpairQR", dependencies: ["ClawpairCore", "CQRencode", "CPNG", "CJPEG", "CImageShims"]),
         .target(name: "ClawpairDNS", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairDiscovery", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairSetupCode"]),
-        .target(name: "ClawpairAvahi", dependencies: ["ClawpairCore", "CDNSSD"]),
+        .target(name: "ClawpairAvahi", dependencies: ["ClawpairCore", "CDNSSDShims"]),
         .target(name: "ClawpairMDNS", dependencies: ["ClawpairCore", "ClawpairDNS"]),
         .target(name: "ClawpairWideArea", dependencies: ["ClawpairCore", "ClawpairDNS"]),
         .target(name: "ClawpairWebSocket", dependencies: ["ClawpairCore"]),

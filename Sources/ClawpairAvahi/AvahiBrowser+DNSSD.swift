@@ -1,4 +1,4 @@
-internal import CDNSSD
+internal import CDNSSDShims
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,9 +39,10 @@ public final class AvahiBrowser {
         self.type = type
         self.domain = domain
         self.limits = limits
+        try Self.loadLibrary()
         var ref: DNSServiceRef?
         let context = Unmanaged.passUnretained(self).toOpaque()
-        let status = DNSServiceBrowse(&ref, 0, 0, type, domain, browseReply, context)
+        let status = CDNSSDShims_DNSServiceBrowse(&ref, 0, 0, type, domain, browseReply, context)
         guard status == kDNSServiceErr_NoError, let ref else { throw Self.error("DNSServiceBrowse", status) }
         operations[ref] = .browse
     }
@@ -50,7 +51,7 @@ public final class AvahiBrowser {
 
     /// Closes every open operation. Safe to call more than once.
     public func stop() {
-        for key in operations.keys { DNSServiceRefDeallocate(key) }
+        for key in operations.keys { CDNSSDShims_DNSServiceRefDeallocate(key) }
         operations.removeAll()
         pending.removeAll()
     }
@@ -62,7 +63,7 @@ public final class AvahiBrowser {
             let now = ContinuousClock.now
             guard now < deadline else { return }
             let keys = Array(operations.keys)
-            var fds = keys.map { pollfd(fd: DNSServiceRefSockFD($0), events: Int16(POLLIN), revents: 0) }
+            var fds = keys.map { pollfd(fd: CDNSSDShims_DNSServiceRefSockFD($0), events: Int16(POLLIN), revents: 0) }
             let remaining = now.duration(to: deadline).components
             let timeoutMs = Int32(clamping: remaining.seconds * 1000 + remaining.attoseconds / 1_000_000_000_000_000 + 1)
             let ready = poll(&fds, nfds_t(fds.count), timeoutMs)
@@ -73,7 +74,7 @@ public final class AvahiBrowser {
             for (index, descriptor) in fds.enumerated() where descriptor.revents != 0 {
                 let key = keys[index]
                 guard operations[key] != nil else { continue }  // closed by an earlier callback
-                let status = DNSServiceProcessResult(key)
+                let status = CDNSSDShims_DNSServiceProcessResult(key)
                 if status != kDNSServiceErr_NoError {
                     if case .browse = operations[key] { throw Self.error("DNSServiceProcessResult", status) }
                     close(operation: key)
@@ -99,7 +100,7 @@ public final class AvahiBrowser {
             guard pending[instance] == nil, pending.count < limits.maxInstances else { return }
             var ref: DNSServiceRef?
             let context = Unmanaged.passUnretained(self).toOpaque()
-            let started = DNSServiceResolve(&ref, 0, interface, name, type, domain, resolveReply, context)
+            let started = CDNSSDShims_DNSServiceResolve(&ref, 0, interface, name, type, domain, resolveReply, context)
             var entry = Pending()
             if started == kDNSServiceErr_NoError, let ref {
                 operations[ref] = .resolve(instance)
@@ -128,7 +129,7 @@ public final class AvahiBrowser {
             let context = Unmanaged.passUnretained(self).toOpaque()
             for rrtype in [UInt16(kDNSServiceType_A), UInt16(kDNSServiceType_AAAA)] {
                 var query: DNSServiceRef?
-                let started = DNSServiceQueryRecord(&query, 0, instance.interfaceIndex, hostTarget, rrtype,
+                let started = CDNSSDShims_DNSServiceQueryRecord(&query, 0, instance.interfaceIndex, hostTarget, rrtype,
                                                     UInt16(kDNSServiceClass_IN), queryReply, context)
                 if started == kDNSServiceErr_NoError, let query {
                     operations[query] = .query(instance)
@@ -163,7 +164,12 @@ public final class AvahiBrowser {
 
     private func close(operation key: DNSServiceRef) {
         guard operations.removeValue(forKey: key) != nil else { return }
-        DNSServiceRefDeallocate(key)
+        CDNSSDShims_DNSServiceRefDeallocate(key)
+    }
+
+    /// Loads Avahi's compat library on first use (it is not linked; see CDNSSDShims).
+    static func loadLibrary() throws(AvahiError) {
+        guard CDNSSDShims_load() == 0 else { throw .libraryUnavailable(String(cString: CDNSSDShims_load_error())) }
     }
 
     static func error(_ call: String, _ status: DNSServiceErrorType) -> AvahiError {

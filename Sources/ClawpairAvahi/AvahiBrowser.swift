@@ -54,6 +54,8 @@ public enum AvahiEvent: Sendable, Equatable {
 public enum AvahiError: Error, Sendable, Equatable {
     /// avahi-daemon (or the system D-Bus it listens on) is not running.
     case daemonNotRunning
+    /// Avahi's compat library (libdns_sd.so.1, Debian's libavahi-compat-libdnssd1) could not be loaded.
+    case libraryUnavailable(String)
     /// A dns_sd call failed with the given DNSServiceErrorType.
     case call(String, Int32)
     /// poll() failed.
@@ -78,6 +80,7 @@ extension AvahiError: ClawpairError {
     public var message: String {
         switch self {
         case .daemonNotRunning: return "avahi-daemon is not running (or the system D-Bus is not reachable)"
+        case .libraryUnavailable(let reason): return "Avahi's dns_sd library could not be loaded: \(reason)"
         case .call(let call, let status): return "\(call) failed with dns_sd error \(status)"
         case .poll(let code): return "poll failed with errno \(code)"
         }
@@ -85,6 +88,7 @@ extension AvahiError: ClawpairError {
     public var hint: String? {
         switch self {
         case .daemonNotRunning: return "start it (systemctl start avahi-daemon) or use --backend native"
+        case .libraryUnavailable: return "install libavahi-compat-libdnssd1, or use --backend native"
         default: return nil
         }
     }

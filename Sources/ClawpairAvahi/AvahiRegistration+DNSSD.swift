@@ -1,4 +1,4 @@
-internal import CDNSSD
+internal import CDNSSDShims
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,6 +26,7 @@ public final class AvahiRegistration {
     /// with TXT `txt` (character-strings, each ≤ 255 bytes). The daemon renames on conflicts.
     public init(name: String, type: String, port: UInt16, txt: [[UInt8]]) throws(AvahiError) {
         requestedName = name
+        try AvahiBrowser.loadLibrary()
         var rdata: [UInt8] = []
         for string in txt { rdata.append(UInt8(min(string.count, 255))); rdata += string.prefix(255) }
         if rdata.isEmpty { rdata = [0] }
@@ -33,7 +34,7 @@ public final class AvahiRegistration {
         let context = Unmanaged.passUnretained(self).toOpaque()
         var newRef: DNSServiceRef?
         let status = rdata.withUnsafeBytes { raw in
-            DNSServiceRegister(&newRef, 0, 0, name, type, nil, nil, port.bigEndian, UInt16(raw.count), raw.baseAddress,
+            CDNSSDShims_DNSServiceRegister(&newRef, 0, 0, name, type, nil, nil, port.bigEndian, UInt16(raw.count), raw.baseAddress,
                                registerReply, context)
         }
         guard status == kDNSServiceErr_NoError, let newRef else { throw AvahiBrowser.error("DNSServiceRegister", status) }
@@ -44,17 +45,17 @@ public final class AvahiRegistration {
 
     /// Withdraws the service. Safe to call more than once.
     public func withdraw() {
-        if let ref { DNSServiceRefDeallocate(ref) }
+        if let ref { CDNSSDShims_DNSServiceRefDeallocate(ref) }
         ref = nil
     }
 
     /// The descriptor to poll for daemon replies (then call ``process()``); -1 once withdrawn.
-    public var descriptor: Int32 { ref.map { DNSServiceRefSockFD($0) } ?? -1 }
+    public var descriptor: Int32 { ref.map { CDNSSDShims_DNSServiceRefSockFD($0) } ?? -1 }
 
     /// Handles the daemon's pending replies; updates ``state``.
     public func process() throws(AvahiError) {
         guard let ref else { return }
-        let status = DNSServiceProcessResult(ref)
+        let status = CDNSSDShims_DNSServiceProcessResult(ref)
         guard status == kDNSServiceErr_NoError else { throw AvahiBrowser.error("DNSServiceProcessResult", status) }
     }
 

@@ -52,6 +52,10 @@ enum LocalDiscovery {
                 note("backend: native (no avahi-daemon on the system bus)")
                 try runNative(until: deadline, onEvent: onEvent)
                 return "native"
+            } catch AvahiError.libraryUnavailable {
+                note("backend: native (Avahi's dns_sd library is not installed)")
+                try runNative(until: deadline, onEvent: onEvent)
+                return "native"
             }
         }
     }

@@ -1,0 +1,44 @@
+#pragma once
+// Avahi's Bonjour-compat dns_sd API, loaded on first use with dlopen("libdns_sd.so.1") instead
+// of being linked: linking it pulls in libavahi-client, libdbus, libsystemd and libgcrypt, which
+// cost every clawpair command several milliseconds of start-up. Types and constants come from
+// <dns_sd.h>; each call goes through a forwarder CDNSSDShims_<cfunc> with the function's own
+// signature. Call CDNSSDShims_load first: the forwarders must not be used unless it returned 0.
+#include <avahi-compat-libdns_sd/dns_sd.h>
+
+/// Loads libdns_sd and resolves every function below, once per process (thread-safe).
+/// Returns 0 on success; otherwise -1, with the reason in CDNSSDShims_load_error().
+int CDNSSDShims_load(void);
+
+/// Why CDNSSDShims_load failed ("" when it did not).
+const char *CDNSSDShims_load_error(void);
+
+/// DNSServiceBrowse.
+DNSServiceErrorType CDNSSDShims_DNSServiceBrowse(DNSServiceRef *ref, DNSServiceFlags flags, uint32_t interfaceIndex,
+                                                 const char *regtype, const char *domain,
+                                                 DNSServiceBrowseReply callback, void *context);
+
+/// DNSServiceResolve.
+DNSServiceErrorType CDNSSDShims_DNSServiceResolve(DNSServiceRef *ref, DNSServiceFlags flags, uint32_t interfaceIndex,
+                                                  const char *name, const char *regtype, const char *domain,
+                                                  DNSServiceResolveReply callback, void *context);
+
+/// DNSServiceQueryRecord.
+DNSServiceErrorType CDNSSDShims_DNSServiceQueryRecord(DNSServiceRef *ref, DNSServiceFlags flags, uint32_t interfaceIndex,
+                                                      const char *fullname, uint16_t rrtype, uint16_t rrclass,
+                                                      DNSServiceQueryRecordReply callback, void *context);
+
+/// DNSServiceRegister.
+DNSServiceErrorType CDNSSDShims_DNSServiceRegister(DNSServiceRef *ref, DNSServiceFlags flags, uint32_t interfaceIndex,
+                                                   const char *name, const char *regtype, const char *domain,
+                                                   const char *host, uint16_t port, uint16_t txtLen, const void *txtRecord,
+                                                   DNSServiceRegisterReply callback, void *context);
+
+/// DNSServiceRefSockFD.
+int CDNSSDShims_DNSServiceRefSockFD(DNSServiceRef ref);
+
+/// DNSServiceProcessResult.
+DNSServiceErrorType CDNSSDShims_DNSServiceProcessResult(DNSServiceRef ref);
+
+/// DNSServiceRefDeallocate.
+void CDNSSDShims_DNSServiceRefDeallocate(DNSServiceRef ref);
