@@ -78,6 +78,7 @@ public struct WideAreaBrowser: Sendable {
             instances.append(target)
             if instances.count == limits.maxInstances { break }
         }
+        var addressesByTarget: [DNSName: [String]] = [:]
         for instance in instances {
             guard ContinuousClock.now < deadline else { break }
             let srv = try records(instance, .srv, &cache, zone, deadline).lazy.compactMap { data -> SRVData? in
@@ -89,7 +90,9 @@ public struct WideAreaBrowser: Sendable {
                 return nil
             }.first
             var addresses: [String] = []
-            if let target = srv?.target, !target.isRoot {
+            if let target = srv?.target, let known = addressesByTarget[target.lowercased()] {
+                addresses = known
+            } else if let target = srv?.target, !target.isRoot {
                 // Address records may live outside the browsed domain: ask, and cache only in-zone ones.
                 for type in [DNSType.a, .aaaa] {
                     let found: [DNSRecordData]
@@ -109,6 +112,8 @@ public struct WideAreaBrowser: Sendable {
                     }
                     addresses += texts.prefix(limits.maxAddressesPerFamily)
                 }
+                // Many instances usually share one host: ask for its addresses once.
+                if addressesByTarget.count < limits.maxInstances { addressesByTarget[target.lowercased()] = addresses }
             }
             let found = WideAreaService(instance: instance, domain: normalized, srv: srv, txt: txt, addresses: addresses)
             if !onFound(found) { break }

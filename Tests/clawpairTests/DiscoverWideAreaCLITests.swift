@@ -89,6 +89,15 @@ struct DiscoverWideAreaCLITests {
             #expect(bothJSON["count"] as? Int == 1)
             #expect(elapsed < .milliseconds(1500 + 1500), "took \(elapsed)")
 
+            // --first with both: the wide-area answer ends the run long before --timeout.
+            let firstStarted = ContinuousClock.now
+            let firstRun = try await discover(a, ["--backend", "native", "--first", "--dns-server", link.b.ipv4,
+                                                  "--domain", Self.domain, "--json", "--timeout", "8000"])
+            let firstElapsed = ContinuousClock.now - firstStarted
+            #expect(firstRun.status == .exited(0), "\(firstRun.stdout)\(firstRun.stderr)")
+            #expect(try document(firstRun)["count"] as? Int == 1)
+            #expect(firstElapsed < .milliseconds(4000), "--first took \(firstElapsed)")
+
             // Usage errors.
             let noDomain = try await discover(a, ["--wide-area-only", "--dns-server", link.b.ipv4],
                                               environment: ["OPENCLAW_CONFIG_PATH": "/nonexistent", "OPENCLAW_WIDE_AREA_DOMAIN": nil])

@@ -145,10 +145,26 @@ struct DiscoverCommand: ParsableCommand {
             if watch { report(isNew ? "added" : "updated", sighting.beacon, sighting, context) }
         }
         // Wide-area runs on its own thread beside mDNS; alone, or once before --watch, on this one.
+        // With --first, mDNS gets the thread instead, so that a wide-area answer can end the run.
         var background: BackgroundWideArea?
+        var localDone = wideAreaOnly
         if let wideArea {
             let wideDeadline = min(deadline, start + .milliseconds(timeoutMs))
-            if wideAreaOnly || watch {
+            if first && !wideAreaOnly && !watch {
+                let local = BackgroundLocal(backend: backend, deadline: deadline)
+                local.start()
+                WideAreaDiscovery.run(wideArea, until: wideDeadline, note: { if verbose { context.note($0) } }) { sighting in
+                    seen(sighting)
+                    return false
+                }
+                if found.isEmpty {
+                    let (sightings, notes, error) = local.join()
+                    if verbose { notes.forEach { context.note($0) } }
+                    if let error { throw error }
+                    sightings.prefix(1).forEach(seen)
+                }
+                localDone = true
+            } else if wideAreaOnly || watch {
                 WideAreaDiscovery.run(wideArea, until: wideDeadline, note: { if verbose { context.note($0) } }) { sighting in
                     seen(sighting)
                     return !first
@@ -158,7 +174,7 @@ struct DiscoverCommand: ParsableCommand {
                 background?.start()
             }
         }
-        if !wideAreaOnly {
+        if !localDone {
             _ = try LocalDiscovery.run(backend, until: deadline, note: { if verbose { context.note($0) } }) { event in
                 switch event {
                 case .seen(let sighting):

@@ -119,3 +119,57 @@ extension WideAreaPlan {
         return domains
     }
 }
+
+/// mDNS on its own thread, for `--first` with wide-area domains: this thread browses the
+/// wide-area domains, and whichever finds a gateway first ends the run (the process exits with
+/// the mDNS thread still waiting, which is harmless: it holds only sockets the kernel closes).
+final class BackgroundLocal: Sendable {
+    private struct State {
+        var sightings: [Sighting] = []
+        var notes: [String] = []
+        var error: (any ClawpairError)?
+    }
+    private let state = Mutex(State())
+    private let thread = Mutex<pthread_t?>(nil)
+    private let backend: DiscoveryBackendChoice
+    private let deadline: ContinuousClock.Instant
+
+    init(backend: DiscoveryBackendChoice, deadline: ContinuousClock.Instant) {
+        self.backend = backend
+        self.deadline = deadline
+    }
+
+    func start() {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var handle = pthread_t()
+        let result = pthread_create(&handle, nil, { raw in
+            Unmanaged<BackgroundLocal>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, context)
+        if result == 0 {
+            thread.withLock { $0 = handle }
+        } else {
+            Unmanaged<BackgroundLocal>.fromOpaque(context).release()
+            body()
+        }
+    }
+
+    private func body() {
+        do {
+            _ = try LocalDiscovery.run(backend, until: deadline, note: { line in self.state.withLock { $0.notes.append(line) } }) { event in
+                guard case .seen(let sighting) = event else { return true }
+                self.state.withLock { $0.sightings.append(sighting) }
+                return false
+            }
+        } catch {
+            let wrapped: any ClawpairError = (error as? any ClawpairError) ?? GeneralError(String(describing: error))
+            state.withLock { $0.error = wrapped }
+        }
+    }
+
+    /// Waits for the browse to end (first sighting or deadline) and returns what it saw.
+    func join() -> (sightings: [Sighting], notes: [String], error: (any ClawpairError)?) {
+        if let handle = thread.withLock({ $0 }) { pthread_join(handle, nil) }
+        return state.withLock { ($0.sightings, $0.notes, $0.error) }
+    }
+}
