@@ -16,8 +16,10 @@ all: build
 deps:
 	@scripts/install-deps
 
+# Release binaries link the Swift runtime and most C libraries statically (fast start-up).
 build: deps
-	$(SWIFT) build -c $(CONFIG) --product clawpair --static-swift-stdlib
+	@scripts/static-pkgconfig .build/static-pkgconfig
+	PKG_CONFIG_PATH=$(CURDIR)/.build/static-pkgconfig $(SWIFT) build -c $(CONFIG) --product clawpair --static-swift-stdlib
 
 # The main job. Until discovery lands: the help, then a sample setup code decoded.
 run: build
