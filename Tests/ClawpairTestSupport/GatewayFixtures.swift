@@ -1,22 +1,25 @@
-import ClawpairTestSupport
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#endif
 
-// Fixture helpers for the probe's loopback tests (the same shapes as ClawpairTransportTests').
+// Fixtures shared by the transport and probe tests: self-signed certificates made with the
+// openssl CLI, and the Python WebSocket test gateway (Tests/Fixtures/test_gateway_ws.py).
 
-struct TestError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// A failure in a test fixture, with what went wrong.
+public struct TestError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// A self-signed certificate made with the openssl CLI, and its SHA-256 fingerprint.
-struct TestCertificate {
-    let directory: String
-    let certificate: String
-    let key: String
-    let fingerprint: String
+public struct TestCertificate: Sendable {
+    public let directory: String
+    public let certificate: String
+    public let key: String
+    public let fingerprint: String
 
-    static func make(commonName: String = "openclaw-gateway", subjectAltName: String = "IP:127.0.0.1") async throws -> TestCertificate {
+    public static func make(commonName: String = "openclaw-gateway", subjectAltName: String = "IP:127.0.0.1") async throws -> TestCertificate {
         let directory = NSTemporaryDirectory() + "clawpair-cert-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let cert = directory + "/cert.pem", key = directory + "/key.pem"
@@ -28,11 +31,11 @@ struct TestCertificate {
         return TestCertificate(directory: directory, certificate: cert, key: key, fingerprint: hex)
     }
 
-    func remove() { try? FileManager.default.removeItem(atPath: directory) }
+    public func remove() { try? FileManager.default.removeItem(atPath: directory) }
 }
 
 /// Starts `Tests/Fixtures/test_gateway_ws.py` on loopback and returns it with its port.
-func startFixtureServer(mode: String, host: String = "127.0.0.1", certificate: TestCertificate? = nil) async throws -> (ChildProcess, Int) {
+public func startFixtureServer(mode: String, host: String = "127.0.0.1", certificate: TestCertificate? = nil) async throws -> (ChildProcess, Int) {
     var command = [Harness.python3, Harness.fixturesDirectory.appendingPathComponent("test_gateway_ws.py").path,
                    "--mode", mode, "--host", host]
     if let certificate { command += ["--cert", certificate.certificate, "--key", certificate.key] }
@@ -43,7 +46,7 @@ func startFixtureServer(mode: String, host: String = "127.0.0.1", certificate: T
 }
 
 /// Runs `body` with a fixture server's port and always stops the server afterwards.
-func withFixtureServer<T>(mode: String, host: String = "127.0.0.1", certificate: TestCertificate? = nil,
+public func withFixtureServer<T>(mode: String, host: String = "127.0.0.1", certificate: TestCertificate? = nil,
                           _ body: (Int) async throws -> T) async throws -> T {
     let (server, port) = try await startFixtureServer(mode: mode, host: host, certificate: certificate)
     do {
