@@ -55,6 +55,27 @@ struct JSON5Tests {
         #expect(throws: JSON5Error.self, "\(input)") { try JSON5.parse(input) }
     }
 
+    @Test("mutated configs never trap; what parses serializes to JSON that parses back the same")
+    func mutations() {
+        let seed = Array("// c\n{ discovery: { wideArea: { domain: 'a\\x41\\u00e9', }, }, n: [0x1F, .5, +1e3, -Infinity, \"\\ud83e\\udd9e\"], }".utf8)
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("{}[]:,'\"\\/*x0u.+-eE \n".utf8) + [0x00, 0xFF, 0xC3, 0xE2]
+        for _ in 0..<3000 {
+            var bytes = seed
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let index = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: bytes[index] = alphabet.randomElement(using: &generator)!
+                case 1: bytes.insert(alphabet.randomElement(using: &generator)!, at: index)
+                default: if bytes.count > 1 { bytes.remove(at: index) }
+                }
+            }
+            guard let value = try? JSON5.parse(bytes) else { continue }
+            let compact = value.compact()
+            #expect((try? JSON5.parse(compact))?.compact() == compact, "\(String(decoding: bytes, as: UTF8.self))")
+        }
+    }
+
     @Test("depth and size are bounded")
     func bounds() {
         #expect(throws: JSON5Error.self) { try JSON5.parse(String(repeating: "[", count: 10_000)) }
