@@ -1,26 +1,14 @@
 // Small text helpers shared by the discovery rules: JavaScript's `trim` (the TS rules trim with
 // it), whitespace collapsing, ASCII case folding and UTF-8 truncation on character boundaries.
 
+import ClawpairCore
+
 enum Text {
     /// ECMAScript WhiteSpace and LineTerminator code points (what `String.prototype.trim` removes).
-    static func isJSWhitespace(_ s: Unicode.Scalar) -> Bool {
-        switch s.value {
-        case 0x09...0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-            return true
-        default:
-            return false
-        }
-    }
+    static func isJSWhitespace(_ s: Unicode.Scalar) -> Bool { JSText.isWhitespace(s) }
 
     /// `text` without leading and trailing JavaScript whitespace.
-    static func trim(_ text: some StringProtocol) -> String {
-        let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isJSWhitespace($0) }),
-              let last = scalars.lastIndex(where: { !isJSWhitespace($0) }) else { return "" }
-        var out = String.UnicodeScalarView()
-        out.append(contentsOf: scalars[first...last])
-        return String(out)
-    }
+    static func trim(_ text: some StringProtocol) -> String { JSText.trim(text) }
 
     /// Trimmed, with every run of whitespace replaced by one space.
     static func collapseWhitespace(_ text: some StringProtocol) -> String {

@@ -1,27 +1,14 @@
 // Small text rules shared by the parsers in this module: JavaScript's `String.prototype.trim`
 // (the TS code trims with it, and the strict decoder compares trimmed values) and ASCII helpers.
 
+import ClawpairCore
+
 enum TextRules {
     /// ECMAScript WhiteSpace and LineTerminator code points (what `String.prototype.trim` removes).
-    static func isJSWhitespace(_ s: Unicode.Scalar) -> Bool {
-        switch s.value {
-        case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F,
-             0x205F, 0x3000, 0xFEFF:
-            return true
-        default:
-            return false
-        }
-    }
+    static func isJSWhitespace(_ s: Unicode.Scalar) -> Bool { JSText.isWhitespace(s) }
 
     /// `text` without leading and trailing JavaScript whitespace.
-    static func jsTrim(_ text: some StringProtocol) -> String {
-        let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isJSWhitespace($0) }),
-              let last = scalars.lastIndex(where: { !isJSWhitespace($0) }) else { return "" }
-        var out = String.UnicodeScalarView()
-        out.append(contentsOf: scalars[first...last])
-        return String(out)
-    }
+    static func jsTrim(_ text: some StringProtocol) -> String { JSText.trim(text) }
 
     /// Whether `text` starts with `prefix`, comparing ASCII letters case-insensitively.
     static func hasPrefixASCIICaseInsensitive(_ text: some StringProtocol, _ prefix: String) -> Bool {
