@@ -314,8 +314,14 @@ public final class NetworkLab: Sendable {
         for process in processes where !process.hasExited {
             leaks.append("\(process) was not reaped")
         }
-        let inodes = Set(hosts.compactMap(\.namespaceInode))
-        for (pid, description) in Self.processesReferencing(namespaceInodes: inodes, path: temporaryDirectory.path) {
+        // A deleted namespace's inode number can be reused at once by another lab's new
+        // namespace (tests run in parallel). A namespace a leaked process keeps alive cannot be
+        // reused, so an inode that now names another live namespace is not ours: skip it.
+        let liveBefore = Self.liveNamespaceInodes()
+        let inodes = Set(hosts.compactMap(\.namespaceInode)).subtracting(liveBefore)
+        let suspects = Self.processesReferencing(namespaceInodes: inodes, path: temporaryDirectory.path)
+        let reused = Self.liveNamespaceInodes()
+        for (pid, description, inode) in suspects where inode.map({ !reused.contains($0) }) ?? true {
             leaks.append("process \(pid) (\(description)) still runs in a lab namespace or uses the lab directory")
         }
         if FileManager.default.fileExists(atPath: temporaryDirectory.path) {
@@ -366,22 +372,35 @@ public final class NetworkLab: Sendable {
 
     /// Scans /proc for processes whose network namespace is one of `namespaceInodes`, or whose
     /// command line or working directory mentions `path`.
-    static func processesReferencing(namespaceInodes: Set<UInt64>, path: String) -> [(Int32, String)] {
+    /// The inodes of the network namespaces named in /run/netns now (any lab's, or the machine's).
+    static func liveNamespaceInodes() -> Set<UInt64> {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/run/netns") else { return [] }
+        var inodes = Set<UInt64>()
+        for name in names {
+            var info = stat()
+            if stat("/run/netns/\(name)", &info) == 0 { inodes.insert(UInt64(info.st_ino)) }
+        }
+        return inodes
+    }
+
+    /// Processes in one of `namespaceInodes` (with that inode) or using `path` (inode nil).
+    static func processesReferencing(namespaceInodes: Set<UInt64>, path: String) -> [(Int32, String, UInt64?)] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
-        var found: [(Int32, String)] = []
+        var found: [(Int32, String, UInt64?)] = []
         for entry in entries {
             guard let pid = Int32(entry), pid != getpid() else { continue }
             let commandLine = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")))
                 .map { String(decoding: $0.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self) } ?? ""
             if commandLine.isEmpty { continue } // kernel thread or already gone
-            var inNamespace = false
+            var namespaceInode: UInt64?
             if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/ns/net"),
-               let inode = UInt64(link.dropFirst("net:[".count).dropLast()) {
-                inNamespace = namespaceInodes.contains(inode)
+               let inode = UInt64(link.dropFirst("net:[".count).dropLast()), namespaceInodes.contains(inode) {
+                namespaceInode = inode
             }
             let cwd = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")) ?? ""
-            if inNamespace || commandLine.contains(path) || cwd.hasPrefix(path) {
-                found.append((pid, commandLine.trimmingCharacters(in: .whitespaces)))
+            let usesPath = commandLine.contains(path) || cwd.hasPrefix(path)
+            if namespaceInode != nil || usesPath {
+                found.append((pid, commandLine.trimmingCharacters(in: .whitespaces), usesPath ? nil : namespaceInode))
             }
         }
         return found
