@@ -13,33 +13,9 @@ enum PythonCryptography {
 
     /// Runs `script` with Debian's python3; throws with its stderr on failure.
     static func run(_ script: String, stdin: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Harness.python3)
-        process.arguments = ["-c", script]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let writer = Thread { input.fileHandleForWriting.write(Data(stdin.utf8)); try? input.fileHandleForWriting.close() }
-        writer.start()
-        let errData = Locked()
-        let reader = Thread { errData.set(errors.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "python3 failed: \(String(decoding: errData.get(), as: UTF8.self))")
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    final class Locked: @unchecked Sendable {
-        private var data = Data()
-        private let lock = NSLock()
-        func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
-        func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+        let result = try ClawpairBinary.runProgram(Harness.python3, ["-c", script], stdin: stdin, timeoutSeconds: 120)
+        guard result.status == 0 else { throw Failure(description: "python3 failed: \(result.stderr)") }
+        return result.stdout
     }
 }
 
