@@ -46,7 +46,8 @@ struct AdvertiseCLITests {
 
             let ending = await advertiser.terminate()
             #expect(ending == .exited(0), "advertise exits cleanly on SIGTERM: \(advertiser.stderr)")
-            #expect(advertiser.stderr.contains("Withdrawn \"Clawpair Test Gateway (OpenClaw)\"."), "\(advertiser.stderr)")
+            let withdrawn = try await advertiser.waitForLine(containing: "Withdrawn", on: .stderr, timeout: .seconds(5))
+            #expect(withdrawn == "Withdrawn \"Clawpair Test Gateway (OpenClaw)\".")
             _ = try await watcher.waitForLine(containing: "\"event\":\"removed\"", timeout: .seconds(10))
             _ = await watcher.terminate()
         }
@@ -66,8 +67,9 @@ struct AdvertiseCLITests {
                                          environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], label: "advertise")
             let line = try await advertiser.waitForLine(containing: "Advertising", timeout: .seconds(15))
             #expect(!line.contains("\"Taken OpenClaw\""), "the registered name differs: \(line)")
-            #expect(advertiser.stderr.contains("warning: the name \"Taken OpenClaw\" is taken on this network"),
-                    "\(advertiser.stderr)")
+            // stderr is read by its own thread: wait for the warning rather than peeking at it.
+            let warning = try await advertiser.waitForLine(containing: "warning:", on: .stderr, timeout: .seconds(5))
+            #expect(warning.hasPrefix("warning: the name \"Taken OpenClaw\" is taken on this network"), "\(warning)")
             _ = await advertiser.terminate()
         }
     }
