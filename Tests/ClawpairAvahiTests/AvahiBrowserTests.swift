@@ -24,10 +24,11 @@ struct AvahiBrowserTests {
             try await bus.withSystemBusEnvironment {
                 let browser = try AvahiBrowser(type: Self.type)
                 var resolved: ResolvedInstance?
+                // A and AAAA answers arrive separately: wait until the IPv4 address is in.
                 try browser.run(until: .now + .seconds(10)) { event in
                     if case .resolved(let instance) = event, instance.instance.name == "Büro Gateway" {
                         resolved = instance
-                        return false
+                        return !instance.addresses.contains(link.b.ipv4)
                     }
                     return true
                 }

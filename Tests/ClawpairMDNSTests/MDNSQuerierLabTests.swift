@@ -19,8 +19,12 @@ struct MDNSQuerierLabTests {
             let found = try await a.inNamespace { () throws -> MDNSService? in
                 let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.")
                 var service: MDNSService?
+                // Wait until the IPv4 address is in (A and AAAA may come in separate answers).
                 try querier.run(until: .now + .seconds(5)) { event in
-                    if case .resolved(let resolved) = event { service = resolved; return false }
+                    if case .resolved(let resolved) = event {
+                        service = resolved
+                        return !resolved.addresses.contains(link.b.ipv4)
+                    }
                     return true
                 }
                 return service
