@@ -21,8 +21,10 @@ let package = Package(
     targets: [
         // Declares LLVMFuzzerRunDriver: SwiftPM aliases main to <Module>_main, which hands over to libFuzzer.
         .target(name: "CFuzzerDriver"),
+        // Cuts an input into chunks for the incremental decoders' targets.
+        .target(name: "InputChunks"),
     ] + fuzzTargets.map { name in
-        .executableTarget(name: name, dependencies: ["CFuzzerDriver"]
+        .executableTarget(name: name, dependencies: ["CFuzzerDriver", "InputChunks"]
             + libraries.map { .product(name: $0, package: "clawpair") })
     },
     swiftLanguageModes: [.v6]

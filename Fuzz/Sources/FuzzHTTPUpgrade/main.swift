@@ -3,6 +3,7 @@
 // outcome; a parsed head plus its remainder never holds more bytes than went in; buffering
 // stays within the limit.
 import CFuzzerDriver
+import InputChunks
 import ClawpairWebSocket
 
 /// The process entry point: SwiftPM links `main` as `<Module>_main`; libFuzzer takes over from here.
@@ -45,15 +46,7 @@ private func run(_ chunks: [ArraySlice<UInt8>]) -> Outcome {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPUpgrade(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data, size > 0 else { return 0 }
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    let step = Int(bytes[0] % 31) + 1
-    let body = bytes[1...]
-    var chunks: [ArraySlice<UInt8>] = []
-    var i = body.startIndex
-    while i < body.endIndex {
-        chunks.append(body[i..<min(body.endIndex, i + step)])
-        i += step
-    }
+    let (body, chunks) = chunkedInput(data, size, maxStep: 31)
     let whole = run([body])
     let pieces = run(chunks)
     switch (whole, pieces) {

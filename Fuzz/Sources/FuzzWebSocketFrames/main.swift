@@ -3,6 +3,7 @@
 // byte) with the same frames or the same error; every decoded frame re-encodes (unmasked and
 // masked) to bytes that decode to the same frame; buffering never exceeds one frame's limit.
 import CFuzzerDriver
+import InputChunks
 import ClawpairWebSocket
 
 /// The process entry point: SwiftPM links `main` as `<Module>_main`; libFuzzer takes over from here.
@@ -33,15 +34,7 @@ private func decodeAll(_ chunks: [ArraySlice<UInt8>], role: WebSocketFrameDecode
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWebSocketFrames(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data, size > 0 else { return 0 }
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    let step = Int(bytes[0] % 17) + 1
-    let body = bytes[1...]
-    var chunks: [ArraySlice<UInt8>] = []
-    var i = body.startIndex
-    while i < body.endIndex {
-        chunks.append(body[i..<min(body.endIndex, i + step)])
-        i += step
-    }
+    let (body, chunks) = chunkedInput(data, size, maxStep: 17)
 
     for role in [WebSocketFrameDecoder.Role.client, .server] {
         let whole = decodeAll([body], role: role)
