@@ -26,13 +26,13 @@ enum WideAreaDiscovery {
         for domain in plan.domains {
             var keepGoing = true
             do {
-                let listed = try browser.browse(domain: domain, deadline: deadline) { service in
+                let result = try browser.browse(domain: domain, deadline: deadline) { service in
                     let beacon = GatewayBeacon(instance: service.instance, domain: service.domain, srv: service.srv, txt: service.txt)
                     keepGoing = onFound(Sighting(key: service.domain + "|" + beacon.instanceName, beacon: beacon,
                                                  addresses: service.addresses, backend: "unicast"))
                     return keepGoing
                 }
-                note("wide-area: \(domain) lists \(listed) instance(s)")
+                note("wide-area: \(domain) lists \(result.listed.count) instance(s)")
             } catch {
                 note("wide-area: \(domain): \(error.message)")
             }
