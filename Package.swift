@@ -11,6 +11,7 @@
 //     ├─ ClawpairAvahi       browse/resolve through avahi-daemon (Avahi's Bonjour-compat dns_sd API)
 //     ├─ ClawpairMDNS        built-in one-shot mDNS querier: record cache + browse state machine + sockets
 //     ├─ ClawpairWideArea    unicast DNS-SD browse (resolv.conf, UDP with TCP fallback), JSON5 config reader
+//     ├─ ClawpairGateway     gateway RPC client: frames, signed connect, devices/nodes RPCs, paired-gateways registry
 //     ├─ ClawpairProbe       race gateway routes: TCP → TLS (pinning) → WebSocket → connect.challenge
 //     │   ├─ ClawpairTransport  poll()-based sockets, Happy Eyeballs, TLS on OpenSSL
 //     │   └─ ClawpairWebSocket  RFC 6455 handshake and frame codec (value-type state machines, no I/O)
@@ -44,6 +45,7 @@ let package = Package(
         .library(name: "ClawpairWebSocket", targets: ["ClawpairWebSocket"]),
         .library(name: "ClawpairTransport", targets: ["ClawpairTransport"]),
         .library(name: "ClawpairProbe", targets: ["ClawpairProbe"]),
+        .library(name: "ClawpairGateway", targets: ["ClawpairGateway"]),
     ],
     targets: [
         // C libraries.
@@ -73,6 +75,8 @@ let package = Package(
         .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSL", "COpenSSLShims"]),
         .target(name: "ClawpairProbe", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
                                                       "ClawpairSetupCode"]),
+        .target(name: "ClawpairGateway", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
+                                                        "ClawpairIdentity", "ClawpairProbe", "ClawpairSetupCode", "ClawpairWideArea"]),
 
         // The command-line tool: parses arguments, calls the libraries, formats output.
         // Release builds link the Swift runtime statically (`make build`: --static-swift-stdlib).
@@ -80,7 +84,7 @@ let package = Package(
             name: "clawpair",
             dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit", "ClawpairIdentity", "ClawpairQR",
                            "ClawpairDNS", "ClawpairDiscovery", "ClawpairProbe", "ClawpairAvahi", "ClawpairMDNS",
-                           "ClawpairWideArea"]
+                           "ClawpairWideArea", "ClawpairGateway"]
         ),
 
         // Tests.
@@ -99,6 +103,7 @@ let package = Package(
         .testTarget(name: "ClawpairWebSocketTests", dependencies: ["ClawpairWebSocket", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairTransportTests", dependencies: ["ClawpairTransport", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairProbeTests", dependencies: ["ClawpairProbe", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairGatewayTests", dependencies: ["ClawpairGateway", "ClawpairTestSupport"]),
         .testTarget(
             name: "CLibraryTests",
             dependencies: ["CDNSSD", "CQRencode", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",

@@ -94,6 +94,15 @@ public struct WebSocketConnection: Sendable {
         }
     }
 
+    /// Changes the frame and message limits for everything not yet decoded (a protocol above may
+    /// learn its peer's limit only after the first messages, as the gateway's hello-ok policy).
+    public mutating func updateLimits(maxFramePayloadSize: Int, maxMessageSize: Int) {
+        precondition(maxFramePayloadSize >= WebSocketFrameDecoder.maxControlPayloadSize && maxMessageSize >= 0,
+                     "the frame limit must admit control frames")
+        decoder.maxFramePayloadSize = maxFramePayloadSize
+        assembler.maxMessageSize = maxMessageSize
+    }
+
     /// Bytes received but not yet decoded into a frame.
     public var bufferedByteCount: Int { decoder.bufferedByteCount }
 

@@ -26,7 +26,7 @@ public struct WebSocketFrameDecoder: Sendable {
     /// The role this decoder checks masking for.
     public let role: Role
     /// The largest payload accepted in one frame; a larger declared length fails before buffering.
-    public let maxFramePayloadSize: Int
+    public internal(set) var maxFramePayloadSize: Int
 
     private struct Header: Sendable {
         var fin: Bool

@@ -25,7 +25,7 @@ public struct WebSocketMessageAssembler: Sendable {
     public static let defaultMaxFragmentCount = 1024
 
     /// The largest assembled message, in bytes.
-    public let maxMessageSize: Int
+    public internal(set) var maxMessageSize: Int
     /// The most frames one message may span.
     public let maxFragmentCount: Int
 

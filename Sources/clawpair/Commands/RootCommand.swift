@@ -15,6 +15,7 @@ enum RootCommand {
         ],
         subcommands: [
             DiscoverCommand.spec, AdvertiseCommand.spec, SetupCodeCommand.spec, QRCommand.spec, IdentityCommand.spec, ZoneCommand.spec, ProbeCommand.spec,
+            DevicesCommand.spec,
             CompletionsCommand.spec, GenerateDocsCommand.spec,
         ],
         examples: [

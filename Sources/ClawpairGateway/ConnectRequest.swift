@@ -1,0 +1,155 @@
+// ConnectParams (`identity-and-handshake.md` §5): who this client is, which role and scopes it
+// asks for, how it authenticates, and the device block signed over the challenge (§6).
+//
+// The toolkit's client ids: `cli`/`cli` for operator commands, `node-host`/`node` when it pairs as a
+// node. Never a mobile id (`openclaw-ios`, `openclaw-android`): those trigger the gateway's mobile
+// auto-approval rules (§10).
+
+import ClawpairCore
+import ClawpairIdentity
+import ClawpairProbe
+
+/// `ConnectParams.client`.
+public struct GatewayClientInfo: Sendable, Equatable {
+    public var id: String
+    public var displayName: String?
+    public var version: String
+    public var platform: String
+    public var deviceFamily: String?
+    public var modelIdentifier: String?
+    public var mode: String
+    public var instanceId: String?
+
+    public init(id: String, displayName: String? = nil, version: String, platform: String, deviceFamily: String? = nil,
+                modelIdentifier: String? = nil, mode: String, instanceId: String? = nil) {
+        self.id = id
+        self.displayName = displayName
+        self.version = version
+        self.platform = platform
+        self.deviceFamily = deviceFamily
+        self.modelIdentifier = modelIdentifier
+        self.mode = mode
+        self.instanceId = instanceId
+    }
+
+    /// The client of operator commands: id `cli`, mode `cli`.
+    public static func operatorCLI(version: String, platform: String, displayName: String? = nil) -> GatewayClientInfo {
+        GatewayClientInfo(id: "cli", displayName: displayName, version: version, platform: platform, deviceFamily: "Linux", mode: "cli")
+    }
+
+    /// A node host: id `node-host`, mode `node`.
+    public static func nodeHost(version: String, platform: String, displayName: String? = nil) -> GatewayClientInfo {
+        GatewayClientInfo(id: "node-host", displayName: displayName, version: version, platform: platform, deviceFamily: "Linux", mode: "node")
+    }
+
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [("id", .string(id))]
+        if let displayName { members.append(("displayName", .string(displayName))) }
+        members.append(("version", .string(version)))
+        members.append(("platform", .string(platform)))
+        if let deviceFamily { members.append(("deviceFamily", .string(deviceFamily))) }
+        if let modelIdentifier { members.append(("modelIdentifier", .string(modelIdentifier))) }
+        members.append(("mode", .string(mode)))
+        if let instanceId { members.append(("instanceId", .string(instanceId))) }
+        return .object(members)
+    }
+}
+
+/// The role a connection asks for.
+public enum GatewayRole: String, Sendable, Equatable, CaseIterable {
+    case `operator`
+    case node
+}
+
+/// Everything a `connect` request says besides the signed device block.
+public struct ConnectRequest: Sendable, Equatable {
+    /// Protocol range: the toolkit speaks 3 through 4.
+    public static let minProtocol: Int64 = 3
+    public static let maxProtocol: Int64 = 4
+
+    /// Scopes operator commands ask for: enough to list, approve and reject pairing requests and
+    /// to mint setup codes (`device.pair.setupCode` needs admin).
+    public static let operatorScopes = ["operator.admin", "operator.approvals", "operator.pairing"]
+
+    /// Scopes an operator asks for when it redeems a bootstrap token on a gateway of unknown
+    /// generation (`identity-and-handshake.md` §5.1).
+    public static let bootstrapOperatorScopes = ["operator.approvals", "operator.read", "operator.talk.secrets", "operator.write"]
+
+    public var client: GatewayClientInfo
+    public var role: GatewayRole
+    /// Sent trimmed and de-duplicated, and signed in exactly this order.
+    public var scopes: [String]
+    public var caps: [String]
+    public var commands: [String]
+    public var permissions: [(String, Bool)]
+    public var auth: ConnectAuth
+    public var locale: String?
+    public var userAgent: String?
+    /// Which signature payload to sign (v2 unless asked otherwise, as the Swift clients do).
+    public var payloadVersion: ConnectPayloadVersion
+
+    public init(client: GatewayClientInfo, role: GatewayRole, scopes: [String], caps: [String] = [], commands: [String] = [],
+                permissions: [(String, Bool)] = [], auth: ConnectAuth = ConnectAuth(), locale: String? = nil,
+                userAgent: String? = nil, payloadVersion: ConnectPayloadVersion = .v2) {
+        self.client = client
+        self.role = role
+        self.scopes = ConnectPayload.normalizeScopes(scopes)
+        self.caps = caps
+        self.commands = commands
+        self.permissions = permissions
+        self.auth = auth
+        self.locale = locale
+        self.userAgent = userAgent
+        self.payloadVersion = payloadVersion
+    }
+
+    public static func == (lhs: ConnectRequest, rhs: ConnectRequest) -> Bool {
+        lhs.client == rhs.client && lhs.role == rhs.role && lhs.scopes == rhs.scopes && lhs.caps == rhs.caps
+            && lhs.commands == rhs.commands && lhs.permissions.map(\.0) == rhs.permissions.map(\.0)
+            && lhs.permissions.map(\.1) == rhs.permissions.map(\.1) && lhs.auth == rhs.auth && lhs.locale == rhs.locale
+            && lhs.userAgent == rhs.userAgent && lhs.payloadVersion == rhs.payloadVersion
+    }
+
+    /// The payload this request signs for `challenge`: `signedAt` is the challenge's `ts` when it
+    /// has one (no clock skew), else `nowMs`.
+    public func signaturePayload(deviceId: String, challenge: GatewayChallenge, nowMs: Int64) -> ConnectPayload {
+        ConnectPayload(version: payloadVersion, deviceId: deviceId, clientId: client.id, clientMode: client.mode,
+                       role: role.rawValue, scopes: scopes, signedAtMs: challenge.timestamp ?? nowMs,
+                       token: auth.signedToken, nonce: challenge.nonce, platform: client.platform,
+                       deviceFamily: client.deviceFamily)
+    }
+
+    /// ConnectParams with the device block signed by `identity` over `challenge`.
+    public func params(identity: DeviceIdentity, challenge: GatewayChallenge, nowMs: Int64) throws(IdentityError) -> JSONValue {
+        let signed = try identity.signConnect(signaturePayload(deviceId: identity.deviceId, challenge: challenge, nowMs: nowMs))
+        return params(device: signed.deviceJSON)
+    }
+
+    /// ConnectParams around an already built device block (closed object: only known keys).
+    public func params(device: JSONValue) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("minProtocol", .int(Self.minProtocol)), ("maxProtocol", .int(Self.maxProtocol)),
+            ("client", client.json),
+            ("role", .string(role.rawValue)), ("scopes", .array(scopes.map(JSONValue.string))),
+        ]
+        if role == .node {
+            members.append(("caps", .array(caps.map(JSONValue.string))))
+            members.append(("commands", .array(commands.map(JSONValue.string))))
+            members.append(("permissions", .object(permissions.map { ($0.0, .bool($0.1)) })))
+        }
+        if let auth = authJSON { members.append(("auth", auth)) }
+        members.append(("device", device))
+        if let locale { members.append(("locale", .string(locale))) }
+        if let userAgent { members.append(("userAgent", .string(userAgent))) }
+        return .object(members)
+    }
+
+    private var authJSON: JSONValue? {
+        var members: [(String, JSONValue)] = []
+        if let token = auth.token { members.append(("token", .string(token))) }
+        if let deviceToken = auth.deviceToken { members.append(("deviceToken", .string(deviceToken))) }
+        if let bootstrap = auth.bootstrapToken { members.append(("bootstrapToken", .string(bootstrap))) }
+        if let password = auth.password { members.append(("password", .string(password))) }
+        return members.isEmpty ? nil : .object(members)
+    }
+}

@@ -1,0 +1,500 @@
+// A gateway connection with a blocking API for command-line use, driven by one `EventLoop` on
+// the caller's thread: TCP (Happy Eyeballs) → TLS with the pin check → WebSocket upgrade →
+// `connect.challenge` → signed `connect` → hello-ok → RPCs and events.
+//
+// Each blocking call runs the loop until its answer arrives, the connection fails, or its own
+// deadline passes; nothing runs between calls. After hello-ok a watchdog closes the connection
+// when the gateway is silent for more than twice its tick interval (`identity-and-handshake.md`
+// §4). Messages are capped at 64 KiB before `connect` succeeds and at hello-ok's
+// `policy.maxPayload` after.
+
+import ClawpairCore
+import ClawpairIdentity
+import ClawpairProbe
+import ClawpairTransport
+import ClawpairWebSocket
+
+/// An event from the gateway (other than `tick`).
+public struct GatewayEvent: Sendable, Equatable {
+    public var name: String
+    public var payload: JSONValue?
+    public var seq: Int64?
+
+    public init(name: String, payload: JSONValue?, seq: Int64?) {
+        self.name = name
+        self.payload = payload
+        self.seq = seq
+    }
+}
+
+/// Settings of a ``GatewayClient``.
+public struct GatewayClientConfiguration: Sendable {
+    /// How long to wait for `connect.challenge` after the upgrade (the Swift apps wait 6 s).
+    public var challengeTimeout: Duration
+    /// `User-Agent` of the upgrade request.
+    public var userAgent: String
+    /// Connection racing over the host's addresses.
+    public var happyEyeballs: HappyEyeballsConfiguration
+    /// Events kept until read; older ones are dropped beyond this.
+    public var maxQueuedEvents: Int
+    /// The largest message accepted after hello-ok, whatever the gateway announces.
+    public var maxPayloadCeiling: Int
+
+    public init(challengeTimeout: Duration = .seconds(6), userAgent: String = "clawpair",
+                happyEyeballs: HappyEyeballsConfiguration = HappyEyeballsConfiguration(), maxQueuedEvents: Int = 1024,
+                maxPayloadCeiling: Int = HelloOK.defaultMaxPayload) {
+        self.challengeTimeout = challengeTimeout
+        self.userAgent = userAgent
+        self.happyEyeballs = happyEyeballs
+        self.maxQueuedEvents = maxQueuedEvents
+        self.maxPayloadCeiling = maxPayloadCeiling
+    }
+}
+
+/// One connection to a gateway. Confined to the thread that created it.
+public final class GatewayClient {
+    private enum Phase: Equatable {
+        case idle, dialing, tls, upgrading, awaitingChallenge, ready, connecting, open, finished
+    }
+
+    /// Where it connects.
+    public let endpoint: GatewayEndpoint
+    public let configuration: GatewayClientConfiguration
+    /// The challenge the gateway sent, once `open` returned.
+    public private(set) var challenge: GatewayChallenge?
+    /// hello-ok, once `connect` succeeded.
+    public private(set) var hello: HelloOK?
+    /// The server certificate (wss:// only).
+    public private(set) var certificate: TLSPeerCertificate?
+    /// How the certificate was accepted.
+    public private(set) var trustBasis: TLSTrustBasis?
+    /// The address the TCP connection reached.
+    public private(set) var remoteAddress: SocketAddress?
+    /// The close code and reason, once the connection closed.
+    public private(set) var closeStatus: WebSocketCloseStatus?
+
+    private let loop: EventLoop
+    private let resolver: any HostResolver
+    private var phase = Phase.idle
+    private var failure: GatewayError?
+    private var dialer: TCPDialer?
+    private var stream: StreamConnection?
+    private var handshake: WebSocketClientHandshake?
+    private var connection: WebSocketConnection?
+    private var awaited: Set<String> = []
+    private var responses: [String: (ok: Bool, payload: JSONValue?, error: GatewayErrorShape?)] = [:]
+    private var events: [GatewayEvent] = []
+    private var lastHeard = MonotonicInstant(nanoseconds: 0)
+    private var watchdog: EventLoop.Timer?
+    private var messageLimit = GatewayFrames.preConnectMaxBytes
+
+    public init(endpoint: GatewayEndpoint, configuration: GatewayClientConfiguration = GatewayClientConfiguration(),
+                resolver: any HostResolver = SystemResolver(), clock: any MonotonicClock = SystemMonotonicClock()) throws(GatewayError) {
+        self.endpoint = endpoint
+        self.configuration = configuration
+        self.resolver = resolver
+        do {
+            loop = try EventLoop(clock: clock)
+        } catch {
+            throw .unreachable(url: endpoint.url, phase: "setup", reason: error.message)
+        }
+    }
+
+    deinit {
+        teardown()
+    }
+
+    /// Whether the connection is up (hello-ok received and not closed).
+    public var isOpen: Bool { phase == .open && failure == nil }
+
+    // MARK: Opening
+
+    /// Connects, upgrades and waits for `connect.challenge`; `timeout` bounds all of it.
+    @discardableResult
+    public func open(timeout: Duration) throws(GatewayError) -> GatewayChallenge {
+        precondition(phase == .idle, "open is called once")
+        let deadline = loop.clock.now().advanced(by: timeout)
+        phase = .dialing
+        let resolver: any HostResolver = endpoint.knownAddresses.isEmpty ? self.resolver
+            : KnownAddressesResolver(addresses: endpoint.knownAddresses)
+        let dialer = TCPDialer(loop: loop, host: endpoint.host, port: endpoint.port, resolver: resolver,
+                               configuration: configuration.happyEyeballs)
+        self.dialer = dialer
+        dialer.start { [weak self] outcome in self?.dialed(outcome) }
+        try wait(until: deadline, what: "connect.challenge") { self.challenge != nil }
+        guard let challenge else { throw .notConnected }
+        return challenge
+    }
+
+    private func dialed(_ outcome: Result<TCPConnectResult, TransportError>) {
+        dialer = nil
+        guard phase == .dialing else {
+            if case .success(let connected) = outcome { connected.socket.close() }
+            return
+        }
+        switch outcome {
+        case .failure(let error):
+            fail(.unreachable(url: endpoint.url, phase: error.isRefused ? "tcp" : "connect", reason: error.message))
+        case .success(let connected):
+            remoteAddress = connected.address
+            let stream = StreamConnection(loop: loop, socket: connected.socket, remoteAddress: connected.address)
+            self.stream = stream
+            stream.onEvent = { [weak self] event in self?.streamEvent(event) }
+            if endpoint.tls { startTLS(stream) } else { startUpgrade() }
+        }
+    }
+
+    private func startTLS(_ stream: StreamConnection) {
+        phase = .tls
+        do {
+            // A pinned endpoint is decided by its fingerprint alone: no root store is loaded.
+            let context = try TLSContext(minimumVersion: .tls12, trustRoots: endpoint.pin == nil ? .system : .none)
+            let engine = try TLSClientEngine(context: context, serverName: endpoint.host)
+            stream.startTLS(engine) { [weak self] outcome in self?.tlsDone(outcome) }
+        } catch {
+            fail(.unreachable(url: endpoint.url, phase: "tls", reason: error.message))
+        }
+    }
+
+    private func tlsDone(_ outcome: Result<TLSClientEngine, StreamError>) {
+        guard phase == .tls else { return }
+        switch outcome {
+        case .failure(let error):
+            fail(.unreachable(url: endpoint.url, phase: "tls", reason: error.message))
+        case .success(let engine):
+            var observed = engine.peerCertificate
+            if endpoint.pin != nil {
+                observed.systemTrusted = false
+                observed.verificationError = nil
+            }
+            certificate = observed
+            let policy = TLSPinPolicy(expectedFingerprint: endpoint.pin, allowTrustOnFirstUse: false, required: true)
+            switch TLSTrust.evaluate(observed, policy: policy) {
+            case .success(let basis):
+                trustBasis = basis
+                startUpgrade()
+            case .failure(let failure):
+                fail(.tlsTrust(url: endpoint.url, failure))
+            }
+        }
+    }
+
+    private func startUpgrade() {
+        phase = .upgrading
+        let request = WebSocketHandshakeRequest(host: endpoint.host, port: endpoint.port, tls: endpoint.tls, path: endpoint.path,
+                                                extraHeaders: [("User-Agent", configuration.userAgent)])
+        handshake = WebSocketClientHandshake(request: request)
+        stream?.send(request.bytes)
+    }
+
+    // MARK: Connecting
+
+    /// Sends `connect` with the device block signed over the challenge, and waits for the
+    /// answer. A refusal closes the connection; the error says why and what to do.
+    @discardableResult
+    public func connect(_ request: ConnectRequest, identity: DeviceIdentity, timeout: Duration,
+                        nowMs: () -> Int64 = WallClock.nowMs) throws(GatewayError) -> HelloOK {
+        guard phase == .ready, let challenge else { throw failure ?? .notConnected }
+        let params: JSONValue
+        do {
+            params = try request.params(identity: identity, challenge: challenge, nowMs: nowMs())
+        } catch {
+            throw .protocolViolation("cannot sign the connect request: \(error.message)")
+        }
+        phase = .connecting
+        let payload = try exchange(method: "connect", params: params, timeout: timeout, isConnect: true)
+        guard let hello = HelloOK(payload) else {
+            fail(.protocolViolation("the connect response is not hello-ok"))
+            throw failure ?? .notConnected
+        }
+        self.hello = hello
+        phase = .open
+        messageLimit = min(hello.maxPayload, configuration.maxPayloadCeiling)
+        connection?.updateLimits(maxFramePayloadSize: max(messageLimit, WebSocketFrameDecoder.maxControlPayloadSize),
+                                 maxMessageSize: messageLimit)
+        startWatchdog(tick: .milliseconds(hello.tickIntervalMs))
+        return hello
+    }
+
+    // MARK: Calls and events
+
+    /// Sends one request and waits up to `timeout` for its response payload (`null` when the
+    /// response has none).
+    public func call(_ method: String, params: JSONValue? = nil, timeout: Duration) throws(GatewayError) -> JSONValue {
+        if let failure { throw failure }
+        guard phase == .open else { throw .notConnected }
+        return try exchange(method: method, params: params, timeout: timeout, isConnect: false)
+    }
+
+    /// The next event, waiting up to `timeout`; nil when none arrived in time.
+    public func nextEvent(timeout: Duration) throws(GatewayError) -> GatewayEvent? {
+        if !events.isEmpty { return events.removeFirst() }
+        if let failure { throw failure }
+        guard phase == .open else { throw .notConnected }
+        let deadline = loop.clock.now().advanced(by: timeout)
+        do {
+            try loop.run(until: deadline) { self.events.isEmpty && self.failure == nil }
+        } catch {
+            fail(.unreachable(url: endpoint.url, phase: "poll", reason: error.message))
+        }
+        if !events.isEmpty { return events.removeFirst() }
+        if let failure { throw failure }
+        return nil
+    }
+
+    /// Closes politely (a normal close frame, then the socket). Safe to call more than once.
+    public func close() {
+        guard phase != .finished else { return }
+        if var connection, stream != nil {
+            connection.close(code: .normalClosure, reason: "bye")
+            stream?.send(connection.takeOutbound())
+            self.connection = connection
+        }
+        phase = .finished
+        teardown()
+    }
+
+    private func exchange(method: String, params: JSONValue?, timeout: Duration, isConnect: Bool) throws(GatewayError) -> JSONValue {
+        let deadline = loop.clock.now().advanced(by: timeout)
+        let id = RequestID.make()
+        awaited.insert(id)
+        defer { awaited.remove(id) }
+        send(GatewayFrames.request(id: id, method: method, params: params))
+        let what = isConnect ? "the connect response" : "a response to \(method)"
+        do {
+            try wait(until: deadline, what: what) { self.responses[id] != nil }
+        } catch {
+            if isConnect, case .closed(_, let reason, _) = error, let shape = responses[id]?.error {
+                throw GatewayError.connectFailure(shape, closeReason: reason)
+            }
+            throw error
+        }
+        guard let response = responses.removeValue(forKey: id) else { throw .notConnected }
+        if response.ok { return response.payload ?? .null }
+        let shape = response.error ?? GatewayErrorShape(code: "UNKNOWN", message: "")
+        if isConnect {
+            // The gateway closes after a refused connect; wait briefly for the close reason
+            // (it may carry the pairing requestId), then give up the connection.
+            let closeDeadline = loop.clock.now().advanced(by: .milliseconds(200))
+            try? wait(until: min(deadline, closeDeadline), what: "close") { self.closeStatus != nil }
+            let error = GatewayError.connectFailure(shape, closeReason: closeStatus?.reason)
+            close()
+            throw error
+        }
+        throw .rpcFailed(method: method, shape)
+    }
+
+    private func send(_ text: String) {
+        guard var connection else { return }
+        do {
+            try connection.send(text: text)
+        } catch {
+            return
+        }
+        stream?.send(connection.takeOutbound())
+        self.connection = connection
+    }
+
+    /// Runs the loop until `condition` holds, the connection fails, or `deadline` passes.
+    /// The condition is checked before the failure: a response that arrived before the close
+    /// counts.
+    private func wait(until deadline: MonotonicInstant, what: String, _ condition: @escaping () -> Bool) throws(GatewayError) {
+        let started = loop.clock.now()
+        do {
+            try loop.run(until: deadline) { !condition() && self.failure == nil }
+        } catch {
+            fail(.unreachable(url: endpoint.url, phase: "poll", reason: error.message))
+        }
+        if condition() { return }
+        if let failure { throw failure }
+        let error = GatewayError.timedOut(what: what, after: deadline.duration(since: started))
+        fail(error)
+        throw error
+    }
+
+    // MARK: Input
+
+    private func streamEvent(_ event: StreamEvent) {
+        switch event {
+        case .data(let bytes):
+            lastHeard = loop.clock.now()
+            if phase == .upgrading {
+                upgradeData(bytes)
+            } else {
+                frameData(bytes)
+            }
+        case .closed:
+            if phase == .upgrading {
+                fail(.notGateway(url: endpoint.url, reason: handshake?.endOfStreamError.message ?? "the connection closed"))
+            } else {
+                transportEnded()
+            }
+        case .failed(let error):
+            switch phase {
+            case .upgrading: fail(.unreachable(url: endpoint.url, phase: "ws", reason: error.message))
+            default: transportEnded(error.message)
+            }
+        }
+    }
+
+    private func upgradeData(_ bytes: [UInt8]) {
+        guard var handshake else { return }
+        do {
+            let progress = try handshake.receive(bytes)
+            self.handshake = handshake
+            if case .upgraded(_, let remainder) = progress {
+                phase = .awaitingChallenge
+                connection = WebSocketConnection(role: .client, maxFramePayloadSize: GatewayFrames.preConnectMaxBytes,
+                                                 maxMessageSize: GatewayFrames.preConnectMaxBytes, maxFragmentCount: 1024)
+                scheduleChallengeTimeout()
+                if !remainder.isEmpty { frameData(remainder) }
+            }
+        } catch {
+            fail(.notGateway(url: endpoint.url, reason: error.message))
+        }
+    }
+
+    private func scheduleChallengeTimeout() {
+        let timeout = configuration.challengeTimeout
+        _ = loop.schedule(at: loop.clock.now().advanced(by: timeout)) { [weak self] in
+            guard let self, self.phase == .awaitingChallenge else { return }
+            self.fail(.timedOut(what: "connect.challenge", after: timeout))
+        }
+    }
+
+    private func frameData(_ bytes: [UInt8]) {
+        guard var connection else { return }
+        connection.receive(bytes)
+        if connection.hasOutbound { stream?.send(connection.takeOutbound()) }  // pongs, close echoes
+        var pending: [WebSocketEvent] = []
+        while let event = connection.nextEvent() { pending.append(event) }
+        self.connection = connection
+        for event in pending {
+            guard failure == nil else { return }
+            switch event {
+            case .text(let text): message(text)
+            case .binary: violation("the gateway sent a binary message")
+            case .ping, .pong: continue
+            case .closed(let status, _):
+                closeStatus = status
+                let during = phaseDescription
+                if phase == .awaitingChallenge {
+                    fail(.notGateway(url: endpoint.url, reason: "the server closed the WebSocket (code \(status.code.rawValue)) before connect.challenge"))
+                } else {
+                    fail(.closed(code: status.code.rawValue, reason: status.reason, during: during))
+                }
+            case .failed(let error):
+                switch error {
+                case .frameTooLarge(let length, let limit): fail(.frameTooLarge(size: Int(clamping: length), limit: limit))
+                case .messageTooLarge(let size, let limit): fail(.frameTooLarge(size: size, limit: limit))
+                default: fail(.protocolViolation(error.message))
+                }
+            }
+        }
+        if let connection = self.connection, connection.shouldCloseTransport, failure == nil {
+            fail(.closed(code: closeStatus?.code.rawValue ?? 1006, reason: closeStatus?.reason ?? "", during: phaseDescription))
+        }
+    }
+
+    private func message(_ text: String) {
+        if phase == .awaitingChallenge {
+            switch GatewayChallenge.parse(text) {
+            case .success(let challenge):
+                self.challenge = challenge
+                phase = .ready
+            case .failure(let notChallenge):
+                fail(.notGateway(url: endpoint.url, reason: notChallenge.detail))
+            }
+            return
+        }
+        let frame: GatewayFrame
+        do {
+            frame = try GatewayFrames.decode(text, maxBytes: messageLimit)
+        } catch .tooLarge(let size, let limit) {
+            fail(.frameTooLarge(size: size, limit: limit))
+            return
+        } catch {
+            violation(error.message)
+            return
+        }
+        switch frame {
+        case .response(let id, let ok, let payload, let error):
+            if awaited.contains(id) { responses[id] = (ok, payload, error) }
+        case .event(let name, let payload, let seq):
+            if name == "tick" || name == "connect.challenge" { return }
+            if events.count >= configuration.maxQueuedEvents { events.removeFirst() }
+            events.append(GatewayEvent(name: name, payload: payload, seq: seq))
+        case .request, .cancel:
+            return
+        }
+    }
+
+    private func transportEnded(_ detail: String? = nil) {
+        guard failure == nil else { return }
+        if phase == .awaitingChallenge {
+            fail(.notGateway(url: endpoint.url, reason: "the connection closed before connect.challenge arrived"))
+            return
+        }
+        let reason = closeStatus?.reason ?? detail ?? "the connection dropped"
+        fail(.closed(code: closeStatus?.code.rawValue ?? 1006, reason: reason, during: phaseDescription))
+    }
+
+    private var phaseDescription: String {
+        switch phase {
+        case .connecting: return "connect"
+        case .open: return "the session"
+        default: return "the handshake"
+        }
+    }
+
+    // MARK: Watchdog
+
+    private func startWatchdog(tick: Duration) {
+        lastHeard = loop.clock.now()
+        scheduleWatchdog(tick: tick)
+    }
+
+    private func scheduleWatchdog(tick: Duration) {
+        let limit = tick * 2
+        watchdog = loop.schedule(at: lastHeard.advanced(by: limit).advanced(by: .milliseconds(1))) { [weak self] in
+            guard let self, self.phase == .open, self.failure == nil else { return }
+            let silent = self.loop.clock.now().duration(since: self.lastHeard)
+            if silent > limit {
+                self.fail(.stalled(silentFor: silent, tickInterval: tick))
+            } else {
+                self.scheduleWatchdog(tick: tick)
+            }
+        }
+    }
+
+    // MARK: Ending
+
+    private func violation(_ detail: String) {
+        if var connection, stream != nil {
+            connection.close(code: .protocolError, reason: "")
+            stream?.send(connection.takeOutbound())
+            self.connection = connection
+        }
+        fail(.protocolViolation(detail))
+    }
+
+    private func fail(_ error: GatewayError) {
+        guard failure == nil else { return }
+        failure = error
+        phase = .finished
+        teardown()
+    }
+
+    private func teardown() {
+        if let watchdog { loop.cancel(watchdog) }
+        watchdog = nil
+        dialer?.cancel()
+        dialer = nil
+        stream?.onEvent = nil
+        stream?.close()
+        stream = nil
+    }
+}
+
+@available(*, unavailable)
+extension GatewayClient: Sendable {}

@@ -1,0 +1,63 @@
+import ClawpairProbe
+import ClawpairSetupCode
+
+/// Where a gateway listens, and the certificate pin that must match there.
+public struct GatewayEndpoint: Sendable, Equatable {
+    /// The default gateway URL: the local gateway on its default port.
+    public static let defaultURL = "ws://127.0.0.1:18789"
+
+    public var host: String
+    public var port: Int
+    public var tls: Bool
+    public var path: String
+    /// The SHA-256 of the leaf certificate that must match (64 lowercase hex), or nil to use the
+    /// system roots.
+    public var pin: String?
+    /// Addresses to dial instead of resolving `host` (empty: resolve it).
+    public var knownAddresses: [String]
+
+    public init(host: String, port: Int, tls: Bool, path: String = "/", pin: String? = nil, knownAddresses: [String] = []) {
+        self.host = host
+        self.port = port
+        self.tls = tls
+        self.path = path
+        self.pin = pin
+        self.knownAddresses = knownAddresses
+    }
+
+    /// Parses `ws://`/`wss://` (or `http(s)://`) URLs and `host[:port]`.
+    public init(parsing text: String) throws(GatewayError) {
+        let expanded: (kind: ProbeCandidates.Kind, routes: [ProbeRoute])
+        do {
+            expanded = try ProbeCandidates.expand(text, codeIndex: 0)
+        } catch {
+            switch error {
+            case .unrecognized(let shortened): throw .invalidURL(shortened, reason: "not a ws://, wss:// URL or host[:port]")
+            case .setupCode: throw .invalidURL(ProbeCandidates.redacted(text), reason: "not a ws://, wss:// URL or host[:port]")
+            }
+        }
+        guard expanded.kind == .url || expanded.kind == .hostPort, let route = expanded.routes.first else {
+            throw .invalidURL(ProbeCandidates.redacted(text), reason: "it is a setup code, not a gateway URL")
+        }
+        self.init(route: route)
+    }
+
+    /// The endpoint of a probed route (keeping its pin and known addresses).
+    public init(route: ProbeRoute) {
+        self.init(host: route.host, port: route.port, tls: route.tls, path: route.path, pin: route.expectedFingerprint,
+                  knownAddresses: route.knownAddresses)
+    }
+
+    /// `ws[s]://host:port[/path]`.
+    public var url: String {
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        return "\(tls ? "wss" : "ws")://\(bracketed):\(port)\(path == "/" ? "" : path)"
+    }
+
+    /// Whether the host is a loopback address or `localhost`.
+    public var isLoopback: Bool { PlaintextPolicy.isLoopback(host: host) }
+
+    /// Whether the plaintext policy allows `ws://` to this host (loopback, private LAN,
+    /// link-local, `.local`).
+    public var allowsPlaintext: Bool { PlaintextPolicy.allowsPlaintext(host: host) }
+}

@@ -1,0 +1,222 @@
+// What can go wrong talking to a gateway, mapped to what a user can act on. The gateway's
+// `error.details.code` decides the kind (never its message text); its messages are untrusted
+// and sanitized before they reach a terminal.
+
+import ClawpairCore
+import ClawpairTransport
+
+/// The gateway asked for pairing approval (`identity-and-handshake.md` §8).
+public struct PairingRequired: Sendable, Equatable {
+    /// The pending request to approve (absent on some builds: then `devices list` shows it).
+    public var requestId: String?
+    /// `not-paired`, `role-upgrade`, `scope-upgrade` or `metadata-upgrade`.
+    public var reason: String?
+    public var deviceId: String?
+    public var requestedRole: String?
+    public var requestedScopes: [String]
+    /// `wait_then_retry` for a waiting node.
+    public var recommendedNextStep: String?
+    public var remediationHint: String?
+
+    public init(requestId: String? = nil, reason: String? = nil, deviceId: String? = nil, requestedRole: String? = nil,
+                requestedScopes: [String] = [], recommendedNextStep: String? = nil, remediationHint: String? = nil) {
+        self.requestId = requestId
+        self.reason = reason
+        self.deviceId = deviceId
+        self.requestedRole = requestedRole
+        self.requestedScopes = requestedScopes
+        self.recommendedNextStep = recommendedNextStep
+        self.remediationHint = remediationHint
+    }
+
+    /// Reads the details of a `NOT_PAIRED`/`PAIRING_REQUIRED` error; the request id falls back to
+    /// the one in the close reason (`… (requestId: <id>)`).
+    public init(_ shape: GatewayErrorShape, closeReason: String? = nil) {
+        let details = shape.details
+        requestId = details?["requestId"]?.stringValue ?? closeReason.flatMap(Self.requestId(inCloseReason:))
+        reason = details?["reason"]?.stringValue
+        deviceId = details?["deviceId"]?.stringValue
+        requestedRole = details?["requestedRole"]?.stringValue
+        requestedScopes = (details?["requestedScopes"]?.arrayValue ?? []).compactMap(\.stringValue)
+        recommendedNextStep = details?["recommendedNextStep"]?.stringValue
+        remediationHint = details?["remediationHint"]?.stringValue
+    }
+
+    /// `<id>` from a close reason ending in `(requestId: <id>)`.
+    public static func requestId(inCloseReason reason: String) -> String? {
+        let marker = Array("requestId: ".utf8)
+        let bytes = Array(reason.utf8)
+        guard bytes.count >= marker.count else { return nil }
+        for start in stride(from: bytes.count - marker.count, through: 0, by: -1) where Array(bytes[start..<start + marker.count]) == marker {
+            let id = bytes[(start + marker.count)...].prefix { $0 != UInt8(ascii: ")") && $0 != UInt8(ascii: " ") }
+            return id.isEmpty ? nil : String(decoding: id, as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// Whether `shape` is a pairing-required answer.
+    public static func matches(_ shape: GatewayErrorShape) -> Bool {
+        shape.code == "NOT_PAIRED" || shape.detailCode == "PAIRING_REQUIRED"
+    }
+
+    /// The command an operator runs on the gateway's host to approve this request.
+    public var approveCommand: String {
+        let id = requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"
+        return "clawpair devices approve \(id)"
+    }
+}
+
+/// A failure talking to a gateway.
+public enum GatewayError: Error, Sendable, Equatable {
+    /// The gateway URL cannot be used.
+    case invalidURL(String, reason: String)
+    /// TCP, TLS or the WebSocket upgrade failed before the gateway spoke.
+    case unreachable(url: String, phase: String, reason: String)
+    /// The certificate failed the pin or system trust.
+    case tlsTrust(url: String, TLSTrustFailure)
+    /// The server is not an OpenClaw gateway (no valid `connect.challenge`).
+    case notGateway(url: String, reason: String)
+    /// Something did not happen in time (`what`: "connect.challenge", "the connect response",
+    /// "device.pair.list", …).
+    case timedOut(what: String, after: Duration)
+    /// The gateway went silent for longer than twice its tick interval.
+    case stalled(silentFor: Duration, tickInterval: Duration)
+    /// The connection closed (WebSocket close code and reason, or 1006 for a dropped socket).
+    case closed(code: UInt16, reason: String, during: String)
+    /// The gateway broke the protocol (garbage, a binary message, a bad frame).
+    case protocolViolation(String)
+    /// A frame was larger than the negotiated maximum.
+    case frameTooLarge(size: Int, limit: Int)
+    /// The device must be approved first.
+    case pairingRequired(PairingRequired)
+    /// Wrong or missing token/password, or an invalid bootstrap token.
+    case authRejected(GatewayErrorShape)
+    /// The device proof was refused: signature, nonce, clock skew, key or id.
+    case deviceAuthRejected(GatewayErrorShape)
+    /// `connect` failed for another reason.
+    case connectRejected(GatewayErrorShape)
+    /// An RPC failed.
+    case rpcFailed(method: String, GatewayErrorShape)
+    /// The connection was already closed when a call was made.
+    case notConnected
+}
+
+extension GatewayError: ClawpairError {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .invalidURL: return .usage
+        case .unreachable: return .notFound
+        case .tlsTrust, .pairingRequired, .authRejected, .deviceAuthRejected: return .refused
+        case .rpcFailed(_, let shape) where Self.isPermissionCode(shape): return .refused
+        case .connectRejected(let shape) where Self.isPermissionCode(shape): return .refused
+        case .notGateway, .timedOut, .stalled, .closed, .protocolViolation, .frameTooLarge, .connectRejected, .rpcFailed,
+             .notConnected:
+            return .failure
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .invalidURL(let url, let reason):
+            return "cannot use the gateway URL '\(TerminalText.sanitize(url, maxScalars: 200))': \(reason)"
+        case .unreachable(let url, let phase, let reason):
+            return "cannot reach the gateway at \(url) (\(phase)): \(reason)"
+        case .tlsTrust(let url, let failure):
+            return "TLS: \(url): \(failure.message)"
+        case .notGateway(let url, let reason):
+            return "\(url) is not an OpenClaw gateway: \(reason)"
+        case .timedOut(let what, let after):
+            return "the gateway did not send \(what) within \(Self.milliseconds(after)) ms"
+        case .stalled(let silent, let tick):
+            return "the gateway went silent for \(Self.milliseconds(silent)) ms (its tick interval is \(Self.milliseconds(tick)) ms)"
+        case .closed(let code, let reason, let during):
+            let text = reason.isEmpty ? "" : ": \(TerminalText.sanitize(reason, maxScalars: 200))"
+            return "the gateway closed the connection during \(during) (code \(code)\(text))"
+        case .protocolViolation(let detail):
+            return "the gateway broke the protocol: \(detail)"
+        case .frameTooLarge(let size, let limit):
+            return "the gateway sent a \(size)-byte message, more than the \(limit)-byte maximum it announced"
+        case .pairingRequired(let pairing):
+            var text = "this device is not approved yet"
+            if let reason = pairing.reason { text += " (\(TerminalText.sanitize(reason, maxScalars: 40)))" }
+            if let id = pairing.requestId { text += "; pairing request \(TerminalText.sanitize(id, maxScalars: 80)) is pending" }
+            return text
+        case .authRejected(let shape):
+            return "the gateway refused the credentials: \(Self.describe(shape))"
+        case .deviceAuthRejected(let shape):
+            return "the gateway refused this device's proof: \(Self.deviceAuthReason(shape))"
+        case .connectRejected(let shape):
+            return "the gateway refused the connection: \(Self.describe(shape))"
+        case .rpcFailed(let method, let shape):
+            return "\(method) failed: \(Self.describe(shape))"
+        case .notConnected:
+            return "not connected to the gateway"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .invalidURL: return "use ws://HOST:PORT or wss://HOST:PORT"
+        case .unreachable: return "is the gateway running? 'clawpair probe URL' shows which step fails"
+        case .tlsTrust(_, .pinMismatch): return "the certificate changed: if you expected that, check it and pass --tls-fingerprint with the new value"
+        case .tlsTrust(_, let failure): return failure.hint
+        case .notGateway: return "check the port (the gateway listens on 18789 by default) and the path"
+        case .timedOut, .stalled: return "the gateway may be overloaded or a proxy may be holding the connection; try again or raise --timeout"
+        case .closed, .protocolViolation, .frameTooLarge: return nil
+        case .pairingRequired(let pairing):
+            return "approve it on the gateway host: \(pairing.approveCommand) (or: openclaw devices approve \(pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"))"
+        case .authRejected:
+            return "pass the gateway's token with --token-file FILE or OPENCLAW_GATEWAY_TOKEN (or its password with --password-file)"
+        case .deviceAuthRejected(let shape):
+            switch shape.detailCode {
+            case "DEVICE_AUTH_SIGNATURE_EXPIRED": return "this machine's clock and the gateway's differ by more than 2 minutes: sync the clock (timedatectl, chrony)"
+            case "DEVICE_AUTH_NONCE_MISMATCH", "DEVICE_AUTH_NONCE_REQUIRED": return "retry; if it persists, a proxy may be mixing connections"
+            default: return "check the identity with 'clawpair identity show'"
+            }
+        case .connectRejected, .rpcFailed(_, _):
+            if case .rpcFailed(_, let shape) = self, Self.isPermissionCode(shape) {
+                return "this connection lacks the scope for it: use the gateway token, or a device approved with operator.admin or operator.pairing"
+            }
+            return nil
+        case .notConnected: return nil
+        }
+    }
+
+    /// Classifies a failed `connect` response.
+    public static func connectFailure(_ shape: GatewayErrorShape, closeReason: String? = nil) -> GatewayError {
+        if PairingRequired.matches(shape) { return .pairingRequired(PairingRequired(shape, closeReason: closeReason)) }
+        let detail = shape.detailCode ?? ""
+        if detail.hasPrefix("DEVICE_AUTH_") { return .deviceAuthRejected(shape) }
+        if detail.hasPrefix("AUTH_") || shape.code == "UNAUTHORIZED" { return .authRejected(shape) }
+        return .connectRejected(shape)
+    }
+
+    static func isPermissionCode(_ shape: GatewayErrorShape) -> Bool {
+        shape.code == "FORBIDDEN" || shape.code == "UNAUTHORIZED" || shape.detailCode == "MISSING_SCOPE"
+    }
+
+    static func describe(_ shape: GatewayErrorShape) -> String {
+        let message = TerminalText.sanitize(shape.message, maxScalars: 300)
+        var text = message.isEmpty ? shape.code : message
+        if let detail = shape.detailCode { text += " [\(TerminalText.sanitize(detail, maxScalars: 64))]" }
+        else if !message.isEmpty { text += " [\(TerminalText.sanitize(shape.code, maxScalars: 64))]" }
+        return text
+    }
+
+    static func deviceAuthReason(_ shape: GatewayErrorShape) -> String {
+        switch shape.detailCode {
+        case "DEVICE_AUTH_SIGNATURE_INVALID": return "the signature does not verify [DEVICE_AUTH_SIGNATURE_INVALID]"
+        case "DEVICE_AUTH_SIGNATURE_EXPIRED": return "the signature time is more than 2 minutes off the gateway's clock [DEVICE_AUTH_SIGNATURE_EXPIRED]"
+        case "DEVICE_AUTH_NONCE_MISMATCH": return "the signed nonce is not this connection's challenge [DEVICE_AUTH_NONCE_MISMATCH]"
+        case "DEVICE_AUTH_NONCE_REQUIRED": return "the gateway requires a signed nonce [DEVICE_AUTH_NONCE_REQUIRED]"
+        case "DEVICE_AUTH_DEVICE_ID_MISMATCH": return "the deviceId is not the public key's [DEVICE_AUTH_DEVICE_ID_MISMATCH]"
+        case "DEVICE_AUTH_PUBLIC_KEY_INVALID": return "the public key is not usable [DEVICE_AUTH_PUBLIC_KEY_INVALID]"
+        default: return describe(shape)
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

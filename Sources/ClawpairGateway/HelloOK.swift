@@ -1,0 +1,89 @@
+// hello-ok (`identity-and-handshake.md` §7): the payload of a successful `connect` response.
+// Only what the toolkit uses is modelled; the raw payload is kept for `--json` and for fields a
+// newer gateway adds.
+
+import ClawpairCore
+
+/// A device token the gateway issued.
+public struct IssuedDeviceToken: Sendable, Equatable {
+    public var token: String
+    public var role: String
+    public var scopes: [String]
+    public var issuedAtMs: Int64?
+
+    public init(token: String, role: String, scopes: [String], issuedAtMs: Int64?) {
+        self.token = token
+        self.role = role
+        self.scopes = scopes
+        self.issuedAtMs = issuedAtMs
+    }
+}
+
+/// The parsed hello-ok payload.
+public struct HelloOK: Sendable, Equatable {
+    /// Defaults the protocol documents for absent policy fields.
+    public static let defaultMaxPayload = 25 * 1024 * 1024
+    public static let defaultTickIntervalMs: Int64 = 15_000
+
+    public var protocolVersion: Int64
+    public var serverVersion: String?
+    public var connectionId: String?
+    public var methods: [String]
+    public var events: [String]
+    /// The role and scopes this connection was granted.
+    public var role: String?
+    public var scopes: [String]
+    /// `auth.deviceToken`: the token for (this device, `role`).
+    public var deviceToken: IssuedDeviceToken?
+    /// `auth.deviceTokens`: extra bootstrap hand-off tokens (for example an operator token issued
+    /// next to a node token).
+    public var handoffTokens: [IssuedDeviceToken]
+    public var maxPayload: Int
+    public var maxBufferedBytes: Int?
+    public var tickIntervalMs: Int64
+    /// The payload as received.
+    public var raw: JSONValue
+
+    /// Parses a hello-ok payload; nil when it is not one (`type` is not `hello-ok` or
+    /// `protocol` is missing).
+    public init?(_ payload: JSONValue) {
+        guard case .object = payload, payload["type"]?.stringValue == "hello-ok",
+              let version = payload["protocol"]?.int64Value else { return nil }
+        protocolVersion = version
+        serverVersion = payload["server"]?["version"]?.stringValue
+        connectionId = payload["server"]?["connId"]?.stringValue
+        methods = Self.strings(payload["features"]?["methods"])
+        events = Self.strings(payload["features"]?["events"])
+        let auth = payload["auth"]
+        role = auth?["role"]?.stringValue
+        scopes = Self.strings(auth?["scopes"])
+        if let token = auth?["deviceToken"]?.stringValue, !token.isEmpty, let role {
+            deviceToken = IssuedDeviceToken(token: token, role: role, scopes: scopes, issuedAtMs: auth?["issuedAtMs"]?.int64Value)
+        } else {
+            deviceToken = nil
+        }
+        handoffTokens = (auth?["deviceTokens"]?.arrayValue ?? []).compactMap { entry in
+            guard let token = entry["deviceToken"]?.stringValue, !token.isEmpty,
+                  let role = entry["role"]?.stringValue else { return nil }
+            return IssuedDeviceToken(token: token, role: role, scopes: Self.strings(entry["scopes"]),
+                                     issuedAtMs: entry["issuedAtMs"]?.int64Value)
+        }
+        let policy = payload["policy"]
+        if let max = policy?["maxPayload"]?.int64Value, max > 0 {
+            maxPayload = Int(clamping: max)
+        } else {
+            maxPayload = Self.defaultMaxPayload
+        }
+        maxBufferedBytes = policy?["maxBufferedBytes"]?.int64Value.map { Int(clamping: $0) }
+        if let tick = policy?["tickIntervalMs"]?.int64Value, tick > 0 {
+            tickIntervalMs = tick
+        } else {
+            tickIntervalMs = Self.defaultTickIntervalMs
+        }
+        raw = payload
+    }
+
+    private static func strings(_ value: JSONValue?) -> [String] {
+        (value?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+}

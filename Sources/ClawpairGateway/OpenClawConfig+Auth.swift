@@ -1,0 +1,41 @@
+import ClawpairCore
+import ClawpairWideArea
+
+/// An operator credential from OpenClaw's config.
+public enum ConfiguredGatewayAuth: Sendable, Equatable {
+    case token(String)
+    case password(String)
+}
+
+extension OpenClawConfig {
+    /// `gateway.auth` of a parsed config: the token (mode `token`, or a token with no mode) or
+    /// the password (mode `password`, or a password with no token).
+    public static func gatewayAuth(in config: JSONValue) -> ConfiguredGatewayAuth? {
+        guard let auth = config["gateway"]?["auth"] else { return nil }
+        let mode = auth["mode"]?.stringValue
+        let token = auth["token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        let password = auth["password"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        switch mode {
+        case "password": return password.map(ConfiguredGatewayAuth.password)
+        case "token": return token.map(ConfiguredGatewayAuth.token)
+        default: return token.map(ConfiguredGatewayAuth.token) ?? password.map(ConfiguredGatewayAuth.password)
+        }
+    }
+
+    /// `gateway.auth` of the config file at `path`: nil when the file does not exist; throws when
+    /// it exists but cannot be read or parsed.
+    public static func gatewayAuth(path: String) throws(ClawpairErrorBox) -> ConfiguredGatewayAuth? {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.read(path: path, limit: JSON5.maxInputBytes)
+        } catch {
+            if let system = error.error as? SystemError, system.errno == 2 /* ENOENT */ { return nil }
+            throw error
+        }
+        do {
+            return gatewayAuth(in: try JSON5.parse(bytes))
+        } catch {
+            throw ClawpairErrorBox(ContextualError(path, error))
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairGateway
+
+/// `clawpair devices`: device pairing on a gateway, as `openclaw devices`.
+enum DevicesCommand {
+    static let spec = CommandSpec(
+        name: "devices",
+        abstract: "List, approve, reject and remove devices paired with a gateway",
+        discussion: [
+            "Talks to a gateway as an operator over its WebSocket protocol (device.pair.* and device.token.* RPCs), "
+                + "the same job as 'openclaw devices'. A device that connects for the first time (or asks for more "
+                + "access) waits as a pending request until an operator approves it by its request id.",
+        ],
+        subcommands: [DevicesListCommand.spec, DevicesApproveCommand.spec, DevicesRejectCommand.spec, DevicesRemoveCommand.spec,
+                      DevicesRotateCommand.spec, DevicesRevokeCommand.spec]
+    )
+
+    /// `device.pair.list`'s payload.
+    static func list(_ session: GatewayCLI.OperatorSession) throws -> JSONValue {
+        try session.client.call("device.pair.list", params: .object([]), timeout: session.timeout)
+    }
+
+    static func pending(_ payload: JSONValue) -> [JSONValue] { payload["pending"]?.arrayValue ?? [] }
+    static func paired(_ payload: JSONValue) -> [JSONValue] { payload["paired"]?.arrayValue ?? [] }
+
+    /// Checks that `requestId` is still pending; when it is a deviceId instead, says so and shows
+    /// the right id.
+    static func requirePending(_ requestId: String, in payload: JSONValue, verb: String) throws -> JSONValue {
+        let pending = pending(payload)
+        if let match = pending.first(where: { $0["requestId"]?.stringValue == requestId }) { return match }
+        let shown = TerminalText.sanitize(requestId, maxScalars: 80)
+        if let byDevice = pending.first(where: { $0["deviceId"]?.stringValue == requestId }),
+           let right = byDevice["requestId"]?.stringValue {
+            throw GeneralError("\(shown) is a device id, not a request id", hint:
+                "its pending request is \(TerminalText.sanitize(right, maxScalars: 80)): clawpair devices \(verb) \(TerminalText.sanitize(right, maxScalars: 80))",
+                status: .usage)
+        }
+        if paired(payload).contains(where: { $0["deviceId"]?.stringValue == requestId }) {
+            throw GeneralError("\(shown) is a paired device's id, not a pending request id", hint:
+                verb == "reject" ? "to unpair it: clawpair devices remove \(shown)" : "it is already approved; 'clawpair devices list' shows pending requests",
+                status: .usage)
+        }
+        throw GeneralError("no pending pairing request has the id \(shown)", hint:
+            "it may have been approved, rejected, superseded by a newer request, or expired (after 5 minutes); "
+                + "'clawpair devices list' shows the pending ones", status: .notFound)
+    }
+}

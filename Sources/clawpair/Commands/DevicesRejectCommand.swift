@@ -1,0 +1,46 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairGateway
+
+/// `clawpair devices reject REQUEST_ID`.
+struct DevicesRejectCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "reject",
+        abstract: "Reject a pending pairing request",
+        discussion: [
+            "Checks that the request is still pending, then calls device.pair.reject. The device stays unpaired and may "
+                + "ask again. To unpair a device that is already approved, use 'clawpair devices remove'.",
+        ],
+        options: GatewayCLI.connectionOptions,
+        arguments: [ArgumentSpec("request-id", help: "The pending request's id.")],
+        examples: [Example("clawpair devices reject 3f0c2d1e-8a7b-4c5d-9e6f-0a1b2c3d4e5f", "Refuse a request you do not recognise")],
+        sections: [
+            DocSection("JSON OUTPUT", ["With --json, device.pair.reject's payload: {\"requestId\", \"deviceId\"}."]),
+            GatewayCLI.credentialsSection, GatewayCLI.environmentSection, GatewayCLI.exitSection,
+        ],
+        runner: DevicesRejectCommand.runner
+    )
+
+    let arguments: ParsedArguments
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        self.arguments = arguments
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try GatewayCLI.run(context) {
+            let session = try GatewayCLI.connectOperator(arguments, context)
+            defer { session.client.close() }
+            let request = try DevicesCommand.requirePending(arguments.positionals[0], in: try DevicesCommand.list(session), verb: "reject")
+            let id = request["requestId"]?.stringValue ?? arguments.positionals[0]
+            let payload = try session.client.call("device.pair.reject", params: .object([("requestId", .string(id))]),
+                                                  timeout: session.timeout)
+            if context.globals.json {
+                context.printJSON(payload)
+            } else {
+                context.print("Rejected request \(TerminalText.sanitize(id, maxScalars: 64)) from device \(GatewayOutput.shortId(request["deviceId"])).")
+            }
+            return .success
+        }
+    }
+}

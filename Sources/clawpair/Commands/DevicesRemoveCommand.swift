@@ -1,0 +1,60 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairGateway
+
+/// `clawpair devices remove DEVICE_ID`.
+struct DevicesRemoveCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "remove",
+        abstract: "Unpair a device and close its connections",
+        discussion: [
+            "Calls device.pair.remove: the device's tokens stop working and its open connections are closed. It must "
+                + "pair again to come back. Give the full device id ('clawpair devices list --json' shows it); when a "
+                + "pending request id is given instead, the error says so.",
+        ],
+        options: GatewayCLI.connectionOptions,
+        arguments: [ArgumentSpec("device-id", help: "The paired device's id (64 hex digits).")],
+        examples: [Example("clawpair devices remove 56475aa75463474c0285df5dbf2bcab73da651358839e9b77481b2eab107708c", "Unpair a lost phone")],
+        sections: [
+            DocSection("JSON OUTPUT", ["With --json, device.pair.remove's payload: {\"deviceId\"}."]),
+            GatewayCLI.credentialsSection, GatewayCLI.environmentSection, GatewayCLI.exitSection,
+        ],
+        runner: DevicesRemoveCommand.runner
+    )
+
+    let arguments: ParsedArguments
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        self.arguments = arguments
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try GatewayCLI.run(context) {
+            let session = try GatewayCLI.connectOperator(arguments, context)
+            defer { session.client.close() }
+            let deviceId = arguments.positionals[0]
+            let listing = try DevicesCommand.list(session)
+            let shown = TerminalText.sanitize(deviceId, maxScalars: 80)
+            if !DevicesCommand.paired(listing).contains(where: { $0["deviceId"]?.stringValue == deviceId }) {
+                if let request = DevicesCommand.pending(listing).first(where: { $0["requestId"]?.stringValue == deviceId }) {
+                    throw GeneralError("\(shown) is a pending request id, not a paired device id", hint:
+                        "to refuse the request: clawpair devices reject \(shown) (its device id is \(GatewayOutput.field(request["deviceId"], max: 64)))",
+                        status: .usage)
+                }
+                let matches = DevicesCommand.paired(listing).compactMap { $0["deviceId"]?.stringValue }.filter { $0.hasPrefix(deviceId) && !deviceId.isEmpty }
+                if matches.count == 1 {
+                    throw GeneralError("no paired device has the id \(shown)", hint: "give the whole id: clawpair devices remove \(matches[0])", status: .usage)
+                }
+                throw GeneralError("no paired device has the id \(shown)", hint: "'clawpair devices list' shows paired devices", status: .notFound)
+            }
+            let payload = try session.client.call("device.pair.remove", params: .object([("deviceId", .string(deviceId))]),
+                                                  timeout: session.timeout)
+            if context.globals.json {
+                context.printJSON(payload)
+            } else {
+                context.print("Removed device \(shown).")
+            }
+            return .success
+        }
+    }
+}

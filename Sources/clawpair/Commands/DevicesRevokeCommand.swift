@@ -1,0 +1,50 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairGateway
+
+/// `clawpair devices revoke --device ID --role R`.
+struct DevicesRevokeCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "revoke",
+        abstract: "Revoke a device's token for one role",
+        discussion: ["Calls device.token.revoke: the device can no longer connect with that role until it is approved again."],
+        options: [
+            .value("device", "ID", help: "The device id."),
+            .value("role", "ROLE", help: "The role whose token to revoke: operator or node.", completion: .values(["operator", "node"])),
+        ] + GatewayCLI.connectionOptions,
+        examples: [Example("clawpair devices revoke --device 5647...708c --role node", "Stop a node from connecting")],
+        sections: [
+            DocSection("JSON OUTPUT", ["With --json, device.token.revoke's payload: {\"deviceId\", \"role\", \"revokedAtMs\"}."]),
+            GatewayCLI.credentialsSection, GatewayCLI.environmentSection, GatewayCLI.exitSection,
+        ],
+        runner: DevicesRevokeCommand.runner
+    )
+
+    let arguments: ParsedArguments
+    let deviceId: String
+    let role: String
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        self.arguments = arguments
+        guard let deviceId = arguments.value("device"), !deviceId.isEmpty else { throw UsageError("--device ID is required") }
+        guard let role = arguments.value("role"), !role.isEmpty else { throw UsageError("--role ROLE is required", hint: "operator or node") }
+        self.deviceId = deviceId
+        self.role = role
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try GatewayCLI.run(context) {
+            let session = try GatewayCLI.connectOperator(arguments, context)
+            defer { session.client.close() }
+            let payload = try session.client.call("device.token.revoke",
+                                                  params: .object([("deviceId", .string(deviceId)), ("role", .string(role))]),
+                                                  timeout: session.timeout)
+            if context.globals.json {
+                context.printJSON(payload)
+            } else {
+                context.print("Revoked the \(TerminalText.sanitize(role, maxScalars: 16)) token of \(GatewayOutput.shortId(.string(deviceId))).")
+            }
+            return .success
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairGateway
+
+/// `clawpair devices rotate --device ID --role R [--scope S]...`.
+struct DevicesRotateCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "rotate",
+        abstract: "Issue a new device token for a device's role",
+        discussion: [
+            "Calls device.token.rotate. The old token stops working. The gateway hands the new token back only when "
+                + "a device rotates its own token (tokenDelivery in-band); for another device it is withheld, and that "
+                + "device receives it when it next connects. Token values are shown only with --reveal.",
+        ],
+        options: [
+            .value("device", "ID", help: "The device id."),
+            .value("role", "ROLE", help: "The role whose token to rotate: operator or node.", completion: .values(["operator", "node"])),
+            .repeated("scope", "SCOPE", help: "Limit the new token to these scopes (repeatable; default: unchanged)."),
+            .flag("reveal", help: "Print the new token when the gateway returns it (it is a secret)."),
+        ] + GatewayCLI.connectionOptions,
+        examples: [Example("clawpair devices rotate --device 5647...708c --role operator", "Invalidate a device's operator token")],
+        sections: [
+            DocSection("JSON OUTPUT", ["With --json, device.token.rotate's payload: {\"deviceId\", \"role\", \"token\"?, \"scopes\", "
+                                       + "\"rotatedAtMs\", \"tokenDelivery\"}; the token is replaced by \"<redacted>\" unless --reveal."]),
+            GatewayCLI.credentialsSection, GatewayCLI.environmentSection, GatewayCLI.exitSection,
+        ],
+        runner: DevicesRotateCommand.runner
+    )
+
+    let arguments: ParsedArguments
+    let deviceId: String
+    let role: String
+    let scopes: [String]
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        self.arguments = arguments
+        guard let deviceId = arguments.value("device"), !deviceId.isEmpty else { throw UsageError("--device ID is required") }
+        guard let role = arguments.value("role"), !role.isEmpty else { throw UsageError("--role ROLE is required", hint: "operator or node") }
+        self.deviceId = deviceId
+        self.role = role
+        scopes = arguments.values("scope")
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try GatewayCLI.run(context) {
+            let session = try GatewayCLI.connectOperator(arguments, context)
+            defer { session.client.close() }
+            var params: [(String, JSONValue)] = [("deviceId", .string(deviceId)), ("role", .string(role))]
+            if !scopes.isEmpty { params.append(("scopes", .array(scopes.map(JSONValue.string)))) }
+            var payload = try session.client.call("device.token.rotate", params: .object(params), timeout: session.timeout)
+            let reveal = arguments.flag("reveal")
+            let token = payload["token"]?.stringValue
+            if !reveal, case .object(let members) = payload {
+                payload = .object(members.map { $0.0 == "token" ? ("token", "<redacted>") : $0 })
+            }
+            if context.globals.json {
+                context.printJSON(payload)
+                return .success
+            }
+            context.print("Rotated the \(TerminalText.sanitize(role, maxScalars: 16)) token of \(GatewayOutput.shortId(.string(deviceId))) "
+                          + "(scopes \(GatewayOutput.list(payload["scopes"], max: 200))).")
+            if let token {
+                if reveal { context.print(token) } else { context.note("The gateway returned the new token; --reveal prints it.") }
+            } else {
+                context.note("The token was withheld (\(GatewayOutput.field(payload["tokenDelivery"]))): the device receives it when it next connects.")
+            }
+            return .success
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import ClawpairCLIKit
+import ClawpairCore
+
+/// Tables and fields of gateway records for people: every string from the gateway is
+/// sanitized (it is untrusted), ids are shown whole where a command needs them.
+enum GatewayOutput {
+    /// A sanitized single-line field, `-` when absent or empty.
+    static func field(_ value: JSONValue?, max: Int = 40) -> String {
+        guard let text = value?.stringValue, !text.isEmpty else { return "-" }
+        return TerminalText.sanitize(text, maxScalars: max)
+    }
+
+    /// Strings of an array field joined with commas, `-` when none.
+    static func list(_ value: JSONValue?, max: Int = 60) -> String {
+        let items = (value?.arrayValue ?? []).compactMap(\.stringValue)
+        guard !items.isEmpty else { return "-" }
+        return TerminalText.sanitize(items.joined(separator: ","), maxScalars: max)
+    }
+
+    /// `12m ago` from an epoch-ms field.
+    static func age(_ value: JSONValue?, now: Int64) -> String {
+        guard let ms = value?.int64Value, ms > 0 else { return "-" }
+        let delta = now - ms
+        return delta < 0 ? "just now" : DurationText.describe(milliseconds: delta) + " ago"
+    }
+
+    /// The first 12 characters of a device id and an ellipsis.
+    static func shortId(_ value: JSONValue?) -> String {
+        guard let id = value?.stringValue, !id.isEmpty else { return "-" }
+        let clean = TerminalText.sanitize(id, maxScalars: 80)
+        return clean.count > 14 ? String(clean.prefix(12)) + "…" : clean
+    }
+
+    /// Left-aligned columns separated by two spaces; the header in bold.
+    static func table(_ header: [String], _ rows: [[String]], style: TextStyle) -> [String] {
+        var widths = header.map(\.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            var text = ""
+            for (index, cell) in cells.enumerated() {
+                text += cell
+                if index < cells.count - 1 { text += String(repeating: " ", count: widths[index] - cell.count + 2) }
+            }
+            return text
+        }
+        return ["  " + style.bold(line(header))] + rows.map { "  " + line($0) }
+    }
+}
