@@ -3,6 +3,7 @@ import ClawpairCore
 import ClawpairDNS
 import ClawpairDiscovery
 import ClawpairWideArea
+import Synchronization
 
 /// `clawpair discover`: finds OpenClaw gateways on the local network.
 struct DiscoverCommand: ParsableCommand {
@@ -25,6 +26,14 @@ struct DiscoverCommand: ParsableCommand {
                 + "over UDP with EDNS(0) and over TCP when an answer is truncated; each question gets 1 s per server. "
                 + "It runs alongside mDNS within the same --timeout. 'clawpair zone' writes the zone such a server "
                 + "serves.",
+            "Tailnet fallback: when a domain yields no gateway through those servers (typically because Tailscale "
+                + "split DNS for it is missing) and this machine is on a tailnet ('tailscale status --json' answers "
+                + "within 0.7 s and lists a 100.64.0.0/10 address for this machine), clawpair asks Tailscale's "
+                + "MagicDNS resolver 100.100.100.100 for the domain too (1 s for PTR, 0.2 s for each further "
+                + "question, within --timeout). No other tailnet address is ever asked: a peer that answered would "
+                + "become the authority for the domain.",
+            "While it searches, a spinner turns on standard error when that is a terminal; it erases itself before "
+                + "the results. None with --json, --watch, -q or -v, or when standard error is not a terminal.",
         ],
         options: [
             .value("timeout", "MS", help: "Stop after this many milliseconds (default 2000); bounds the whole run."),
@@ -32,13 +41,16 @@ struct DiscoverCommand: ParsableCommand {
                    completion: .values(DiscoveryBackendChoice.allCases.map(\.rawValue))),
             .flag("first", help: "Exit as soon as one gateway is fully resolved."),
             .flag("watch", help: "Keep running and report gateways as they appear, change and leave, until "
-                   + "interrupted (JSON lines with --json). Wide-area domains are browsed once, at the start."),
+                   + "interrupted (JSON lines with --json). Wide-area domains are browsed again after the "
+                   + "smallest TTL of their records, at least every 60 s and at most every 5 s."),
             .repeated("domain", "DOMAIN", help: "Also browse this wide-area DNS-SD domain, such as openclaw.internal "
                       + "(repeatable; replaces the configured domain)."),
             .repeated("dns-server", "IP[:PORT]", help: "Ask this DNS server for wide-area domains (repeatable; "
                       + "[v6]:port for IPv6 with a port; default: the nameservers of /etc/resolv.conf)."),
             .flag("local-only", help: "Only mDNS on the local network; no wide-area domains."),
             .flag("wide-area-only", help: "Only the wide-area domains; no mDNS."),
+            .value("wide-area-refresh", "MS", help: "With --watch: browse the wide-area domains again every MS "
+                   + "milliseconds instead of following their TTLs (for tests).", hidden: true),
         ],
         examples: [
             Example("clawpair discover", "List the gateways on this network"),
@@ -73,6 +85,8 @@ struct DiscoverCommand: ParsableCommand {
     let wideAreaOnly: Bool
     /// The wide-area domains and servers; nil when no domain is known or with --local-only.
     let wideArea: WideAreaPlan?
+    /// The hidden --wide-area-refresh: a fixed pause between wide-area rounds of --watch.
+    let wideAreaRefresh: Duration?
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         if let text = arguments.value("timeout") {
@@ -97,6 +111,14 @@ struct DiscoverCommand: ParsableCommand {
         localOnly = arguments.flag("local-only")
         wideAreaOnly = arguments.flag("wide-area-only")
         if localOnly && wideAreaOnly { throw UsageError("--local-only and --wide-area-only do not go together") }
+        if let text = arguments.value("wide-area-refresh") {
+            guard let value = Int(text), (1...3_600_000).contains(value) else {
+                throw UsageError("--wide-area-refresh '\(TerminalText.sanitize(text, maxScalars: 32))' is not a time in milliseconds")
+            }
+            wideAreaRefresh = .milliseconds(value)
+        } else {
+            wideAreaRefresh = nil
+        }
         let givenDomains = arguments.values("domain")
         if localOnly && !givenDomains.isEmpty { throw UsageError("--local-only and --domain do not go together") }
         for text in givenDomains {
@@ -135,6 +157,13 @@ struct DiscoverCommand: ParsableCommand {
         let start = ContinuousClock.now
         // --watch runs until interrupted unless --timeout is given.
         let deadline = watch && !timeoutGiven ? start + .seconds(365 * 86_400) : start + .milliseconds(timeoutMs)
+        if watch { return try runWatch(context, until: deadline) }
+        let spinner = Spinner.shouldShow(stderrIsTTY: context.stderrIsTTY, environment: context.environment,
+                                         json: context.globals.json, watch: watch, quiet: context.globals.quiet,
+                                         verbose: context.globals.verbosity > 0)
+            ? Spinner(sink: context.stderr, message: "Searching for gateways", frames: Spinner.frames(environment: context.environment))
+            : nil
+        defer { spinner?.stop() }
         var found: [String: Sighting] = [:]
         var order: [String] = []
         let verbose = context.globals.verbosity > 0
@@ -142,18 +171,16 @@ struct DiscoverCommand: ParsableCommand {
             let isNew = found[sighting.key] == nil
             if isNew { order.append(sighting.key) }
             found[sighting.key] = sighting
-            if watch { report(isNew ? "added" : "updated", sighting.beacon, sighting, context) }
         }
-        // Wide-area runs on its own thread beside mDNS; alone, or once before --watch, on this one.
+        // Wide-area runs on its own thread beside mDNS; alone on this one.
         // With --first, mDNS gets the thread instead, so that a wide-area answer can end the run.
         var background: BackgroundWideArea?
         var localDone = wideAreaOnly
         if let wideArea {
-            let wideDeadline = min(deadline, start + .milliseconds(timeoutMs))
-            if first && !wideAreaOnly && !watch {
+            if first && !wideAreaOnly {
                 let local = BackgroundLocal(backend: backend, deadline: deadline)
                 local.start()
-                WideAreaDiscovery.run(wideArea, until: wideDeadline, note: { if verbose { context.note($0) } }) { sighting in
+                WideAreaDiscovery.run(wideArea, until: deadline, note: { if verbose { context.note($0) } }) { sighting in
                     seen(sighting)
                     return false
                 }
@@ -164,13 +191,13 @@ struct DiscoverCommand: ParsableCommand {
                     sightings.prefix(1).forEach(seen)
                 }
                 localDone = true
-            } else if wideAreaOnly || watch {
-                WideAreaDiscovery.run(wideArea, until: wideDeadline, note: { if verbose { context.note($0) } }) { sighting in
+            } else if wideAreaOnly {
+                WideAreaDiscovery.run(wideArea, until: deadline, note: { if verbose { context.note($0) } }) { sighting in
                     seen(sighting)
                     return !first
                 }
             } else {
-                background = BackgroundWideArea(plan: wideArea, deadline: wideDeadline, first: first)
+                background = BackgroundWideArea(plan: wideArea, deadline: deadline, first: first)
                 background?.start()
             }
         }
@@ -180,10 +207,9 @@ struct DiscoverCommand: ParsableCommand {
                 case .seen(let sighting):
                     seen(sighting)
                     return !first
-                case .gone(let key, let beacon):
+                case .gone(let key, _):
                     found[key] = nil
                     order.removeAll { $0 == key }
-                    if watch, let beacon { report("removed", beacon, nil, context) }
                     return true
                 }
             }
@@ -194,13 +220,13 @@ struct DiscoverCommand: ParsableCommand {
             if verbose { notes.forEach { context.note($0) } }
             for sighting in sightings where !(first && !found.isEmpty) { seen(sighting) }
         }
-        if watch { return .success }
+        spinner?.stop()
         let sightings = order.compactMap { found[$0] }
         let byBeacon = Dictionary(sightings.map { ($0.beacon.dedupeKey, $0) }, uniquingKeysWith: { first, _ in first })
         let beacons = GatewayBeacon.sorted(GatewayBeacon.deduplicated(sightings.map(\.beacon)))
         if context.globals.json {
             let objects: [JSONValue] = beacons.map { beacon in
-                extended(beacon.json, with: byBeacon[beacon.dedupeKey])
+                Self.extended(beacon.json, with: byBeacon[beacon.dedupeKey])
             }
             context.printJSON(.object([
                 ("timeoutMs", .int(Int64(timeoutMs))),
@@ -230,7 +256,51 @@ struct DiscoverCommand: ParsableCommand {
     /// `local.` unless --wide-area-only, then each wide-area domain.
     private var searchedDomains: [String] { (wideAreaOnly ? [] : ["local."]) + (wideArea?.domains ?? []) }
 
-    private func report(_ event: String, _ beacon: GatewayBeacon, _ sighting: Sighting?, _ context: CommandContext) {
+    /// --watch: mDNS on this thread and the wide-area rounds on another (only the rounds with
+    /// --wide-area-only), each change reported as it happens, until the deadline or a signal.
+    private func runWatch(_ context: CommandContext, until deadline: ContinuousClock.Instant) throws -> ExitStatus {
+        let verbose = context.globals.verbosity > 0
+        let output = OutputLock()
+        let note: @Sendable (String) -> Void = { line in if verbose { output.locked { context.note(line) } } }
+        var watcher: WideAreaWatch?
+        if let wideArea {
+            let rounds = WideAreaWatch(plan: wideArea, roundBudget: .milliseconds(min(timeoutMs, 5000)),
+                                       refreshOverride: wideAreaRefresh, note: note) { change in
+                output.locked {
+                    switch change {
+                    case .added(let sighting): Self.report("added", sighting.beacon, sighting, context)
+                    case .updated(let sighting): Self.report("updated", sighting.beacon, sighting, context)
+                    case .removed(_, let last): Self.report("removed", last.beacon, nil, context)
+                    }
+                }
+            }
+            if wideAreaOnly {
+                rounds.run(until: deadline)
+                return .success
+            }
+            rounds.start(until: deadline)
+            watcher = rounds
+        }
+        defer {
+            watcher?.stop()
+            watcher?.join()
+        }
+        var seen = Set<String>()
+        _ = try LocalDiscovery.run(backend, until: deadline, note: note) { event in
+            switch event {
+            case .seen(let sighting):
+                let isNew = seen.insert(sighting.key).inserted
+                output.locked { Self.report(isNew ? "added" : "updated", sighting.beacon, sighting, context) }
+            case .gone(let key, let beacon):
+                seen.remove(key)
+                if let beacon { output.locked { Self.report("removed", beacon, nil, context) } }
+            }
+            return true
+        }
+        return .success
+    }
+
+    private static func report(_ event: String, _ beacon: GatewayBeacon, _ sighting: Sighting?, _ context: CommandContext) {
         if context.globals.json {
             context.stdout.write(JSONValue.object([("event", .string(event)),
                                                    ("beacon", extended(beacon.json, with: sighting))]).compact() + "\n")
@@ -241,12 +311,18 @@ struct DiscoverCommand: ParsableCommand {
         }
     }
 
-    private func extended(_ json: JSONValue, with sighting: Sighting?) -> JSONValue {
+    private static func extended(_ json: JSONValue, with sighting: Sighting?) -> JSONValue {
         guard case .object(var members) = json else { return json }
         members.append(("addresses", .array((sighting?.addresses ?? []).map(JSONValue.string))))
         members.append(("backend", sighting.map { .string($0.backend) } ?? .null))
         return .object(members)
     }
+}
+
+/// Serializes what the --watch threads write, so that lines never interleave.
+final class OutputLock: Sendable {
+    private let mutex = Mutex(())
+    func locked(_ body: () -> Void) { mutex.withLock { _ in body() } }
 }
 
 /// The human rendering of one beacon. Every value from the network is sanitized.

@@ -15,7 +15,7 @@ enum DiscoveryBackendChoice: String, CaseIterable {
 }
 
 /// A gateway seen on the local link, with what the backend knows beyond the beacon.
-struct Sighting: Sendable {
+struct Sighting: Sendable, Equatable {
     /// Identifies the instance across updates: `domain|instance name`.
     let key: String
     let beacon: GatewayBeacon

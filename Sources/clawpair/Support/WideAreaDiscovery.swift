@@ -13,6 +13,8 @@ struct WideAreaPlan: Sendable {
     /// Normalized, with a trailing dot, each once (compared ignoring case).
     let domains: [String]
     let servers: [DNSServerAddress]
+    /// Tells whether this machine is on a tailnet, for the MagicDNS fallback; nil: no fallback.
+    var tailnet: TailnetDetection? = TailnetDetection()
 }
 
 /// Wide-area (unicast) DNS-SD for `discover`: browses each domain in turn and reports sightings
@@ -26,10 +28,8 @@ enum WideAreaDiscovery {
         for domain in plan.domains {
             var keepGoing = true
             do {
-                let result = try browser.browse(domain: domain, deadline: deadline) { service in
-                    let beacon = GatewayBeacon(instance: service.instance, domain: service.domain, srv: service.srv, txt: service.txt)
-                    keepGoing = onFound(Sighting(key: service.domain + "|" + beacon.instanceName, beacon: beacon,
-                                                 addresses: service.addresses, backend: "unicast"))
+                let result = try browse(domain, browser, tailnet: plan.tailnet, deadline: deadline, note: note) { service in
+                    keepGoing = onFound(sighting(service))
                     return keepGoing
                 }
                 note("wide-area: \(domain) lists \(result.listed.count) instance(s)")
@@ -38,6 +38,40 @@ enum WideAreaDiscovery {
             }
             if !keepGoing || ContinuousClock.now >= deadline { return }
         }
+    }
+
+    /// Browses `domain` through `browser`'s servers and, when that finds no gateway and this
+    /// machine is on a tailnet, through MagicDNS (discovery.md §7, ``TailnetFallback``). The
+    /// result is the fallback's when it ran. Throws when the browse that counts got no PTR answer.
+    static func browse(_ domain: String, _ browser: WideAreaBrowser, tailnet: TailnetDetection?,
+                       deadline: ContinuousClock.Instant, note: @escaping @Sendable (String) -> Void,
+                       onFound: (WideAreaService) -> Bool) throws(WideAreaError) -> WideAreaBrowseResult {
+        var found = 0
+        let primary: Result<WideAreaBrowseResult, WideAreaError>
+        do {
+            primary = .success(try browser.browse(domain: domain, deadline: deadline) { service in
+                found += 1
+                return onFound(service)
+            })
+        } catch {
+            primary = .failure(error)
+        }
+        if let tailnet, ContinuousClock.now < deadline,
+           TailnetFallback.applies(found: found, servers: browser.client.servers,
+                                   onTailnet: { tailnet.address(deadline: deadline) != nil }) {
+            note("wide-area: \(domain) found no gateway through the configured DNS servers and this machine is on a "
+                 + "tailnet: asking MagicDNS \(TailnetFallback.magicDNS.host)")
+            return try TailnetFallback.browser(serviceType: browser.serviceType, note: note)
+                .browse(domain: domain, deadline: deadline, onFound: onFound)
+        }
+        return try primary.get()
+    }
+
+    /// The sighting of a browsed instance: key `domain|instance label`, backend `unicast`.
+    static func sighting(_ service: WideAreaService) -> Sighting {
+        let beacon = GatewayBeacon(instance: service.instance, domain: service.domain, srv: service.srv, txt: service.txt)
+        return Sighting(key: key(domain: service.domain, instance: service.instance), beacon: beacon,
+                        addresses: service.addresses, backend: "unicast")
     }
 }
 
@@ -171,5 +205,114 @@ final class BackgroundLocal: Sendable {
     func join() -> (sightings: [Sighting], notes: [String], error: (any ClawpairError)?) {
         if let handle = thread.withLock({ $0 }) { pthread_join(handle, nil) }
         return state.withLock { ($0.sightings, $0.notes, $0.error) }
+    }
+}
+
+// MARK: --watch
+
+/// What a wide-area round changed, for `discover --watch`.
+typealias WideAreaChange = WideAreaChangeTracker<Sighting>.Change
+
+extension WideAreaDiscovery {
+    /// The key of an instance of `domain`, as ``sighting(_:)`` builds it.
+    static func key(domain: String, instance: DNSName) -> String {
+        domain + "|" + (instance.firstLabel.map { String(decoding: $0, as: UTF8.self) } ?? "")
+    }
+}
+
+/// `discover --watch` for wide-area domains: browses every domain, reports changes, waits
+/// ``WideAreaRefresh/interval(ttl:allFailed:override:)`` and browses again, until the deadline
+/// or ``stop()``. Runs on the calling thread (``run(until:)``) or its own (``start(until:)``).
+final class WideAreaWatch: Sendable {
+    private let plan: WideAreaPlan
+    /// The most one round may take.
+    private let roundBudget: Duration
+    private let refreshOverride: Duration?
+    private let note: @Sendable (String) -> Void
+    private let report: @Sendable (WideAreaChange) -> Void
+    private let stopRequested = Atomic<Bool>(false)
+    private let thread = Mutex<pthread_t?>(nil)
+    private let startDeadline = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(plan: WideAreaPlan, roundBudget: Duration, refreshOverride: Duration?,
+         note: @escaping @Sendable (String) -> Void, report: @escaping @Sendable (WideAreaChange) -> Void) {
+        self.plan = plan
+        self.roundBudget = roundBudget
+        self.refreshOverride = refreshOverride
+        self.note = note
+        self.report = report
+    }
+
+    private var stopped: Bool { stopRequested.load(ordering: .relaxed) }
+
+    func run(until deadline: ContinuousClock.Instant) {
+        let browser = WideAreaBrowser(client: UnicastDNSClient(servers: plan.servers, note: note),
+                                      serviceType: BeaconIdentity.serviceType)
+        var state = WideAreaChangeTracker<Sighting>()
+        while !stopped && ContinuousClock.now < deadline {
+            let roundDeadline = min(deadline, ContinuousClock.now + roundBudget)
+            var ttl: UInt32?
+            func keep(_ value: UInt32?) { if let value { ttl = min(ttl ?? .max, value) } }
+            var answered = 0
+            for domain in plan.domains {
+                guard !stopped, ContinuousClock.now < roundDeadline else { break }
+                do {
+                    let result = try WideAreaDiscovery.browse(domain, browser, tailnet: plan.tailnet, deadline: roundDeadline,
+                                                              note: note) { service in
+                        keep(service.ttl)
+                        let sighting = WideAreaDiscovery.sighting(service)
+                        if let change = state.seen(sighting, key: sighting.key, in: service.domain) { report(change) }
+                        return !stopped
+                    }
+                    answered += 1
+                    keep(result.listTTL)
+                    let keys = Set(result.listed.map { WideAreaDiscovery.key(domain: domain, instance: $0) })
+                    state.listed(keys, in: domain).forEach(report)
+                } catch {
+                    note("wide-area: \(domain): \(error.message)")
+                }
+            }
+            let pause = WideAreaRefresh.interval(ttl: ttl, allFailed: answered == 0, override: refreshOverride)
+            note("wide-area: next browse in \(pause)")
+            wait(until: min(deadline, ContinuousClock.now + pause))
+        }
+    }
+
+    /// Sleeps until `instant`, in short steps so that ``stop()`` is noticed.
+    private func wait(until instant: ContinuousClock.Instant) {
+        while !stopped {
+            let now = ContinuousClock.now
+            guard now < instant else { return }
+            let step = min(instant - now, .milliseconds(100))
+            let (seconds, attoseconds) = step.components
+            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+            _ = nanosleep(&request, nil)
+        }
+    }
+
+    /// Runs ``run(until:)`` on a new thread (on this one if no thread can be made).
+    func start(until deadline: ContinuousClock.Instant) {
+        startDeadline.withLock { $0 = deadline }
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var handle = pthread_t()
+        let result = pthread_create(&handle, nil, { raw in
+            let me = Unmanaged<WideAreaWatch>.fromOpaque(raw!).takeRetainedValue()
+            me.run(until: me.startDeadline.withLock { $0 } ?? .now)
+            return nil
+        }, context)
+        if result == 0 {
+            thread.withLock { $0 = handle }
+        } else {
+            Unmanaged<WideAreaWatch>.fromOpaque(context).release()
+            run(until: deadline)
+        }
+    }
+
+    /// Asks the loop to end after the current question.
+    func stop() { stopRequested.store(true, ordering: .relaxed) }
+
+    /// Waits for the thread started by ``start(until:)``.
+    func join() {
+        if let handle = thread.withLock({ $0 }) { pthread_join(handle, nil) }
     }
 }

@@ -1,0 +1,91 @@
+import ClawpairCLIKit
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A one-line progress indicator on standard error while `discover` waits: a frame every
+/// ``interval`` from its own thread, and on ``stop()`` the line is erased (`CR`, `ESC [ K`) so
+/// that what follows starts clean. Only on a terminal (see ``shouldShow(context:json:watch:)``).
+final class Spinner: Sendable {
+    static let interval: Duration = .milliseconds(100)
+    /// Erases the spinner's line: back to column 0, clear to the end of the line.
+    static let erase = "\r\u{1B}[K"
+
+    /// Whether `discover` shows a spinner: standard error is a terminal (colour settings such as
+    /// NO_COLOR do not matter: the spinner has no colour), `TERM` is not `dumb`, and the output is
+    /// for a person reading along: not `--json` (machine output gets no decoration, even when
+    /// standard error is a terminal), not `--watch` (a stream of lines), not `-q`, not `-v`
+    /// (notes would break the line).
+    static func shouldShow(stderrIsTTY: Bool, environment: [String: String], json: Bool, watch: Bool,
+                           quiet: Bool, verbose: Bool) -> Bool {
+        stderrIsTTY && environment["TERM"] != "dumb" && !json && !watch && !quiet && !verbose
+    }
+
+    /// Braille dots when the locale is UTF-8 (LC_ALL, else LC_CTYPE, else LANG), else ASCII.
+    static func frames(environment: [String: String]) -> [String] {
+        let locale = [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]]
+            .lazy.compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        let utf8 = locale.lowercased().contains("utf-8") || locale.lowercased().contains("utf8")
+        return utf8 ? ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] : ["|", "/", "-", "\\"]
+    }
+
+    private let sink: any TextSink
+    private let message: String
+    private let frames: [String]
+    /// Written to by ``stop()`` to wake the thread at once.
+    private let wake: (read: Int32, write: Int32)
+    private let thread = Mutex<pthread_t?>(nil)
+    private let stopped = Atomic<Bool>(false)
+
+    /// Starts drawing `message` after a frame on `sink`; nil if no thread could be made.
+    init?(sink: any TextSink, message: String, frames: [String]) {
+        var ends: [Int32] = [-1, -1]
+        guard !frames.isEmpty, pipe(&ends) == 0 else { return nil }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        self.sink = sink
+        self.message = message
+        self.frames = frames
+        self.wake = (ends[0], ends[1])
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var handle = pthread_t()
+        guard pthread_create(&handle, nil, { raw in
+            Unmanaged<Spinner>.fromOpaque(raw!).takeRetainedValue().draw()
+            return nil
+        }, context) == 0 else {
+            Unmanaged<Spinner>.fromOpaque(context).release()
+            close(ends[0])
+            close(ends[1])
+            return nil
+        }
+        thread.withLock { $0 = handle }
+    }
+
+    private func draw() {
+        var index = 0
+        let ms = Int32(Self.interval.components.seconds * 1000 + Self.interval.components.attoseconds / 1_000_000_000_000_000)
+        while !stopped.load(ordering: .acquiring) {
+            sink.write("\r" + frames[index % frames.count] + " " + message)
+            index += 1
+            var entry = pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, ms)
+        }
+        sink.write(Self.erase)
+    }
+
+    /// Stops drawing, erases the line and waits for the thread. Safe to call more than once.
+    func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+        if let handle = thread.withLock({ $0 }) { pthread_join(handle, nil) }
+        close(wake.read)
+        close(wake.write)
+    }
+
+    deinit { stop() }
+}
