@@ -8,12 +8,22 @@ import ClawpairSetupCode
 enum QRCommand {
     static let spec = CommandSpec(
         name: "qr",
-        abstract: "Render setup codes as QR codes and scan QR images",
-        discussion: [
-            "A setup code's QR code holds the bare code and nothing else, exactly as 'openclaw qr' draws it: the "
-                + "OpenClaw apps scan it in Onboarding -> Scan QR. Like the code itself it is a secret until it expires.",
+        abstract: "Mint a pairing QR code on a gateway; render setup codes as QR codes and scan QR images",
+        discussion: QRMintCommand.discussion + [
+            "'clawpair qr render' draws a setup code you already have; 'clawpair qr scan' reads QR images. A setup "
+                + "code's QR code holds the bare code and nothing else, exactly as 'openclaw qr' draws it. Like the code "
+                + "itself it is a secret until it expires.",
         ],
-        subcommands: [QRRenderCommand.spec, QRScanCommand.spec]
+        options: QRMintCommand.options,
+        subcommands: [QRRenderCommand.spec, QRScanCommand.spec],
+        examples: [
+            Example("clawpair qr", "Mint a full-access pairing code on the local gateway and draw it"),
+            Example("clawpair qr --node --public-url wss://gw.tail1234.ts.net", "A node-only code with a chosen URL"),
+            Example("clawpair qr -o pair.png", "Write the QR code as a PNG image instead"),
+            Example("clawpair qr --setup-code-only | clawpair setup-code decode -", "Mint a code and inspect it"),
+        ],
+        sections: [QRMintCommand.jsonSection, GatewayCLI.credentialsSection, GatewayCLI.environmentSection, GatewayCLI.exitSection],
+        runner: QRMintCommand.runner
     )
 }
 

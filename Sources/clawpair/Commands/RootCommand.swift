@@ -15,7 +15,7 @@ enum RootCommand {
         ],
         subcommands: [
             DiscoverCommand.spec, AdvertiseCommand.spec, SetupCodeCommand.spec, QRCommand.spec, IdentityCommand.spec, ZoneCommand.spec, ProbeCommand.spec,
-            DevicesCommand.spec,
+            DevicesCommand.spec, NodesCommand.spec, PairCommand.spec, GatewaysCommand.spec,
             CompletionsCommand.spec, GenerateDocsCommand.spec,
         ],
         examples: [

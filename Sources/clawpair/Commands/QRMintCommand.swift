@@ -1,0 +1,158 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairGateway
+import ClawpairQR
+import ClawpairSetupCode
+
+/// `clawpair qr [--limited | --node] ...`: mint a pairing setup code on the gateway and draw it,
+/// the same job as `openclaw qr`.
+struct QRMintCommand: ParsableCommand {
+    /// The spec is the `qr` group's: minting is what `clawpair qr` does without a subcommand.
+    static var spec: CommandSpec { QRCommand.spec }
+
+    /// Options of the minting form (the `qr` group's own options).
+    static let options: [OptionSpec] = [
+        .flag("limited", help: "Mint a limited code: node plus operator without operator.admin."),
+        .flag("node", help: "Mint a node-only code (watches and companion devices)."),
+        .value("public-url", "URL", help: "Put this gateway URL in the code instead of the one the gateway chooses.",
+               completion: .hostname),
+        .flag("remote", help: "Prefer the gateway's configured remote URL (gateway.remote.url)."),
+        .value("format", "FORMAT", help: "How to draw the QR code: utf8 (default), utf8i, ansi, ascii, png or svg "
+                   + "(png and svg need --output).", completion: .values(QRRenderCommand.Format.allCases.map(\.rawValue))),
+        .value("output", short: "o", "FILE", help: "Write the QR image to FILE (0600; the code is a secret) instead of "
+                   + "drawing it in the terminal.", completion: .file),
+        .flag("force", help: "Replace an existing --output file."),
+        .flag("setup-code-only", help: "Print only the setup code on stdout."),
+        .flag("no-ascii", help: "Leave out the QR drawing (print the code and details only)."),
+    ] + GatewayCLI.connectionOptions
+
+    static let discussion: [String] = [
+        "Without a subcommand, 'clawpair qr' asks the gateway for a new pairing setup code "
+            + "(device.pair.setupCode, which needs operator.admin), draws it as a QR code and prints the gateway "
+            + "URL(s), the auth kind, the access the code grants (full, limited or node), where the URL came from, "
+            + "when the code expires and how to approve the device after it scanned the code. Scan it in the "
+            + "OpenClaw app under Onboarding -> Scan QR.",
+        "A full-access code is downgraded to limited by the gateway when any of its URLs is plaintext ws:// to a "
+            + "host that is not loopback; the output then says so. Use wss:// (or Tailscale Serve) and mint again "
+            + "for full access. Codes expire after 10 minutes and are a secret until then: anyone who scans one can "
+            + "ask to pair.",
+    ]
+
+    static let jsonSection = DocSection("JSON OUTPUT", [
+        "With --json, one object as 'openclaw qr --json' prints it: {\"setupCode\", \"gatewayUrl\", \"gatewayUrls\" (only "
+            + "with 2 or more routes), \"auth\" (token or password), \"urlSource\", \"access\" (full, limited or node), "
+            + "\"accessDowngraded\" (when true)}, plus \"expiresAtMs\" (the gateway's, or 10 minutes from now) and "
+            + "\"setupId\" when the gateway sends one. On failure: {\"ok\": false, \"error\": {...}}.",
+    ])
+
+    let arguments: ParsedArguments
+    let profile: String?
+    let format: QRRenderCommand.Format
+    let output: String?
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        self.arguments = arguments
+        if arguments.flag("limited") && arguments.flag("node") { throw UsageError("give --limited or --node, not both") }
+        profile = arguments.flag("limited") ? "limited" : arguments.flag("node") ? "node" : nil
+        output = arguments.value("output")
+        if let name = arguments.value("format") {
+            guard let parsed = QRRenderCommand.Format(rawValue: name.lowercased()) else {
+                throw UsageError("unknown format '\(TerminalText.sanitize(name, maxScalars: 32))'",
+                                 hint: "use one of: \(QRRenderCommand.Format.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            format = parsed
+        } else if let output, output.lowercased().hasSuffix(".svg") {
+            format = .svg
+        } else if output != nil {
+            format = .png
+        } else {
+            format = .utf8
+        }
+        if format.terminalStyle == nil && output == nil {
+            throw UsageError("--format \(format.rawValue) needs --output FILE", hint: "e.g. clawpair qr -o pair.\(format.rawValue)")
+        }
+        if arguments.flag("setup-code-only") && context.globals.json {
+            throw UsageError("give --setup-code-only or --json, not both")
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try GatewayCLI.run(context) {
+            let session = try GatewayCLI.connectOperator(arguments, context)
+            defer { session.client.close() }
+            var params: [(String, JSONValue)] = [("includeQr", false)]
+            if let url = arguments.value("public-url") { params.append(("publicUrl", .string(url))) }
+            if arguments.flag("remote") { params.append(("preferRemoteUrl", true)) }
+            if let profile { params.append(("bootstrapProfile", .string(profile))) }
+            let payload = try session.client.call("device.pair.setupCode", params: .object(params), timeout: session.timeout)
+            guard let setupCode = payload["setupCode"]?.stringValue, !setupCode.isEmpty else {
+                throw GatewayError.protocolViolation("device.pair.setupCode returned no setupCode")
+            }
+            // Check what the gateway minted before showing it: a code we cannot decode would not pair.
+            let decoded: DecodedSetup
+            do {
+                decoded = try SetupCode.parse(setupCode)
+            } catch {
+                throw GatewayError.protocolViolation("the gateway's setup code does not decode: \((error as? any ClawpairError)?.message ?? "\(error)")")
+            }
+            let expiresAtMs = payload["expiresAtMs"]?.int64Value ?? (context.nowMs + 600_000)
+            if arguments.flag("setup-code-only") {
+                context.print(setupCode)
+                if payload["accessDowngraded"]?.boolValue == true { context.warn(Self.downgradeWarning) }
+                return .success
+            }
+            if context.globals.json {
+                context.printJSON(Self.json(payload, setupCode: setupCode, expiresAtMs: expiresAtMs))
+                return .success
+            }
+            try printHuman(payload, setupCode: setupCode, decoded: decoded, expiresAtMs: expiresAtMs, context: context)
+            return .success
+        }
+    }
+
+    static let downgradeWarning = "This Gateway URL uses plaintext ws://, so the setup code was limited for safety. "
+        + "Use wss:// or Tailscale Serve, then generate a new code for full access."
+
+    static func json(_ payload: JSONValue, setupCode: String, expiresAtMs: Int64) -> JSONValue {
+        var members: [(String, JSONValue)] = [("setupCode", .string(setupCode))]
+        for key in ["gatewayUrl", "gatewayUrls", "auth", "urlSource", "access", "accessDowngraded", "setupId"] {
+            guard let value = payload[key], !value.isNull else { continue }
+            if key == "gatewayUrls", (value.arrayValue?.count ?? 0) < 2 { continue }
+            if key == "accessDowngraded", value.boolValue != true { continue }
+            members.append((key, value))
+        }
+        members.append(("expiresAtMs", .int(expiresAtMs)))
+        return .object(members)
+    }
+
+    private func printHuman(_ payload: JSONValue, setupCode: String, decoded: DecodedSetup, expiresAtMs: Int64,
+                            context: CommandContext) throws {
+        let style = context.style
+        if !arguments.flag("no-ascii") || output != nil {
+            let code = try QRCode(encoding: setupCode, errorCorrection: .medium)
+            if let output {
+                let bytes: [UInt8] = format == .svg ? Array(code.svg(layout: .image).utf8)
+                    : format == .png ? try code.png(layout: .image)
+                    : Array(code.terminalText(style: format.terminalStyle!, layout: .terminal).utf8)
+                try AtomicFile.write(bytes, to: output, mode: 0o600, replacing: arguments.flag("force"))
+            } else if let terminal = format.terminalStyle {
+                context.print(style.bold("Pairing QR"))
+                context.print("Scan this with the OpenClaw mobile app (Onboarding -> Scan QR).")
+                context.stdout.write(code.terminalText(style: terminal, layout: .terminal))
+            }
+        }
+        context.print("Setup code: \(setupCode)")
+        let urls = payload["gatewayUrls"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let primary = payload["gatewayUrl"]?.stringValue ?? decoded.primary.url
+        context.print("Gateway: \(TerminalText.sanitize(primary, maxScalars: 300))")
+        for fallback in urls.dropFirst() { context.print("Fallback: \(TerminalText.sanitize(fallback, maxScalars: 300))") }
+        context.print("Auth: \(GatewayOutput.field(payload["auth"]))")
+        context.print("Access: \(GatewayOutput.field(payload["access"]))")
+        if payload["accessDowngraded"]?.boolValue == true { context.print(style.yellow(Self.downgradeWarning)) }
+        context.print("Source: \(GatewayOutput.field(payload["urlSource"], max: 80))")
+        let minutes = max(0, (expiresAtMs - context.nowMs + 30_000) / 60_000)
+        context.print("Expires: in \(minutes) min (\(WallClock.iso8601(ms: expiresAtMs) ?? "?"))")
+        if let output { context.print("QR image: \(TerminalText.sanitize(output, maxScalars: 300)) (private, 0600; delete it after pairing)") }
+        context.print("Approve after scan with: clawpair devices list / clawpair devices approve <requestId>")
+    }
+}

@@ -1,0 +1,231 @@
+import ClawpairTestSupport
+import Foundation
+import Testing
+
+/// `clawpair devices`, `nodes`, `qr` (minting) and `gateways` against the stand-in gateway
+/// (Tests/Fixtures/openclaw_gateway.py) on loopback, where the gateway approves operators
+/// silently as real gateways do for direct local connections.
+@Suite("clawpair gateway commands (loopback)", .serialized)
+struct GatewayCommandTests {
+    static let token = "test-shared-token-0123456789"
+
+    /// A private clawpair home and a token file, removed afterwards.
+    struct Home {
+        let directory: String
+        var tokenFile: String { directory + "/token" }
+        var environment: [String: String] { ["CLAWPAIR_HOME": directory + "/home", "HOME": directory] }
+
+        init() throws {
+            directory = NSTemporaryDirectory() + "clawpair-gw-\(UUID().uuidString.prefix(8))"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try (GatewayCommandTests.token + "\n").write(toFile: directory + "/token", atomically: true, encoding: .utf8)
+        }
+
+        func remove() { try? FileManager.default.removeItem(atPath: directory) }
+
+        func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil) throws -> ClawpairBinary.Result {
+            try ClawpairBinary.run(arguments, stdin: stdin, environment: environment.merging(extra) { _, new in new })
+        }
+    }
+
+    static func withHome<T>(_ body: (Home) async throws -> T) async throws -> T {
+        let home = try Home()
+        defer { home.remove() }
+        return try await body(home)
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        guard let dictionary = object as? [String: Any] else { throw TestError("not a JSON object: \(text)") }
+        return dictionary
+    }
+
+    @Test("devices list: human and --json, the operator approved silently over loopback")
+    func devicesList() async throws {
+        try await Self.withHome { home in
+            try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
+                let human = try home.run(["devices", "list", "--url", gateway.url, "--token-file", home.tokenFile])
+                #expect(human.status == 0, "\(human)")
+                #expect(human.stdout.contains("Pending (0)"))
+                #expect(human.stdout.contains("Paired (1)"))
+                #expect(human.stderr.contains("Created this machine's device identity"))
+
+                let result = try home.run(["devices", "list", "--json", "--url", gateway.url], environment: ["OPENCLAW_GATEWAY_TOKEN": Self.token])
+                #expect(result.status == 0, "\(result)")
+                let payload = try Self.json(result.stdout)
+                #expect((payload["pending"] as? [Any])?.isEmpty == true)
+                let paired = try #require(payload["paired"] as? [[String: Any]])
+                #expect(paired.count == 1)
+                #expect(paired.first?["clientId"] as? String == "cli")
+                #expect(paired.first?["connected"] as? Bool == true)
+                // Token values never reach the output.
+                #expect(!result.stdout.contains(Self.token))
+
+                let connect = try await gateway.waitForLog("connect-ok")
+                #expect(connect["clientId"] as? String == "cli")
+                #expect(connect["role"] as? String == "operator")
+            }
+        }
+    }
+
+    @Test("a wrong token ends with exit 4 and the gateway's detail code")
+    func wrongToken() async throws {
+        try await Self.withHome { home in
+            try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
+                let result = try home.run(["devices", "list", "--url", gateway.url], environment: ["OPENCLAW_GATEWAY_TOKEN": "wrong"])
+                #expect(result.status == 4, "\(result)")
+                #expect(result.stderr.contains("refused the credentials"))
+                #expect(result.stderr.contains("AUTH_TOKEN_MISMATCH"))
+                #expect(result.stderr.contains("hint: pass the gateway's token"))
+
+                let json = try home.run(["devices", "list", "--json", "--url", gateway.url], environment: ["OPENCLAW_GATEWAY_TOKEN": "wrong"])
+                #expect(json.status == 4)
+                let error = try #require(try Self.json(json.stdout)["error"] as? [String: Any])
+                #expect(error["code"] as? String == "auth-rejected")
+            }
+        }
+    }
+
+    @Test("a token on the command line works but warns; a loopback gateway's token comes from openclaw.json")
+    func credentialSources() async throws {
+        try await Self.withHome { home in
+            try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
+                let inline = try home.run(["devices", "list", "--url", gateway.url, "--token", Self.token])
+                #expect(inline.status == 0, "\(inline)")
+                #expect(inline.stderr.contains("warning: a gateway token on the command line is visible to other users"))
+
+                let config = home.directory + "/openclaw.json"
+                try "// JSON5, as OpenClaw writes it\n{gateway: {auth: {mode: 'token', token: '\(Self.token)'}}}\n"
+                    .write(toFile: config, atomically: true, encoding: .utf8)
+                let configured = try home.run(["devices", "list", "-v", "--url", gateway.url], environment: ["OPENCLAW_CONFIG_PATH": config])
+                #expect(configured.status == 0, "\(configured)")
+                #expect(configured.stderr.contains("credential: gateway.auth.token in \(config)"))
+            }
+        }
+    }
+
+    @Test("approve, reject and remove check ids first and say which id was meant")
+    func approveRejectRemove() async throws {
+        try await Self.withHome { home in
+            try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
+                let unknown = "0123456789abcdef0123456789abcdef"
+                let bad = try home.run(["devices", "approve", unknown, "--url", gateway.url, "--token-file", home.tokenFile])
+                #expect(bad.status == 3, "\(bad)")
+                #expect(bad.stderr.contains("no pending pairing request has the id \(unknown)"))
+
+                let list = try Self.json(try home.run(["devices", "list", "--json", "--url", gateway.url, "--token-file", home.tokenFile]).stdout)
+                let me = try #require((list["paired"] as? [[String: Any]])?.first?["deviceId"] as? String)
+                let asRequest = try home.run(["devices", "approve", me, "--url", gateway.url, "--token-file", home.tokenFile])
+                #expect(asRequest.status == 2, "\(asRequest)")
+                #expect(asRequest.stderr.contains("is a paired device's id, not a pending request id"))
+
+                let latest = try home.run(["devices", "approve", "--latest", "--url", gateway.url, "--token-file", home.tokenFile])
+                #expect(latest.status == 3, "\(latest)")
+                #expect(latest.stderr.contains("no pairing request is pending"))
+
+                let removeWrong = try home.run(["devices", "remove", String(me.prefix(12)), "--url", gateway.url, "--token-file", home.tokenFile])
+                #expect(removeWrong.status == 2, "\(removeWrong)")
+                #expect(removeWrong.stderr.contains("give the whole id: clawpair devices remove \(me)"))
+            }
+        }
+    }
+
+    @Test("qr mints a code that setup-code decode and qr scan read back")
+    func qrMint() async throws {
+        try await Self.withHome { home in
+            try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
+                let minted = try home.run(["qr", "--json", "--url", gateway.url, "--token-file", home.tokenFile])
+                #expect(minted.status == 0, "\(minted)")
+                let payload = try Self.json(minted.stdout)
+                let code = try #require(payload["setupCode"] as? String)
+                #expect(payload["access"] as? String == "full")
+                #expect(payload["auth"] as? String == "token")
+                #expect(payload["gatewayUrl"] as? String == gateway.url)
+                #expect(payload["expiresAtMs"] is Int)
+
+                let decoded = try home.run(["setup-code", "decode", "--json", "-"], stdin: code)
+                #expect(decoded.status == 0, "\(decoded)")
+                #expect(try Self.json(decoded.stdout)["url"] as? String == gateway.url || decoded.stdout.contains(gateway.url))
+
+                let image = home.directory + "/pair.png"
+                let png = try home.run(["qr", "--node", "-o", image, "--url", gateway.url, "--token-file", home.tokenFile])
+                #expect(png.status == 0, "\(png)")
+                #expect(png.stdout.contains("Access: node"))
+                let mode = try FileManager.default.attributesOfItem(atPath: image)[.posixPermissions] as? Int
+                #expect(mode == 0o600)
+                let scanned = try home.run(["qr", "scan", image])
+                #expect(scanned.status == 0, "\(scanned)")
+                let pngCode = try #require(png.stdout.split(separator: "\n").first { $0.hasPrefix("Setup code: ") }).dropFirst("Setup code: ".count)
+                #expect(scanned.stdout.contains(String(pngCode)))
+
+                let downgraded = try home.run(["qr", "--url", gateway.url, "--token-file", home.tokenFile, "--no-ascii",
+                                               "--public-url", "ws://192.168.1.20:18789"])
+                #expect(downgraded.status == 0, "\(downgraded)")
+                #expect(downgraded.stdout.contains("Access: limited"))
+                #expect(downgraded.stdout.contains("uses plaintext ws://, so the setup code was limited for safety"))
+                #expect(!downgraded.stdout.contains("█"))
+            }
+        }
+    }
+
+    @Test("each gateway fault ends with a clear error within the timeout",
+          arguments: [
+              (TestGatewayOptions.Fault.noChallenge, "did not send connect.challenge"),
+              (.garbage, "is not an OpenClaw gateway"),
+              (.oversized, "more than the"),
+              (.closeMidCall, "closed the connection during the session"),
+              (.stallCall, "went silent"),
+          ])
+    func faults(fault: TestGatewayOptions.Fault, expected: String) async throws {
+        try await Self.withHome { home in
+            var options = TestGatewayOptions(token: Self.token, fault: fault)
+            options.tickMs = 300
+            if fault == .oversized { options.maxPayload = 4096 }
+            try await withTestGateway(options) { gateway in
+                let result = try home.run(["nodes", "status", "--timeout", "2000", "--url", gateway.url, "--token-file", home.tokenFile])
+                #expect(result.status == 1, "\(result)")
+                #expect(result.stderr.contains(expected), "\(result)")
+            }
+        }
+    }
+
+    @Test("nodes status with no nodes; gateways list with none")
+    func emptyLists() async throws {
+        try await Self.withHome { home in
+            try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
+                let nodes = try home.run(["nodes", "status", "--url", gateway.url, "--token-file", home.tokenFile])
+                #expect(nodes.status == 0, "\(nodes)")
+                #expect(nodes.stdout.contains("No nodes."))
+                let json = try Self.json(try home.run(["nodes", "status", "--json", "--url", gateway.url, "--token-file", home.tokenFile]).stdout)
+                #expect((json["nodes"] as? [Any])?.isEmpty == true)
+            }
+            let none = try home.run(["gateways", "list"])
+            #expect(none.status == 0)
+            #expect(none.stdout.contains("No paired gateways."))
+            let unknown = try home.run(["gateways", "use", "nope"])
+            #expect(unknown.status == 3)
+            #expect(unknown.stderr.contains("no paired gateway is called 'nope'"))
+        }
+    }
+
+    @Test("TLS: the pin decides; a wrong pin or an untrusted certificate is exit 4")
+    func tlsPin() async throws {
+        try await Self.withHome { home in
+            let certificate = try await TestCertificate.make()
+            defer { certificate.remove() }
+            var options = TestGatewayOptions(token: Self.token)
+            options.certificate = certificate
+            try await withTestGateway(options) { gateway in
+                let pinned = try home.run(["devices", "list", "--url", gateway.url, "--token-file", home.tokenFile,
+                                           "--tls-fingerprint", certificate.fingerprint])
+                #expect(pinned.status == 0, "\(pinned)")
+                let wrong = try home.run(["devices", "list", "--url", gateway.url, "--token-file", home.tokenFile,
+                                          "--tls-fingerprint", String(repeating: "ab", count: 32)])
+                #expect(wrong.status == 4, "\(wrong)")
+                #expect(wrong.stderr.contains("TLS"))
+                let untrusted = try home.run(["devices", "list", "--url", gateway.url, "--token-file", home.tokenFile])
+                #expect(untrusted.status == 4, "\(untrusted)")
+            }
+        }
+    }
+}
