@@ -49,9 +49,12 @@ public struct PairedGateway: Sendable, Equatable {
     public var tokens: [StoredDeviceToken]
     public var pairedAtMs: Int64
     public var lastSeenAtMs: Int64?
+    /// The display name this device paired with (reconnects send the same, so the gateway sees
+    /// no metadata change).
+    public var deviceName: String?
 
     public init(id: String = PairedGateway.makeID(), name: String, urls: [String], tlsFingerprint: String? = nil, deviceId: String,
-                tokens: [StoredDeviceToken] = [], pairedAtMs: Int64, lastSeenAtMs: Int64? = nil) {
+                tokens: [StoredDeviceToken] = [], pairedAtMs: Int64, lastSeenAtMs: Int64? = nil, deviceName: String? = nil) {
         self.id = id
         self.name = name
         self.urls = urls
@@ -60,6 +63,7 @@ public struct PairedGateway: Sendable, Equatable {
         self.tokens = tokens
         self.pairedAtMs = pairedAtMs
         self.lastSeenAtMs = lastSeenAtMs
+        self.deviceName = deviceName
     }
 
     /// A fresh id: `gw-` and 16 random hex digits.
@@ -112,6 +116,7 @@ public struct PairedGateway: Sendable, Equatable {
         })))
         members.append(("pairedAtMs", .int(pairedAtMs)))
         members.append(("lastSeenAtMs", lastSeenAtMs.map(JSONValue.int) ?? .null))
+        members.append(("deviceName", deviceName.map(JSONValue.string) ?? .null))
         return .object(members)
     }
 
@@ -131,7 +136,8 @@ public struct PairedGateway: Sendable, Equatable {
                                             issuedAtMs: entry["issuedAtMs"]?.int64Value))
         }
         self.init(id: id, name: name, urls: urls, tlsFingerprint: json["tlsFingerprint"]?.stringValue, deviceId: deviceId,
-                  tokens: tokens, pairedAtMs: json["pairedAtMs"]?.int64Value ?? 0, lastSeenAtMs: json["lastSeenAtMs"]?.int64Value)
+                  tokens: tokens, pairedAtMs: json["pairedAtMs"]?.int64Value ?? 0, lastSeenAtMs: json["lastSeenAtMs"]?.int64Value,
+                  deviceName: json["deviceName"]?.stringValue)
     }
 
     /// `gw-` and 1…32 lowercase hex digits or dashes (so an id is always a safe file name).

@@ -209,8 +209,8 @@ struct GatewaysCheckCommand: ParsableCommand {
         for token in gateway.tokens {
             let role = GatewayRole(rawValue: token.role) ?? .operator
             let client: GatewayClientInfo = role == .node
-                ? .nodeHost(version: ClawpairVersion.current, platform: GatewayCLI.platformName(), displayName: PairCommand.hostName())
-                : .operatorCLI(version: ClawpairVersion.current, platform: GatewayCLI.platformName(), displayName: PairCommand.hostName())
+                ? .nodeHost(version: ClawpairVersion.current, platform: GatewayCLI.platformName(), displayName: gateway.deviceName ?? PairCommand.hostName())
+                : .operatorCLI(version: ClawpairVersion.current, platform: GatewayCLI.platformName(), displayName: gateway.deviceName ?? PairCommand.hostName())
             let request = ConnectRequest(client: client, role: role, scopes: role == .node ? [] : token.scopes,
                                          auth: ConnectAuth(token: token.token))
             var outcome: Result<HelloOK, GatewayError> = .failure(.notConnected)

@@ -230,6 +230,7 @@ struct PairCommand: ParsableCommand {
         for entry in issued { record.store(entry) }
         record.lastSeenAtMs = context.nowMs
         if let name = arguments.value("gateway-name") { record.name = name }
+        record.deviceName = arguments.value("name") ?? Self.hostName()
 
         // Written once, with SIGINT/SIGTERM held back until both files are in place.
         var block = sigset_t(), previous = sigset_t()

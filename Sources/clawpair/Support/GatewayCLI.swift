@@ -132,29 +132,31 @@ enum GatewayCLI {
 
     /// The operator credential, in the documented order, and where it came from.
     static func operatorAuth(_ arguments: ParsedArguments, _ context: CommandContext, target: Target,
-                             identity: DeviceIdentity) throws -> (ConnectAuth, String) {
+                             identity: DeviceIdentity) throws -> (ConnectAuth, String, [String]?) {
         let explicitToken = arguments.value("token-file") != nil || arguments.value("token") != nil
         let explicitPassword = arguments.value("password-file") != nil || arguments.value("password") != nil
         if explicitToken && explicitPassword {
             throw UsageError("give a token or a password, not both")
         }
         if !explicitPassword, let token = try tokenInput.read(arguments, context) {
-            return (ConnectAuth(token: token), explicitToken ? "the token option" : "OPENCLAW_GATEWAY_TOKEN")
+            return (ConnectAuth(token: token), explicitToken ? "the token option" : "OPENCLAW_GATEWAY_TOKEN", nil)
         }
         if let password = try passwordInput.read(arguments, context) {
-            return (ConnectAuth(password: password), explicitPassword ? "the password option" : "OPENCLAW_GATEWAY_PASSWORD")
+            return (ConnectAuth(password: password), explicitPassword ? "the password option" : "OPENCLAW_GATEWAY_PASSWORD", nil)
         }
         if let stored = target.record?.token(for: GatewayRole.operator.rawValue, deviceId: identity.deviceId) {
-            return (ConnectAuth(token: stored.token), "the operator device token stored for '\(target.record!.name)'")
+            // A device token is good for the scopes it was issued with; asking for more would be a
+            // scope upgrade (a new pairing request).
+            return (ConnectAuth(token: stored.token), "the operator device token stored for '\(target.record!.name)'", stored.scopes)
         }
         if target.endpoint.isLoopback, let path = OpenClawConfig.path(environment: context.environment),
            let auth = try OpenClawConfig.gatewayAuth(path: path) {
             switch auth {
-            case .token(let token): return (ConnectAuth(token: token), "gateway.auth.token in \(path)")
-            case .password(let password): return (ConnectAuth(password: password), "gateway.auth.password in \(path)")
+            case .token(let token): return (ConnectAuth(token: token), "gateway.auth.token in \(path)", nil)
+            case .password(let password): return (ConnectAuth(password: password), "gateway.auth.password in \(path)", nil)
             }
         }
-        return (ConnectAuth(), "no credential")
+        return (ConnectAuth(), "no credential", nil)
     }
 
     // MARK: Connecting
@@ -172,12 +174,12 @@ enum GatewayCLI {
         let target = try target(arguments, context)
         let timeout = try timeout(arguments)
         let identity = try identity(context)
-        let (auth, source) = try operatorAuth(arguments, context, target: target, identity: identity)
+        let (auth, source, tokenScopes) = try operatorAuth(arguments, context, target: target, identity: identity)
         if context.globals.verbosity > 0 { context.note("credential: \(source)") }
         let client = try GatewayClient(endpoint: target.endpoint, configuration: clientConfiguration(timeout: timeout))
         try client.open(timeout: timeout)
         let request = ConnectRequest(client: .operatorCLI(version: ClawpairVersion.current, platform: platformName()),
-                                     role: .operator, scopes: ConnectRequest.operatorScopes, auth: auth)
+                                     role: .operator, scopes: tokenScopes ?? ConnectRequest.operatorScopes, auth: auth)
         let hello = try client.connect(request, identity: identity, timeout: timeout)
         if context.globals.verbosity > 0 {
             context.note("connected: protocol \(hello.protocolVersion), gateway \(TerminalText.sanitize(hello.serverVersion ?? "?", maxScalars: 40)), "

@@ -1,0 +1,187 @@
+import ClawpairTestSupport
+import Foundation
+import Testing
+
+/// Pairing across a network: the stand-in gateway runs in lab host G (listening on its link
+/// address and on loopback), an operator uses clawpair on G over loopback, and a second clawpair
+/// in lab host N pairs from a setup code, as a node on a headless machine would.
+@Suite("clawpair pair (network lab)", .serialized, .networkLab)
+struct GatewayPairingLabTests {
+    static let token = "lab-shared-token-abcdef0123456789"
+    static let port = 18789
+
+    struct Lab {
+        let gatewayHost: LabHost
+        let nodeHost: LabHost
+        let gateway: TestGateway
+        let gatewayIP: String
+        let tokenFile: String
+        let operatorHome: String
+        let directory: String
+
+        var localURL: String { "ws://127.0.0.1:\(GatewayPairingLabTests.port)" }
+        var remoteURL: String { "ws://\(gatewayIP):\(GatewayPairingLabTests.port)" }
+
+        /// clawpair as the operator on the gateway host.
+        func asOperator(_ arguments: [String]) async throws -> ProcessResult {
+            try await gatewayHost.run([ClawpairBinary.path] + arguments + ["--url", localURL, "--token-file", tokenFile],
+                                      environment: ["CLAWPAIR_HOME": operatorHome], timeout: .seconds(30))
+        }
+
+        /// A fresh clawpair home for a device on the node host (clawpair creates it, 0700).
+        func nodeHome(_ name: String) throws -> String {
+            directory + "/" + name
+        }
+
+        /// Mints a setup code as the operator and writes it to a file only the test reads.
+        func mint(_ extra: [String] = ["--node"]) async throws -> String {
+            let minted = try await asOperator(["qr", "--setup-code-only", "--public-url", remoteURL] + extra)
+            try #require(minted.status.isSuccess, "\(minted)")
+            let file = directory + "/code-\(UUID().uuidString.prefix(6)).txt"
+            try minted.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+            return file
+        }
+    }
+
+    static func withPairingLab(_ body: (Lab) async throws -> Void) async throws {
+        try await withNetworkLab { lab in
+            let g = try await lab.addHost("G")
+            let n = try await lab.addHost("N")
+            let link = try await lab.link(g, n)
+            let directory = lab.temporaryDirectory.path
+            let tokenFile = try lab.writeFile("token", contents: token + "\n")
+            let operatorHome = directory + "/operator-home"
+            let options = TestGatewayOptions(token: token, publicURL: "ws://\(link.a.ipv4):\(port)",
+                                             hosts: [link.a.ipv4, "127.0.0.1"], port: port)
+            let gateway = try await startTestGateway(options, in: g)
+            try await body(Lab(gatewayHost: g, nodeHost: n, gateway: gateway, gatewayIP: link.a.ipv4, tokenFile: tokenFile,
+                               operatorHome: operatorHome, directory: directory))
+            await gateway.stop(grace: .seconds(2))
+        }
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            throw TestError("not a JSON object: \(text)")
+        }
+        return object
+    }
+
+    @Test("a node pairs from a setup code: pending, approved, token stored, reconnects with it, listed by nodes status")
+    func nodePairsAndIsApproved() async throws {
+        try await Self.withPairingLab { lab in
+            let code = try await lab.mint()
+            let home = try lab.nodeHome("node")
+            let pair = try lab.nodeHost.spawn([ClawpairBinary.path, "pair", "--code-file", code, "--name", "lab-node", "--json"],
+                                              environment: ["CLAWPAIR_HOME": home], label: "pair")
+            let pending = try await lab.gateway.waitForLog("pending", timeout: .seconds(20))
+            let requestId = try #require(pending["requestId"] as? String)
+            #expect(pending["role"] as? String == "node")
+            _ = try await pair.waitForLine(containing: "clawpair devices approve \(requestId)", on: .stderr, timeout: .seconds(10))
+
+            // The operator sees the request, previews it with --latest, and approves it by id.
+            let listed = try Self.json(try await lab.asOperator(["devices", "list", "--json"]).stdout)
+            let request = try #require((listed["pending"] as? [[String: Any]])?.first)
+            #expect(request["requestId"] as? String == requestId)
+            #expect(request["clientId"] as? String == "node-host")
+            #expect(request["displayName"] as? String == "lab-node")
+            let preview = try await lab.asOperator(["devices", "approve", "--latest"])
+            #expect(preview.status.isSuccess, "\(preview)")
+            #expect(preview.stdout.contains("To approve it: clawpair devices approve \(requestId)"))
+            let byDevice = try await lab.asOperator(["devices", "approve", try #require(request["deviceId"] as? String)])
+            #expect(byDevice.status == .exited(2), "\(byDevice)")
+            #expect(byDevice.stderr.contains("its pending request is \(requestId)"))
+            let approved = try await lab.asOperator(["devices", "approve", requestId])
+            #expect(approved.status.isSuccess, "\(approved)")
+            #expect(approved.stdout.contains("Approved lab-node"))
+
+            #expect(try await pair.waitForExit(timeout: .seconds(20)) == .exited(0), "\(pair.outputExcerpt)")
+            let result = try Self.json(pair.stdout)
+            #expect(result["ok"] as? Bool == true)
+            #expect(result["role"] as? String == "node")
+            #expect(result["requestId"] as? String == requestId)
+            let gateway = try #require(result["gateway"] as? [String: Any])
+            let gatewayId = try #require(gateway["id"] as? String)
+            #expect((gateway["urls"] as? [String])?.first == lab.remoteURL)
+            #expect(!pair.stdout.contains(Self.token))
+
+            // The record: 0600 in a 0700 directory, the token inside, the gateway chosen.
+            let record = home + "/gateways/\(gatewayId).json"
+            let attributes = try FileManager.default.attributesOfItem(atPath: record)
+            #expect(attributes[.posixPermissions] as? Int == 0o600)
+            #expect(try FileManager.default.attributesOfItem(atPath: home + "/gateways")[.posixPermissions] as? Int == 0o700)
+            let stored = try Self.json(try String(contentsOfFile: record, encoding: .utf8))
+            #expect((stored["tokens"] as? [String: Any])?["node"] != nil)
+            #expect(try String(contentsOfFile: home + "/gateways/active", encoding: .utf8) == gatewayId + "\n")
+
+            // Reconnect with the device token.
+            let check = try await lab.nodeHost.run([ClawpairBinary.path, "gateways", "check", "--json"], environment: ["CLAWPAIR_HOME": home])
+            #expect(check.status.isSuccess, "\(check)")
+            let checked = try Self.json(check.stdout)
+            #expect((checked["results"] as? [[String: Any]])?.first?["ok"] as? Bool == true)
+            let reconnect = try await lab.gateway.waitForLog("connect-ok") { $0["auth"] as? String == "device-token" }
+            #expect(reconnect["role"] as? String == "node")
+
+            let status = try Self.json(try await lab.asOperator(["nodes", "status", "--json"]).stdout)
+            let nodes = try #require(status["nodes"] as? [[String: Any]])
+            #expect(nodes.contains { $0["nodeId"] as? String == request["deviceId"] as? String && $0["paired"] as? Bool == true })
+            let human = try await lab.asOperator(["nodes", "status"])
+            #expect(human.stdout.contains("lab-node"))
+
+            // The code is used up: another device cannot redeem it.
+            let other = try await lab.nodeHost.run([ClawpairBinary.path, "pair", "--code-file", code, "--wait", "0"],
+                                                   environment: ["CLAWPAIR_HOME": try lab.nodeHome("other")])
+            #expect(other.status == .exited(4), "\(other)")
+            #expect(other.stderr.contains("AUTH_BOOTSTRAP_TOKEN_INVALID") || other.stderr.contains("refused the credentials"))
+
+            // list/forget on the node side.
+            let list = try await lab.nodeHost.run([ClawpairBinary.path, "gateways", "list"], environment: ["CLAWPAIR_HOME": home])
+            #expect(list.stdout.contains("* \(lab.gatewayIP)"))
+            let forget = try await lab.nodeHost.run([ClawpairBinary.path, "gateways", "forget", gatewayId], environment: ["CLAWPAIR_HOME": home])
+            #expect(forget.status.isSuccess, "\(forget)")
+            #expect(!FileManager.default.fileExists(atPath: record))
+            #expect(!FileManager.default.fileExists(atPath: home + "/gateways/active"))
+        }
+    }
+
+    @Test("an operator pairs with a full code and then works with its stored device token alone")
+    func operatorPairsAndUsesStoredToken() async throws {
+        try await Self.withPairingLab { lab in
+            let code = try await lab.mint([])
+            let home = try lab.nodeHome("operator2")
+            let pair = try lab.nodeHost.spawn([ClawpairBinary.path, "pair", "--role", "operator", "--code-file", code],
+                                              environment: ["CLAWPAIR_HOME": home], label: "pair operator")
+            let pending = try await lab.gateway.waitForLog("pending", timeout: .seconds(20))
+            let requestId = try #require(pending["requestId"] as? String)
+            #expect(try await lab.asOperator(["devices", "approve", requestId]).status.isSuccess)
+            #expect(try await pair.waitForExit(timeout: .seconds(20)) == .exited(0), "\(pair.outputExcerpt)")
+            #expect(pair.stdout.contains("as operator"))
+
+            // No --url, no token: the chosen gateway and its stored operator token.
+            let nodes = try await lab.nodeHost.run([ClawpairBinary.path, "nodes", "status", "-v"], environment: ["CLAWPAIR_HOME": home])
+            #expect(nodes.status.isSuccess, "\(nodes)")
+            #expect(nodes.stderr.contains("credential: the operator device token stored for"))
+        }
+    }
+
+    @Test("Ctrl-C while waiting for approval leaves no registry state; an unapproved wait ends with exit 4")
+    func interruptedAndUnapproved() async throws {
+        try await Self.withPairingLab { lab in
+            let code = try await lab.mint()
+            let home = try lab.nodeHome("interrupted")
+            let pair = try lab.nodeHost.spawn([ClawpairBinary.path, "pair", "--code-file", code],
+                                              environment: ["CLAWPAIR_HOME": home], label: "pair (interrupted)")
+            _ = try await pair.waitForLine(containing: "Waiting for approval", on: .stderr, timeout: .seconds(20))
+            pair.signal(SIGINT)
+            let ended = try await pair.waitForExit(timeout: .seconds(10))
+            #expect(ended != .exited(0))
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: home + "/gateways")) ?? []
+            #expect(entries.isEmpty, "\(entries)")
+
+            let waited = try await lab.nodeHost.run([ClawpairBinary.path, "pair", "--code-file", code, "--wait", "1500"],
+                                                    environment: ["CLAWPAIR_HOME": home])
+            #expect(waited.status == .exited(4), "\(waited)")
+            #expect(waited.stderr.contains("was not approved within"))
+        }
+    }
+}
