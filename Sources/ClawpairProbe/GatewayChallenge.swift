@@ -11,6 +11,11 @@ public struct GatewayChallenge: Sendable, Equatable {
     /// The server's clock in epoch ms, when sent.
     public var timestamp: Int64?
 
+    public init(nonce: String, timestamp: Int64?) {
+        self.nonce = nonce
+        self.timestamp = timestamp
+    }
+
     /// The largest challenge text considered (the gateway caps pre-connect frames at 64 KiB).
     public static let maxBytes = 64 * 1024
 
