@@ -189,6 +189,35 @@ struct GatewayCommandTests {
         }
     }
 
+    @Test("nodes pending, approve and reject work on the node.pair store")
+    func nodePairStore() async throws {
+        try await Self.withHome { home in
+            var options = TestGatewayOptions(token: Self.token)
+            options.seedNodeRequests = ["kitchen-pi", "garage"]
+            try await withTestGateway(options) { gateway in
+                let pending = try home.run(["nodes", "pending", "--json", "--url", gateway.url, "--token-file", home.tokenFile])
+                #expect(pending.status == 0, "\(pending)")
+                let requests = try #require(try Self.json(pending.stdout)["pending"] as? [[String: Any]])
+                #expect(requests.count == 2)
+                let kitchen = try #require(requests.first { $0["displayName"] as? String == "kitchen-pi" }?["requestId"] as? String)
+                let garage = try #require(requests.first { $0["displayName"] as? String == "garage" }?["requestId"] as? String)
+                let human = try home.run(["nodes", "pending", "--url", gateway.url, "--token-file", home.tokenFile])
+                #expect(human.stdout.contains("Pending node requests (2)"))
+
+                let approved = try home.run(["nodes", "approve", kitchen, "--url", gateway.url, "--token-file", home.tokenFile])
+                #expect(approved.status == 0, "\(approved)")
+                #expect(approved.stdout.contains("Approved node request \(kitchen)."))
+                let rejected = try home.run(["nodes", "reject", garage, "--url", gateway.url, "--token-file", home.tokenFile])
+                #expect(rejected.status == 0, "\(rejected)")
+                let after = try Self.json(try home.run(["nodes", "pending", "--json", "--url", gateway.url, "--token-file", home.tokenFile]).stdout)
+                #expect((after["pending"] as? [Any])?.isEmpty == true)
+                let unknown = try home.run(["nodes", "approve", kitchen, "--url", gateway.url, "--token-file", home.tokenFile])
+                #expect(unknown.status == 1, "\(unknown)")
+                #expect(unknown.stderr.contains("node.pair.approve failed"))
+            }
+        }
+    }
+
     @Test("nodes status with no nodes; gateways list with none")
     func emptyLists() async throws {
         try await Self.withHome { home in

@@ -164,6 +164,52 @@ struct GatewayPairingLabTests {
         }
     }
 
+    @Test("reject a request; rotate, revoke and remove a paired device")
+    func rejectRotateRevokeRemove() async throws {
+        try await Self.withPairingLab { lab in
+            let code = try await lab.mint()
+            let home = try lab.nodeHome("managed")
+            let first = try lab.nodeHost.spawn([ClawpairBinary.path, "pair", "--code-file", code, "--name", "managed"],
+                                               environment: ["CLAWPAIR_HOME": home], label: "pair (to reject)")
+            let pending = try await lab.gateway.waitForLog("pending", timeout: .seconds(20))
+            let requestId = try #require(pending["requestId"] as? String)
+            let deviceId = try #require(pending["deviceId"] as? String)
+            let wrongVerb = try await lab.asOperator(["devices", "remove", requestId])
+            #expect(wrongVerb.status == .exited(2), "\(wrongVerb)")
+            #expect(wrongVerb.stderr.contains("is a pending request id, not a paired device id"))
+            let rejected = try await lab.asOperator(["devices", "reject", requestId, "--json"])
+            #expect(rejected.status.isSuccess, "\(rejected)")
+            #expect(try Self.json(rejected.stdout)["deviceId"] as? String == deviceId)
+            _ = try await lab.gateway.waitForLog("rejected")
+            first.signal(SIGTERM)
+            _ = try await first.waitForExit(timeout: .seconds(10))
+
+            // Pair again and approve; then manage the device's token and pairing.
+            let second = try lab.nodeHost.spawn([ClawpairBinary.path, "pair", "--code-file", code, "--name", "managed"],
+                                                environment: ["CLAWPAIR_HOME": home], label: "pair (to approve)")
+            let again = try await lab.gateway.waitForLog("pending", occurrence: 2, timeout: .seconds(20))
+            let secondId = try #require(again["requestId"] as? String)
+            #expect(secondId != requestId)
+            #expect(try await lab.asOperator(["devices", "approve", secondId]).status.isSuccess)
+            #expect(try await second.waitForExit(timeout: .seconds(20)) == .exited(0), "\(second.outputExcerpt)")
+
+            let rotated = try await lab.asOperator(["devices", "rotate", "--device", deviceId, "--role", "node", "--json"])
+            #expect(rotated.status.isSuccess, "\(rotated)")
+            let rotation = try Self.json(rotated.stdout)
+            #expect(rotation["tokenDelivery"] as? String == "withheld-cross-device")
+            let revoked = try await lab.asOperator(["devices", "revoke", "--device", deviceId, "--role", "node"])
+            #expect(revoked.status.isSuccess, "\(revoked)")
+            #expect(revoked.stdout.contains("Revoked the node token"))
+            let check = try await lab.nodeHost.run([ClawpairBinary.path, "gateways", "check"], environment: ["CLAWPAIR_HOME": home])
+            #expect(check.status == .exited(4), "a revoked token is refused: \(check)")
+
+            let removed = try await lab.asOperator(["devices", "remove", deviceId])
+            #expect(removed.status.isSuccess, "\(removed)")
+            let listed = try Self.json(try await lab.asOperator(["devices", "list", "--json"]).stdout)
+            #expect(!((listed["paired"] as? [[String: Any]]) ?? []).contains { $0["deviceId"] as? String == deviceId })
+        }
+    }
+
     @Test("Ctrl-C while waiting for approval leaves no registry state; an unapproved wait ends with exit 4")
     func interruptedAndUnapproved() async throws {
         try await Self.withPairingLab { lab in
