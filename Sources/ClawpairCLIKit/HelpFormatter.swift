@@ -14,6 +14,8 @@ public enum HelpFormatter {
         } else {
             parts.append("[<options>]")
             parts += spec.arguments.map(\.synopsis)
+            // A group that also runs on its own (`clawpair qr`) takes either form.
+            if !spec.visibleSubcommands.isEmpty { parts.append("| \(path.joined(separator: " ")) <command>") }
         }
         return parts.joined(separator: " ")
     }

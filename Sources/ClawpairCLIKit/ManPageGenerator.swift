@@ -36,6 +36,9 @@ public enum ManPageGenerator {
                 return argument.isOptional ? "[\(text)]" : text
             }
             out += ([ "[\\fIoptions\\fR]" ] + args).joined(separator: " ") + "\n"
+            if !spec.visibleSubcommands.isEmpty {
+                out += ".br\n.B \(escape(path.joined(separator: " ")))\n\\fIcommand\\fR [\\fIoptions\\fR]\n"
+            }
         }
         out += ".SH DESCRIPTION\n" + paragraph(spec.abstract + ".")
         for text in spec.discussion { out += ".PP\n" + paragraph(text) }

@@ -32,6 +32,8 @@ public struct ProbeRoute: Sendable, Equatable {
         case option = "tls-fingerprint"
         /// `--trust` (a fingerprint the user confirmed).
         case trust = "trust"
+        /// The pin stored for a paired gateway with this URL (`clawpair gateways list`).
+        case registry = "registry"
     }
 
     /// The host: a name, an IPv4 literal or an IPv6 literal without brackets.

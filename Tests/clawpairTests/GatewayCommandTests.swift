@@ -237,6 +237,34 @@ struct GatewayCommandTests {
         }
     }
 
+    @Test("TLS pairing stores the pin: probe and operator commands use it for the paired gateway")
+    func pairedPinIsUsed() async throws {
+        try await Self.withHome { home in
+            let certificate = try await TestCertificate.make()
+            defer { certificate.remove() }
+            var options = TestGatewayOptions(token: Self.token)
+            options.certificate = certificate
+            try await withTestGateway(options) { gateway in
+                let minted = try home.run(["qr", "--setup-code-only", "--node", "--url", gateway.url, "--token-file", home.tokenFile,
+                                           "--tls-fingerprint", certificate.fingerprint])
+                #expect(minted.status == 0, "\(minted)")
+                // A second identity (its own home) pairs as a node; over loopback the gateway approves it at once.
+                let node = ["CLAWPAIR_HOME": home.directory + "/node-home"]
+                let paired = try home.run(["pair", "-", "--gateway-name", "tls-gw", "--json"], environment: node, stdin: minted.stdout)
+                #expect(paired.status == 0, "\(paired)")
+                let record = try #require(try Self.json(paired.stdout)["gateway"] as? [String: Any])
+                #expect(record["tlsFingerprint"] as? String == certificate.fingerprint)
+
+                let probe = try home.run(["probe", "--json", gateway.url], environment: node)
+                #expect(probe.status == 0, "\(probe)")
+                let route = try #require((try Self.json(probe.stdout)["routes"] as? [[String: Any]])?.first)
+                #expect((route["tls"] as? [String: Any])?["pinSource"] as? String == "registry", "\(probe)")
+                let check = try home.run(["gateways", "check", "tls-gw"], environment: node)
+                #expect(check.status == 0, "the stored pin replaces system trust: \(check)")
+            }
+        }
+    }
+
     @Test("TLS: the pin decides; a wrong pin or an untrusted certificate is exit 4")
     func tlsPin() async throws {
         try await Self.withHome { home in

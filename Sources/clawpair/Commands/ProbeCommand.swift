@@ -1,6 +1,7 @@
 import ClawpairCLIKit
 import ClawpairCore
 import ClawpairDiscovery
+import ClawpairGateway
 import ClawpairProbe
 import ClawpairSetupCode
 
@@ -29,8 +30,9 @@ struct ProbeCommand: ParsableCommand {
                 + "match, and nothing else is checked. Without one the certificate must verify against the system "
                 + "roots (SSL_CERT_FILE and SSL_CERT_DIR apply) for the host name. The observed fingerprint is "
                 + "always reported; an untrusted certificate fails its route with the exact --trust command that "
-                + "accepts it. An advertised (TXT) fingerprint never becomes a pin. Pins are not stored yet: "
-                + "stored pins per gateway come with the gateway registry.",
+                + "accepts it. An advertised (TXT) fingerprint never becomes a pin. A wss:// route to a paired gateway "
+                + "('clawpair gateways list') without another pin is pinned to the fingerprint stored when it was "
+                + "paired (pinSource registry).",
             "--discover adds the gateways local discovery finds (mDNS, as 'clawpair discover' does) after the "
                 + "candidates given: discovery listens for the first part of the run (2 s, or half of --timeout when "
                 + "that is shorter), then each gateway is raced at its resolved SRV host and port, over wss:// when it "
@@ -216,6 +218,20 @@ struct ProbeCommand: ParsableCommand {
         return routes
     }
 
+    /// Pins wss:// routes without a pin to the fingerprint stored for the paired gateway with
+    /// that URL. An unreadable registry adds no pins.
+    func applyRegistryPins(to routes: inout [ProbeRoute], context: CommandContext) {
+        guard routes.contains(where: { $0.tls && $0.expectedFingerprint == nil }),
+              let home = try? GatewayCLI.home(context) else { return }
+        let paired = GatewayRegistry(home: home).list().gateways
+        for index in routes.indices where routes[index].tls && routes[index].expectedFingerprint == nil {
+            if let gateway = paired.first(where: { $0.tlsFingerprint != nil && $0.matches(url: routes[index].url) }) {
+                routes[index].expectedFingerprint = gateway.tlsFingerprint
+                routes[index].pinSource = .registry
+            }
+        }
+    }
+
     static func fingerprint(_ text: String?, option: String) throws -> String? {
         guard let text else { return nil }
         guard let normalized = TLSFingerprint.normalize(text) else {
@@ -278,6 +294,7 @@ struct ProbeCommand: ParsableCommand {
         }
         if let fingerprint { ProbeCandidates.applyPin(fingerprint, source: .option, to: &routes) }
         if let trust { ProbeCandidates.applyPin(trust, source: .trust, to: &routes) }
+        applyRegistryPins(to: &routes, context: context)
         if routes.count > ProbeOutput.maxRoutes {
             throw UsageError("too many routes (\(routes.count)); at most \(ProbeOutput.maxRoutes) can be raced")
         }

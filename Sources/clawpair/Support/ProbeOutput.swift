@@ -162,6 +162,7 @@ enum ProbeOutput {
             switch result.route.pinSource {
             case .setupCode?: return "pinned by the setup code"
             case .trust?: return "confirmed with --trust"
+            case .registry?: return "pinned to the fingerprint stored when it was paired"
             default: return "pinned"
             }
         case .system?: return "trusted by the system roots"

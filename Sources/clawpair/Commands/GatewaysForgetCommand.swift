@@ -1,0 +1,36 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairGateway
+import ClawpairIdentity
+
+/// `clawpair gateways forget NAME`.
+struct GatewaysForgetCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "forget",
+        abstract: "Remove a gateway from the registry, with its tokens and TLS pin",
+        discussion: ["Deletes the record on this machine only; the gateway still lists this device as paired until an "
+                     + "operator removes it there ('clawpair devices remove DEVICE_ID')."],
+        arguments: [ArgumentSpec("name", help: "The gateway's name or id.")],
+        sections: [GatewaysCommand.filesSection],
+        runner: GatewaysForgetCommand.runner
+    )
+
+    let name: String
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        name = arguments.positionals[0]
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        let registry = try GatewaysCommand.registry(context)
+        let gateway = try registry.gateway(named: name)
+        try registry.forget(gateway)
+        if context.globals.json {
+            context.printJSON(.object([("forgotten", .string(gateway.id)), ("name", .string(gateway.name))]))
+        } else {
+            context.print("Forgot \(TerminalText.sanitize(gateway.name, maxScalars: 80)) (\(gateway.id)): its tokens and TLS pin are deleted.")
+            context.note("To unpair on the gateway too: clawpair devices remove \(gateway.deviceId) (run as an operator there)")
+        }
+        return .success
+    }
+}

@@ -1,0 +1,28 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairGateway
+
+/// `clawpair nodes approve REQUEST_ID`.
+struct NodesApproveCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "approve",
+        abstract: "Approve a node pairing request",
+        discussion: ["Calls node.pair.approve, which issues the node a fresh token. Approving a node that declares "
+                     + "commands needs operator.write as well, and system.run, system.run.prepare or system.which need "
+                     + "operator.admin."],
+        options: GatewayCLI.connectionOptions,
+        arguments: [ArgumentSpec("request-id", help: "The node request's id ('clawpair nodes pending').")],
+        sections: [DocSection("JSON OUTPUT", ["With --json, node.pair.approve's payload, unchanged."])] + NodesCommand.sections,
+        runner: NodesApproveCommand.runner
+    )
+
+    let arguments: ParsedArguments
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        self.arguments = arguments
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try NodesCommand.resolve("node.pair.approve", verb: "Approved", arguments: arguments, context: context)
+    }
+}

@@ -1,0 +1,94 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairGateway
+
+/// `clawpair nodes status`.
+struct NodesStatusCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "status",
+        abstract: "List the gateway's nodes: connected first, then by name",
+        discussion: [
+            "Calls node.list and shows each node's name, id, platform and versions, capabilities and invokable "
+                + "commands, its approval state, and whether it is connected (else when it was last seen).",
+        ],
+        options: [.flag("connected", help: "Only nodes connected now.")] + GatewayCLI.connectionOptions,
+        examples: [Example("clawpair nodes status", "What is connected to the local gateway?")],
+        sections: [DocSection("JSON OUTPUT", ["With --json, node.list's payload: {\"ts\", \"nodes\": [NodeListNode...], "
+                                              + "\"activeNodeId\"?} (with --connected, only connected nodes)."])] + NodesCommand.sections,
+        runner: NodesStatusCommand.runner
+    )
+
+    let arguments: ParsedArguments
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        self.arguments = arguments
+    }
+
+    /// Connected first, then by lowercased display name (then id).
+    static func sorted(_ nodes: [JSONValue]) -> [JSONValue] {
+        nodes.sorted { a, b in
+            let ca = a["connected"]?.boolValue == true, cb = b["connected"]?.boolValue == true
+            if ca != cb { return ca }
+            let na = (a["displayName"]?.stringValue ?? "").lowercased(), nb = (b["displayName"]?.stringValue ?? "").lowercased()
+            if na != nb { return na < nb }
+            return (a["nodeId"]?.stringValue ?? "") < (b["nodeId"]?.stringValue ?? "")
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try GatewayCLI.run(context) {
+            let session = try GatewayCLI.connectOperator(arguments, context)
+            defer { session.client.close() }
+            var payload = try session.client.call("node.list", params: .object([]), timeout: session.timeout)
+            var nodes = Self.sorted(payload["nodes"]?.arrayValue ?? [])
+            if arguments.flag("connected") {
+                nodes = nodes.filter { $0["connected"]?.boolValue == true }
+                if case .object(let members) = payload {
+                    payload = .object(members.map { $0.0 == "nodes" ? ("nodes", .array(nodes)) : $0 })
+                }
+            }
+            if context.globals.json {
+                context.printJSON(payload)
+                return .success
+            }
+            if nodes.isEmpty {
+                context.print("No nodes.")
+                context.note("A node pairs with a setup code: 'clawpair qr --node' prints one.")
+                return .success
+            }
+            for (index, node) in nodes.enumerated() {
+                if index > 0 { context.print("") }
+                Self.printNode(node, context: context)
+            }
+            return .success
+        }
+    }
+
+    static func printNode(_ node: JSONValue, context: CommandContext) {
+        let connected = node["connected"]?.boolValue == true
+        let name = GatewayOutput.field(node["displayName"], max: 48)
+        let marker = connected ? context.style.green("●") : context.style.dim("○")
+        context.print("\(marker) \(context.style.bold(name == "-" ? "(unnamed)" : name))  \(connected ? "connected" : "offline")")
+        var versions: [String] = []
+        for (key, label) in [("version", "version"), ("coreVersion", "core"), ("uiVersion", "ui")] {
+            if let value = node[key]?.stringValue, !value.isEmpty { versions.append("\(label) \(TerminalText.sanitize(value, maxScalars: 32))") }
+        }
+        var seen = connected ? "connected " + GatewayOutput.age(node["connectedAtMs"], now: context.nowMs)
+            : "last seen " + GatewayOutput.age(node["lastSeenAtMs"], now: context.nowMs)
+        if seen.hasSuffix(" -") { seen = connected ? "connected" : "never seen" }
+        let rows: [(String, String)] = [
+            ("id", GatewayOutput.field(node["nodeId"], max: 80)),
+            ("platform", [GatewayOutput.field(node["platform"]), GatewayOutput.field(node["deviceFamily"])].filter { $0 != "-" }.joined(separator: " · ")),
+            ("versions", versions.isEmpty ? "-" : versions.joined(separator: " · ")),
+            ("client", GatewayOutput.field(node["clientId"]) + " / " + GatewayOutput.field(node["clientMode"])),
+            ("caps", GatewayOutput.list(node["caps"], max: 300)),
+            ("commands", GatewayOutput.list(node["commands"], max: 300)),
+            ("state", GatewayOutput.field(node["approvalState"]) + (node["paired"]?.boolValue == true ? " · paired" : "")
+                + (node["pendingRequestId"]?.stringValue.map { " · pending request \(TerminalText.sanitize($0, maxScalars: 64))" } ?? "")),
+            ("seen", seen + (node["remoteIp"]?.stringValue.map { " · \(TerminalText.sanitize($0, maxScalars: 46))" } ?? "")),
+        ]
+        for (label, value) in rows where !value.isEmpty {
+            context.print("    " + context.style.dim(label.padding(10)) + value)
+        }
+    }
+}
