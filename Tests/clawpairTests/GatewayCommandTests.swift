@@ -171,6 +171,7 @@ struct GatewayCommandTests {
     @Test("each gateway fault ends with a clear error within the timeout",
           arguments: [
               (TestGatewayOptions.Fault.noChallenge, "did not send connect.challenge"),
+              (.slowChallenge, "did not send connect.challenge"),
               (.garbage, "is not an OpenClaw gateway"),
               (.oversized, "more than the"),
               (.closeMidCall, "closed the connection during the session"),
@@ -181,6 +182,7 @@ struct GatewayCommandTests {
             var options = TestGatewayOptions(token: Self.token, fault: fault)
             options.tickMs = 300
             if fault == .oversized { options.maxPayload = 4096 }
+            if fault == .slowChallenge { options.faultDelayMs = 8000 }
             try await withTestGateway(options) { gateway in
                 let result = try home.run(["nodes", "status", "--timeout", "2000", "--url", gateway.url, "--token-file", home.tokenFile])
                 #expect(result.status == 1, "\(result)")
