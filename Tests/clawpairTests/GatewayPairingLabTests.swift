@@ -153,7 +153,9 @@ struct GatewayPairingLabTests {
                                               environment: ["CLAWPAIR_HOME": home], label: "pair operator")
             let pending = try await lab.gateway.waitForLog("pending", timeout: .seconds(20))
             let requestId = try #require(pending["requestId"] as? String)
-            #expect(try await lab.asOperator(["devices", "approve", requestId]).status.isSuccess)
+            let approved = try await lab.asOperator(["devices", "approve", "--latest", "--yes", "--json"])
+            #expect(approved.status.isSuccess, "\(approved)")
+            #expect(try Self.json(approved.stdout)["requestId"] as? String == requestId)
             #expect(try await pair.waitForExit(timeout: .seconds(20)) == .exited(0), "\(pair.outputExcerpt)")
             #expect(pair.stdout.contains("as operator"))
 
