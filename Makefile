@@ -16,10 +16,16 @@ all: build
 deps:
 	@scripts/install-deps
 
-# Release binaries link the Swift runtime and most C libraries statically (fast start-up).
+# Release binaries link the Swift runtime, libstdc++ and most C libraries statically (fast start-up,
+# see scripts/static-pkgconfig) and, unless PIE=1, are not position-independent: a PIE has ~48,000
+# relative relocations (OpenSSL's tables, the Swift runtime, libdispatch) that the dynamic loader
+# applies at every start, copying ~190 pages of data; that is about a millisecond of each command's
+# start-up here (bench/startup, bench/qr). PIE=1 keeps ASLR for the executable's own code and data.
+PIE ?= 0
+LINK_PIE := $(if $(filter 0,$(PIE)),-Xlinker -no-pie,)
 build: deps
 	@scripts/static-pkgconfig .build/static-pkgconfig
-	PKG_CONFIG_PATH=$(CURDIR)/.build/static-pkgconfig $(SWIFT) build -c $(CONFIG) --product clawpair --static-swift-stdlib
+	PKG_CONFIG_PATH=$(CURDIR)/.build/static-pkgconfig $(SWIFT) build -c $(CONFIG) --product clawpair --static-swift-stdlib $(LINK_PIE)
 
 # The main job. Until discovery lands: the help, then a sample setup code decoded.
 run: build
