@@ -54,8 +54,20 @@ public enum ImageFormat: String, Sendable, CaseIterable {
             return "HEIF/AVIF"
         }
         if starts("P7") { return "PAM" }
-        if starts("<svg") || starts("<?xml") { return "SVG" }
+        if isSVG(bytes) { return "SVG" }
         return nil
+    }
+
+    /// Whether the bytes look like SVG: after an optional UTF-8 byte-order mark and white space,
+    /// `<svg`, or an XML declaration, doctype or comment with `<svg` in the first 1024 bytes.
+    static func isSVG(_ bytes: some Collection<UInt8>) -> Bool {
+        var head = ArraySlice(bytes.prefix(1024))
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) { head = head.dropFirst(3) }
+        head = head.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        if head.starts(with: "<svg".utf8) { return true }
+        guard head.starts(with: "<?xml".utf8) || head.starts(with: "<!".utf8) else { return false }
+        let tag = Array("<svg".utf8)
+        return head.indices.contains { head[$0...].starts(with: tag) }
     }
 }
 

@@ -60,6 +60,7 @@ public enum QRError: ClawpairError, Equatable {
         case .pngWriteFailed(let reason):
             return "libpng could not write the image: \(reason)"
         case .unsupportedImage(let detected):
+            if detected == "SVG" { return "SVG is not supported: rasterize it first, e.g. with rsvg-convert" }
             if let detected { return "\(detected) images are not supported" }
             return "not a PNG, JPEG or PNM (PGM/PPM/PBM) image"
         case .inputTooLarge(let bytes, let limit):
@@ -87,7 +88,8 @@ public enum QRError: ClawpairError, Equatable {
             return "this is a bug or an out-of-memory condition; try again"
         case .pngWriteFailed:
             return "try --format svg"
-        case .unsupportedImage:
+        case .unsupportedImage(let detected):
+            if detected == "SVG" { return "rsvg-convert IMAGE.svg | clawpair qr scan -" }
             return "convert it first, e.g.: convert IMAGE png:- | clawpair qr scan -"
         case .inputTooLarge, .imageTooLarge:
             return "crop or scale the image down around the QR code"

@@ -23,10 +23,27 @@ import Testing
 
     @Test("unsupported formats are named in the error", arguments: [
         ("GIF89a....", "GIF"), ("BM......", "BMP"), ("RIFF\0\0\0\0WEBPVP8 ", "WebP"), ("<svg xmlns=", "SVG"),
+        ("\u{FEFF}\n  <svg width=\"10\"", "SVG"),
+        ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- Created with Inkscape -->\n<svg\n   width=", "SVG"),
+        ("<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n<svg ", "SVG"),
     ])
     func unsupported(bytes: String, name: String) {
         #expect(throws: QRError.unsupportedImage(detected: name)) { try ImageLoader.load(Array(bytes.utf8)) }
         #expect(throws: QRError.unsupportedImage(detected: nil)) { try ImageLoader.load(Array("hello".utf8)) }
+    }
+
+    @Test("SVG gets its own message: rasterize it first, with the command")
+    func svgMessage() {
+        let error = QRError.unsupportedImage(detected: "SVG")
+        #expect(error.message == "SVG is not supported: rasterize it first, e.g. with rsvg-convert")
+        #expect(error.hint == "rsvg-convert IMAGE.svg | clawpair qr scan -")
+        // XML that is not SVG, and SVG text too far in to be sniffed, are not called SVG.
+        #expect(throws: QRError.unsupportedImage(detected: nil)) {
+            try ImageLoader.load(Array("<?xml version=\"1.0\"?><html><body/></html>".utf8))
+        }
+        #expect(throws: QRError.unsupportedImage(detected: nil)) {
+            try ImageLoader.load(Array(("<!--" + String(repeating: " ", count: 1100) + "--><svg>").utf8))
+        }
     }
 
     @Test("PNM: plain and raw PBM, PGM and PPM, 8 and 16 bits, comments")

@@ -260,6 +260,25 @@ import Testing
         #expect(try ClawpairBinary.run(["qr", "scan", "-", "-"]).status == 2)
     }
 
+    @Test("scan refuses SVG with its own message; rasterized with rsvg-convert as the hint says, it scans")
+    func scanSVG() throws {
+        let directory = try Scratch()
+        let svg = directory.path("pair.svg"), png = directory.path("pair.png")
+        #expect(try ClawpairBinary.run(["qr", "render", "-q", "-o", svg], stdin: Self.t13, nowMs: Self.now).status == 0)
+        let refused = try ClawpairBinary.run(["qr", "scan", svg])
+        #expect(refused.status == 1)
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.stderr == "error: \(svg): SVG is not supported: rasterize it first, e.g. with rsvg-convert\n"
+                + "hint: rsvg-convert IMAGE.svg | clawpair qr scan -\n", "\(refused)")
+        // Sniffed from the bytes, not the name: the same from standard input.
+        let piped = try ClawpairBinary.run(["qr", "scan", "-"], stdin: try String(contentsOfFile: svg, encoding: .utf8))
+        #expect(piped.status == 1)
+        #expect(piped.stderr.hasPrefix("error: standard input: SVG is not supported: rasterize it first"), "\(piped)")
+        #expect(try Tools.run("/usr/bin/rsvg-convert", ["-o", png, svg]).status == 0)
+        let scanned = try ClawpairBinary.run(["qr", "scan", "-q", png])
+        #expect(scanned.status == 0 && scanned.stdout == Self.t13 + "\n", "\(scanned)")
+    }
+
     @Test("payloads are shown with control characters escaped")
     func scanSanitizes() throws {
         let directory = try Scratch()
