@@ -14,24 +14,8 @@ import ClawpairCore
 // Every write is atomic (temporary file, fsync, rename, directory fsync). `forget` deletes the
 // record and with it the tokens and the pin.
 
-/// A device token stored for one role.
-public struct StoredDeviceToken: Sendable, Equatable {
-    public var token: String
-    public var role: String
-    public var scopes: [String]
-    public var issuedAtMs: Int64?
-
-    public init(token: String, role: String, scopes: [String], issuedAtMs: Int64?) {
-        self.token = token
-        self.role = role
-        self.scopes = scopes
-        self.issuedAtMs = issuedAtMs
-    }
-
-    public init(_ issued: IssuedDeviceToken) {
-        self.init(token: issued.token, role: issued.role, scopes: issued.scopes, issuedAtMs: issued.issuedAtMs)
-    }
-}
+/// A device token as the registry stores it: the same fields the gateway issued.
+public typealias StoredDeviceToken = IssuedDeviceToken
 
 /// One paired gateway.
 public struct PairedGateway: Sendable, Equatable {

@@ -4,7 +4,7 @@
 
 import ClawpairCore
 
-/// A device token the gateway issued.
+/// A device token the gateway issued (and the registry keeps) for one role.
 public struct IssuedDeviceToken: Sendable, Equatable {
     public var token: String
     public var role: String

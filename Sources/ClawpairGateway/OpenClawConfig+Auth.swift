@@ -25,17 +25,6 @@ extension OpenClawConfig {
     /// `gateway.auth` of the config file at `path`: nil when the file does not exist; throws when
     /// it exists but cannot be read or parsed.
     public static func gatewayAuth(path: String) throws(ClawpairErrorBox) -> ConfiguredGatewayAuth? {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileIO.read(path: path, limit: JSON5.maxInputBytes)
-        } catch {
-            if let system = error.error as? SystemError, system.errno == 2 /* ENOENT */ { return nil }
-            throw error
-        }
-        do {
-            return gatewayAuth(in: try JSON5.parse(bytes))
-        } catch {
-            throw ClawpairErrorBox(ContextualError(path, error))
-        }
+        try document(path: path).flatMap(gatewayAuth(in:))
     }
 }

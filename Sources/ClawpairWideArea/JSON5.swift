@@ -359,6 +359,12 @@ public enum OpenClawConfig {
     /// `discovery.wideArea.domain` of the config file at `path`: nil when the file does not
     /// exist; throws when it exists but cannot be read or parsed.
     public static func wideAreaDomain(path: String) throws(ClawpairErrorBox) -> String? {
+        try document(path: path).flatMap(wideAreaDomain(in:))
+    }
+
+    /// The parsed config file at `path`: nil when the file does not exist; throws when it exists
+    /// but cannot be read or parsed.
+    public static func document(path: String) throws(ClawpairErrorBox) -> JSONValue? {
         let bytes: [UInt8]
         do {
             bytes = try FileIO.read(path: path, limit: JSON5.maxInputBytes)
@@ -367,7 +373,7 @@ public enum OpenClawConfig {
             throw error
         }
         do {
-            return wideAreaDomain(in: try JSON5.parse(bytes))
+            return try JSON5.parse(bytes)
         } catch {
             throw ClawpairErrorBox(ContextualError(path, error))
         }

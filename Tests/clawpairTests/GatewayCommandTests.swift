@@ -23,6 +23,11 @@ struct GatewayCommandTests {
 
         func remove() { try? FileManager.default.removeItem(atPath: directory) }
 
+        /// `clawpair <arguments> --url <gateway> --token-file <token>`: an operator command.
+        func op(_ gateway: TestGateway, _ arguments: [String]) throws -> ClawpairBinary.Result {
+            try run(arguments + ["--url", gateway.url, "--token-file", tokenFile])
+        }
+
         func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil) throws -> ClawpairBinary.Result {
             try ClawpairBinary.run(arguments, stdin: stdin, environment: environment.merging(extra) { _, new in new })
         }
@@ -44,7 +49,7 @@ struct GatewayCommandTests {
     func devicesList() async throws {
         try await Self.withHome { home in
             try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
-                let human = try home.run(["devices", "list", "--url", gateway.url, "--token-file", home.tokenFile])
+                let human = try home.op(gateway, ["devices", "list"])
                 #expect(human.status == 0, "\(human)")
                 #expect(human.stdout.contains("Pending (0)"))
                 #expect(human.stdout.contains("Paired (1)"))
@@ -109,21 +114,21 @@ struct GatewayCommandTests {
         try await Self.withHome { home in
             try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
                 let unknown = "0123456789abcdef0123456789abcdef"
-                let bad = try home.run(["devices", "approve", unknown, "--url", gateway.url, "--token-file", home.tokenFile])
+                let bad = try home.op(gateway, ["devices", "approve", unknown])
                 #expect(bad.status == 3, "\(bad)")
                 #expect(bad.stderr.contains("no pending pairing request has the id \(unknown)"))
 
-                let list = try Self.json(try home.run(["devices", "list", "--json", "--url", gateway.url, "--token-file", home.tokenFile]).stdout)
+                let list = try Self.json(try home.op(gateway, ["devices", "list", "--json"]).stdout)
                 let me = try #require((list["paired"] as? [[String: Any]])?.first?["deviceId"] as? String)
-                let asRequest = try home.run(["devices", "approve", me, "--url", gateway.url, "--token-file", home.tokenFile])
+                let asRequest = try home.op(gateway, ["devices", "approve", me])
                 #expect(asRequest.status == 2, "\(asRequest)")
                 #expect(asRequest.stderr.contains("is a paired device's id, not a pending request id"))
 
-                let latest = try home.run(["devices", "approve", "--latest", "--url", gateway.url, "--token-file", home.tokenFile])
+                let latest = try home.op(gateway, ["devices", "approve", "--latest"])
                 #expect(latest.status == 3, "\(latest)")
                 #expect(latest.stderr.contains("no pairing request is pending"))
 
-                let removeWrong = try home.run(["devices", "remove", String(me.prefix(12)), "--url", gateway.url, "--token-file", home.tokenFile])
+                let removeWrong = try home.op(gateway, ["devices", "remove", String(me.prefix(12))])
                 #expect(removeWrong.status == 2, "\(removeWrong)")
                 #expect(removeWrong.stderr.contains("give the whole id: clawpair devices remove \(me)"))
             }
@@ -134,7 +139,7 @@ struct GatewayCommandTests {
     func qrMint() async throws {
         try await Self.withHome { home in
             try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
-                let minted = try home.run(["qr", "--json", "--url", gateway.url, "--token-file", home.tokenFile])
+                let minted = try home.op(gateway, ["qr", "--json"])
                 #expect(minted.status == 0, "\(minted)")
                 let payload = try Self.json(minted.stdout)
                 let code = try #require(payload["setupCode"] as? String)
@@ -148,7 +153,7 @@ struct GatewayCommandTests {
                 #expect(try Self.json(decoded.stdout)["url"] as? String == gateway.url || decoded.stdout.contains(gateway.url))
 
                 let image = home.directory + "/pair.png"
-                let png = try home.run(["qr", "--node", "-o", image, "--url", gateway.url, "--token-file", home.tokenFile])
+                let png = try home.op(gateway, ["qr", "--node", "-o", image])
                 #expect(png.status == 0, "\(png)")
                 #expect(png.stdout.contains("Access: node"))
                 let mode = try FileManager.default.attributesOfItem(atPath: image)[.posixPermissions] as? Int
@@ -184,7 +189,7 @@ struct GatewayCommandTests {
             if fault == .oversized { options.maxPayload = 4096 }
             if fault == .slowChallenge { options.faultDelayMs = 8000 }
             try await withTestGateway(options) { gateway in
-                let result = try home.run(["nodes", "status", "--timeout", "2000", "--url", gateway.url, "--token-file", home.tokenFile])
+                let result = try home.op(gateway, ["nodes", "status", "--timeout", "2000"])
                 #expect(result.status == 1, "\(result)")
                 #expect(result.stderr.contains(expected), "\(result)")
             }
@@ -197,23 +202,23 @@ struct GatewayCommandTests {
             var options = TestGatewayOptions(token: Self.token)
             options.seedNodeRequests = ["kitchen-pi", "garage"]
             try await withTestGateway(options) { gateway in
-                let pending = try home.run(["nodes", "pending", "--json", "--url", gateway.url, "--token-file", home.tokenFile])
+                let pending = try home.op(gateway, ["nodes", "pending", "--json"])
                 #expect(pending.status == 0, "\(pending)")
                 let requests = try #require(try Self.json(pending.stdout)["pending"] as? [[String: Any]])
                 #expect(requests.count == 2)
                 let kitchen = try #require(requests.first { $0["displayName"] as? String == "kitchen-pi" }?["requestId"] as? String)
                 let garage = try #require(requests.first { $0["displayName"] as? String == "garage" }?["requestId"] as? String)
-                let human = try home.run(["nodes", "pending", "--url", gateway.url, "--token-file", home.tokenFile])
+                let human = try home.op(gateway, ["nodes", "pending"])
                 #expect(human.stdout.contains("Pending node requests (2)"))
 
-                let approved = try home.run(["nodes", "approve", kitchen, "--url", gateway.url, "--token-file", home.tokenFile])
+                let approved = try home.op(gateway, ["nodes", "approve", kitchen])
                 #expect(approved.status == 0, "\(approved)")
                 #expect(approved.stdout.contains("Approved node request \(kitchen)."))
-                let rejected = try home.run(["nodes", "reject", garage, "--url", gateway.url, "--token-file", home.tokenFile])
+                let rejected = try home.op(gateway, ["nodes", "reject", garage])
                 #expect(rejected.status == 0, "\(rejected)")
-                let after = try Self.json(try home.run(["nodes", "pending", "--json", "--url", gateway.url, "--token-file", home.tokenFile]).stdout)
+                let after = try Self.json(try home.op(gateway, ["nodes", "pending", "--json"]).stdout)
                 #expect((after["pending"] as? [Any])?.isEmpty == true)
-                let unknown = try home.run(["nodes", "approve", kitchen, "--url", gateway.url, "--token-file", home.tokenFile])
+                let unknown = try home.op(gateway, ["nodes", "approve", kitchen])
                 #expect(unknown.status == 1, "\(unknown)")
                 #expect(unknown.stderr.contains("node.pair.approve failed"))
             }
@@ -224,10 +229,10 @@ struct GatewayCommandTests {
     func emptyLists() async throws {
         try await Self.withHome { home in
             try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
-                let nodes = try home.run(["nodes", "status", "--url", gateway.url, "--token-file", home.tokenFile])
+                let nodes = try home.op(gateway, ["nodes", "status"])
                 #expect(nodes.status == 0, "\(nodes)")
                 #expect(nodes.stdout.contains("No nodes."))
-                let json = try Self.json(try home.run(["nodes", "status", "--json", "--url", gateway.url, "--token-file", home.tokenFile]).stdout)
+                let json = try Self.json(try home.op(gateway, ["nodes", "status", "--json"]).stdout)
                 #expect((json["nodes"] as? [Any])?.isEmpty == true)
             }
             let none = try home.run(["gateways", "list"])
@@ -282,7 +287,7 @@ struct GatewayCommandTests {
                                           "--tls-fingerprint", String(repeating: "ab", count: 32)])
                 #expect(wrong.status == 4, "\(wrong)")
                 #expect(wrong.stderr.contains("TLS"))
-                let untrusted = try home.run(["devices", "list", "--url", gateway.url, "--token-file", home.tokenFile])
+                let untrusted = try home.op(gateway, ["devices", "list"])
                 #expect(untrusted.status == 4, "\(untrusted)")
             }
         }

@@ -25,13 +25,8 @@ struct DevicesApproveCommand: ParsableCommand {
             Example("clawpair devices approve 3f0c2d1e-8a7b-4c5d-9e6f-0a1b2c3d4e5f", "Approve one request"),
             Example("clawpair devices approve --latest", "Show the newest request and the command that approves it"),
         ],
-        sections: [
-            DocSection("JSON OUTPUT", [
-                "With --json, device.pair.approve's payload: {\"requestId\", \"device\": PairedDevice} (redacted). With "
-                    + "--latest and no --yes: {\"approved\": false, \"request\": PendingRequest, \"command\": \"...\"}.",
-            ]),
-            GatewayCLI.credentialsSection, GatewayCLI.environmentSection, GatewayCLI.exitSection,
-        ],
+        sections: GatewayCLI.sections(json: "With --json, device.pair.approve's payload: {\"requestId\", \"device\": PairedDevice} (redacted). With "
+                    + "--latest and no --yes: {\"approved\": false, \"request\": PendingRequest, \"command\": \"...\"}.",),
         runner: DevicesApproveCommand.runner
     )
 
@@ -54,9 +49,7 @@ struct DevicesApproveCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        try GatewayCLI.run(context) {
-            let session = try GatewayCLI.connectOperator(arguments, context)
-            defer { session.client.close() }
+        try GatewayCLI.withOperator(arguments, context) { session in
             let listing = try DevicesCommand.list(session)
             let request: JSONValue
             if latest {

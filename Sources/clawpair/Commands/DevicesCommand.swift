@@ -21,6 +21,13 @@ enum DevicesCommand {
         try session.client.call("device.pair.list", params: .object([]), timeout: session.timeout)
     }
 
+    /// `--device ID` and `--role ROLE`, both required (rotate, revoke).
+    static func deviceAndRole(_ arguments: ParsedArguments) throws -> (deviceId: String, role: String) {
+        guard let deviceId = arguments.value("device"), !deviceId.isEmpty else { throw UsageError("--device ID is required") }
+        guard let role = arguments.value("role"), !role.isEmpty else { throw UsageError("--role ROLE is required", hint: "operator or node") }
+        return (deviceId, role)
+    }
+
     static func pending(_ payload: JSONValue) -> [JSONValue] { payload["pending"]?.arrayValue ?? [] }
     static func paired(_ payload: JSONValue) -> [JSONValue] { payload["paired"]?.arrayValue ?? [] }
 

@@ -19,15 +19,10 @@ struct DevicesListCommand: ParsableCommand {
             Example("clawpair devices list", "Pending requests and paired devices of the local gateway"),
             Example("clawpair devices list --json | jq -r '.pending[0].requestId'", "The newest pending request id"),
         ],
-        sections: [
-            DocSection("JSON OUTPUT", [
-                "With --json, the RPC's payload exactly: {\"pending\": [PendingRequest...], \"paired\": [PairedDevice...]} "
+        sections: GatewayCLI.sections(json: "With --json, the RPC's payload exactly: {\"pending\": [PendingRequest...], \"paired\": [PairedDevice...]} "
                     + "with the gateway's field names (requestId, deviceId, publicKey, displayName, platform, clientId, "
                     + "role, roles, scopes, remoteIp, silent, isRepair, ts; paired entries: tokens (a summary without "
-                    + "values), approvedAtMs, lastSeenAtMs, connected, ...). On failure: {\"ok\": false, \"error\": {...}}.",
-            ]),
-            GatewayCLI.credentialsSection, GatewayCLI.environmentSection, GatewayCLI.exitSection,
-        ],
+                    + "values), approvedAtMs, lastSeenAtMs, connected, ...). On failure: {\"ok\": false, \"error\": {...}}.",),
         runner: DevicesListCommand.runner
     )
 
@@ -38,9 +33,7 @@ struct DevicesListCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        try GatewayCLI.run(context) {
-            let session = try GatewayCLI.connectOperator(arguments, context)
-            defer { session.client.close() }
+        try GatewayCLI.withOperator(arguments, context) { session in
             let payload = try DevicesCommand.list(session)
             if context.globals.json {
                 context.printJSON(payload)

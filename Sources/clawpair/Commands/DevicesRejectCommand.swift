@@ -14,10 +14,7 @@ struct DevicesRejectCommand: ParsableCommand {
         options: GatewayCLI.connectionOptions,
         arguments: [ArgumentSpec("request-id", help: "The pending request's id.")],
         examples: [Example("clawpair devices reject 3f0c2d1e-8a7b-4c5d-9e6f-0a1b2c3d4e5f", "Refuse a request you do not recognise")],
-        sections: [
-            DocSection("JSON OUTPUT", ["With --json, device.pair.reject's payload: {\"requestId\", \"deviceId\"}."]),
-            GatewayCLI.credentialsSection, GatewayCLI.environmentSection, GatewayCLI.exitSection,
-        ],
+        sections: GatewayCLI.sections(json: "With --json, device.pair.reject's payload: {\"requestId\", \"deviceId\"}."),
         runner: DevicesRejectCommand.runner
     )
 
@@ -28,9 +25,7 @@ struct DevicesRejectCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        try GatewayCLI.run(context) {
-            let session = try GatewayCLI.connectOperator(arguments, context)
-            defer { session.client.close() }
+        try GatewayCLI.withOperator(arguments, context) { session in
             let request = try DevicesCommand.requirePending(arguments.positionals[0], in: try DevicesCommand.list(session), verb: "reject")
             let id = request["requestId"]?.stringValue ?? arguments.positionals[0]
             let payload = try session.client.call("device.pair.reject", params: .object([("requestId", .string(id))]),

@@ -15,10 +15,7 @@ struct DevicesRemoveCommand: ParsableCommand {
         options: GatewayCLI.connectionOptions,
         arguments: [ArgumentSpec("device-id", help: "The paired device's id (64 hex digits).")],
         examples: [Example("clawpair devices remove 56475aa75463474c0285df5dbf2bcab73da651358839e9b77481b2eab107708c", "Unpair a lost phone")],
-        sections: [
-            DocSection("JSON OUTPUT", ["With --json, device.pair.remove's payload: {\"deviceId\"}."]),
-            GatewayCLI.credentialsSection, GatewayCLI.environmentSection, GatewayCLI.exitSection,
-        ],
+        sections: GatewayCLI.sections(json: "With --json, device.pair.remove's payload: {\"deviceId\"}."),
         runner: DevicesRemoveCommand.runner
     )
 
@@ -29,9 +26,7 @@ struct DevicesRemoveCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        try GatewayCLI.run(context) {
-            let session = try GatewayCLI.connectOperator(arguments, context)
-            defer { session.client.close() }
+        try GatewayCLI.withOperator(arguments, context) { session in
             let deviceId = arguments.positionals[0]
             let listing = try DevicesCommand.list(session)
             let shown = TerminalText.sanitize(deviceId, maxScalars: 80)

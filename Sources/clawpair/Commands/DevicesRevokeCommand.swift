@@ -13,10 +13,7 @@ struct DevicesRevokeCommand: ParsableCommand {
             .value("role", "ROLE", help: "The role whose token to revoke: operator or node.", completion: .values(["operator", "node"])),
         ] + GatewayCLI.connectionOptions,
         examples: [Example("clawpair devices revoke --device 5647...708c --role node", "Stop a node from connecting")],
-        sections: [
-            DocSection("JSON OUTPUT", ["With --json, device.token.revoke's payload: {\"deviceId\", \"role\", \"revokedAtMs\"}."]),
-            GatewayCLI.credentialsSection, GatewayCLI.environmentSection, GatewayCLI.exitSection,
-        ],
+        sections: GatewayCLI.sections(json: "With --json, device.token.revoke's payload: {\"deviceId\", \"role\", \"revokedAtMs\"}."),
         runner: DevicesRevokeCommand.runner
     )
 
@@ -26,16 +23,11 @@ struct DevicesRevokeCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         self.arguments = arguments
-        guard let deviceId = arguments.value("device"), !deviceId.isEmpty else { throw UsageError("--device ID is required") }
-        guard let role = arguments.value("role"), !role.isEmpty else { throw UsageError("--role ROLE is required", hint: "operator or node") }
-        self.deviceId = deviceId
-        self.role = role
+        (deviceId, role) = try DevicesCommand.deviceAndRole(arguments)
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        try GatewayCLI.run(context) {
-            let session = try GatewayCLI.connectOperator(arguments, context)
-            defer { session.client.close() }
+        try GatewayCLI.withOperator(arguments, context) { session in
             let payload = try session.client.call("device.token.revoke",
                                                   params: .object([("deviceId", .string(deviceId)), ("role", .string(role))]),
                                                   timeout: session.timeout)

@@ -19,11 +19,8 @@ struct DevicesRotateCommand: ParsableCommand {
             .flag("reveal", help: "Print the new token when the gateway returns it (it is a secret)."),
         ] + GatewayCLI.connectionOptions,
         examples: [Example("clawpair devices rotate --device 5647...708c --role operator", "Invalidate a device's operator token")],
-        sections: [
-            DocSection("JSON OUTPUT", ["With --json, device.token.rotate's payload: {\"deviceId\", \"role\", \"token\"?, \"scopes\", "
-                                       + "\"rotatedAtMs\", \"tokenDelivery\"}; the token is replaced by \"<redacted>\" unless --reveal."]),
-            GatewayCLI.credentialsSection, GatewayCLI.environmentSection, GatewayCLI.exitSection,
-        ],
+        sections: GatewayCLI.sections(json: "With --json, device.token.rotate's payload: {\"deviceId\", \"role\", \"token\"?, \"scopes\", "
+                                       + "\"rotatedAtMs\", \"tokenDelivery\"}; the token is replaced by \"<redacted>\" unless --reveal."),
         runner: DevicesRotateCommand.runner
     )
 
@@ -34,17 +31,12 @@ struct DevicesRotateCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         self.arguments = arguments
-        guard let deviceId = arguments.value("device"), !deviceId.isEmpty else { throw UsageError("--device ID is required") }
-        guard let role = arguments.value("role"), !role.isEmpty else { throw UsageError("--role ROLE is required", hint: "operator or node") }
-        self.deviceId = deviceId
-        self.role = role
+        (deviceId, role) = try DevicesCommand.deviceAndRole(arguments)
         scopes = arguments.values("scope")
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        try GatewayCLI.run(context) {
-            let session = try GatewayCLI.connectOperator(arguments, context)
-            defer { session.client.close() }
+        try GatewayCLI.withOperator(arguments, context) { session in
             var params: [(String, JSONValue)] = [("deviceId", .string(deviceId)), ("role", .string(role))]
             if !scopes.isEmpty { params.append(("scopes", .array(scopes.map(JSONValue.string)))) }
             var payload = try session.client.call("device.token.rotate", params: .object(params), timeout: session.timeout)

@@ -79,7 +79,7 @@ struct GatewaysCheckCommand: ParsableCommand {
             case .success(let hello):
                 results.append(.object([("role", .string(token.role)), ("ok", true),
                                         ("scopes", .array(hello.scopes.map(JSONValue.string))), ("error", .null)]))
-                if let issued = hello.deviceToken, issued.role == token.role { gateway.store(StoredDeviceToken(issued)) }
+                if let issued = hello.deviceToken, issued.role == token.role { gateway.store(issued) }
                 if !context.globals.json {
                     context.print("\(token.role): accepted" + (hello.scopes.isEmpty ? "" : " (scopes \(hello.scopes.joined(separator: ",")))"))
                 }

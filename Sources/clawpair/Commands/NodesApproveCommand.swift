@@ -12,7 +12,7 @@ struct NodesApproveCommand: ParsableCommand {
                      + "operator.admin."],
         options: GatewayCLI.connectionOptions,
         arguments: [ArgumentSpec("request-id", help: "The node request's id ('clawpair nodes pending').")],
-        sections: [DocSection("JSON OUTPUT", ["With --json, node.pair.approve's payload, unchanged."])] + NodesCommand.sections,
+        sections: GatewayCLI.sections(json: "With --json, node.pair.approve's payload, unchanged."),
         runner: NodesApproveCommand.runner
     )
 

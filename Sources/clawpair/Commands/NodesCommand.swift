@@ -17,9 +17,7 @@ enum NodesCommand {
 
     /// Calls a `node.pair.*` method with `{requestId}` and prints its payload.
     static func resolve(_ method: String, verb: String, arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
-        try GatewayCLI.run(context) {
-            let session = try GatewayCLI.connectOperator(arguments, context)
-            defer { session.client.close() }
+        try GatewayCLI.withOperator(arguments, context) { session in
             let id = arguments.positionals[0]
             let payload = try session.client.call(method, params: .object([("requestId", .string(id))]), timeout: session.timeout)
             if context.globals.json {
@@ -31,5 +29,4 @@ enum NodesCommand {
         }
     }
 
-    static let sections = [GatewayCLI.credentialsSection, GatewayCLI.environmentSection, GatewayCLI.exitSection]
 }

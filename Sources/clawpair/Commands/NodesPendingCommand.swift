@@ -9,8 +9,7 @@ struct NodesPendingCommand: ParsableCommand {
         abstract: "List pending requests in the gateway's node pairing store",
         discussion: ["Calls node.pair.list and shows its pending requests (the payload is printed unchanged with --json)."],
         options: GatewayCLI.connectionOptions,
-        sections: [DocSection("JSON OUTPUT", ["With --json, node.pair.list's payload: {\"pending\": [...], \"paired\": [...]}."])]
-            + NodesCommand.sections,
+        sections: GatewayCLI.sections(json: "With --json, node.pair.list's payload: {\"pending\": [...], \"paired\": [...]}."),
         runner: NodesPendingCommand.runner
     )
 
@@ -21,9 +20,7 @@ struct NodesPendingCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        try GatewayCLI.run(context) {
-            let session = try GatewayCLI.connectOperator(arguments, context)
-            defer { session.client.close() }
+        try GatewayCLI.withOperator(arguments, context) { session in
             let payload = try session.client.call("node.pair.list", params: .object([]), timeout: session.timeout)
             if context.globals.json {
                 context.printJSON(payload)

@@ -10,7 +10,7 @@ struct NodesRejectCommand: ParsableCommand {
         discussion: ["Calls node.pair.reject."],
         options: GatewayCLI.connectionOptions,
         arguments: [ArgumentSpec("request-id", help: "The node request's id ('clawpair nodes pending').")],
-        sections: [DocSection("JSON OUTPUT", ["With --json, node.pair.reject's payload, unchanged."])] + NodesCommand.sections,
+        sections: GatewayCLI.sections(json: "With --json, node.pair.reject's payload, unchanged."),
         runner: NodesRejectCommand.runner
     )
 

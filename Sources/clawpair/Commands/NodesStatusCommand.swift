@@ -13,8 +13,8 @@ struct NodesStatusCommand: ParsableCommand {
         ],
         options: [.flag("connected", help: "Only nodes connected now.")] + GatewayCLI.connectionOptions,
         examples: [Example("clawpair nodes status", "What is connected to the local gateway?")],
-        sections: [DocSection("JSON OUTPUT", ["With --json, node.list's payload: {\"ts\", \"nodes\": [NodeListNode...], "
-                                              + "\"activeNodeId\"?} (with --connected, only connected nodes)."])] + NodesCommand.sections,
+        sections: GatewayCLI.sections(json: "With --json, node.list's payload: {\"ts\", \"nodes\": [NodeListNode...], "
+                                              + "\"activeNodeId\"?} (with --connected, only connected nodes)."),
         runner: NodesStatusCommand.runner
     )
 
@@ -36,9 +36,7 @@ struct NodesStatusCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        try GatewayCLI.run(context) {
-            let session = try GatewayCLI.connectOperator(arguments, context)
-            defer { session.client.close() }
+        try GatewayCLI.withOperator(arguments, context) { session in
             var payload = try session.client.call("node.list", params: .object([]), timeout: session.timeout)
             var nodes = Self.sorted(payload["nodes"]?.arrayValue ?? [])
             if arguments.flag("connected") {

@@ -199,11 +199,11 @@ struct PairCommand: ParsableCommand {
         guard let token = hello.deviceToken else {
             throw GatewayError.protocolViolation("hello-ok carries no device token")
         }
-        var issued = [StoredDeviceToken(token)]
+        var issued = [token]
         // Hand-off tokens are kept only from a bootstrap connect over wss://, or over ws:// to a
         // loopback or local-network host (as the iOS app does).
         if decoded.bootstrapToken != nil && (endpoint.tls || endpoint.allowsPlaintext) {
-            issued += hello.handoffTokens.filter { $0.role != token.role }.map(StoredDeviceToken.init)
+            issued += hello.handoffTokens.filter { $0.role != token.role }
         } else if !hello.handoffTokens.isEmpty {
             context.note("Ignored \(hello.handoffTokens.count) hand-off token(s) issued over plaintext to a non-local host.")
         }

@@ -77,9 +77,7 @@ struct QRMintCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        try GatewayCLI.run(context) {
-            let session = try GatewayCLI.connectOperator(arguments, context)
-            defer { session.client.close() }
+        try GatewayCLI.withOperator(arguments, context) { session in
             var params: [(String, JSONValue)] = [("includeQr", false)]
             if let url = arguments.value("public-url") { params.append(("publicUrl", .string(url))) }
             if arguments.flag("remote") { params.append(("preferRemoteUrl", true)) }

@@ -208,6 +208,23 @@ enum GatewayCLI {
         return release.isEmpty ? "Linux" : "Linux \(release)"
     }
 
+    /// Connects as an operator, runs `body` with the session, closes it, and maps failures to
+    /// exit statuses (with a JSON error document under `--json`).
+    static func withOperator(_ arguments: ParsedArguments, _ context: CommandContext,
+                             _ body: (OperatorSession) throws -> ExitStatus) throws -> ExitStatus {
+        try run(context) {
+            let session = try connectOperator(arguments, context)
+            defer { session.client.close() }
+            return try body(session)
+        }
+    }
+
+    /// The man page sections of an operator command: its JSON OUTPUT text, then CREDENTIALS,
+    /// ENVIRONMENT and EXIT STATUS.
+    static func sections(json: String) -> [DocSection] {
+        [DocSection("JSON OUTPUT", [json]), credentialsSection, environmentSection, exitSection]
+    }
+
     // MARK: Output
 
     /// Calls `body` and turns a failure into an exit status, printing the error (and, with
