@@ -24,6 +24,8 @@ public final class AvahiBrowser {
         var addresses: [String] = []
         var resolveRef: DNSServiceRef?
         var queryRefs: [DNSServiceRef] = []
+        /// The tag of the instance's resolutions through ``resolver`` (nil: the compat path).
+        var resolverTag: UInt64?
     }
 
     public let type: String
@@ -33,9 +35,16 @@ public final class AvahiBrowser {
     private var pending: [BrowsedInstance: Pending] = [:]
     private var events: [AvahiEvent] = []
     private var failure: AvahiError?
+    /// Avahi's own service resolver (SRV, TXT and an address in one answer), when libavahi-client
+    /// loads and connects; else each instance is resolved through the compat layer.
+    private var resolver: OpaquePointer?
+    private var resolverTags: [UInt64: BrowsedInstance] = [:]
+    private var nextTag: UInt64 = 1
 
-    /// Starts browsing `type` (e.g. `_openclaw-gw._tcp`) in `domain` (nil: the default, `local.`).
-    public init(type: String, domain: String? = nil, limits: AvahiLimits = AvahiLimits()) throws(AvahiError) {
+    /// Starts browsing `type` (e.g. `_openclaw-gw._tcp`) in `domain` (nil: the default, `local.`),
+    /// resolving what it finds as `resolution` says.
+    public init(type: String, domain: String? = nil, limits: AvahiLimits = AvahiLimits(),
+                resolution: AvahiResolution = .serviceResolver) throws(AvahiError) {
         self.type = type
         self.domain = domain
         self.limits = limits
@@ -45,6 +54,9 @@ public final class AvahiBrowser {
         let status = CDNSSDShims_DNSServiceBrowse(&ref, 0, 0, type, domain, browseReply, context)
         guard status == kDNSServiceErr_NoError, let ref else { throw Self.error("DNSServiceBrowse", status) }
         operations[ref] = .browse
+        // Connecting takes a few D-Bus round trips; avahi-daemon holds the new browse back for a
+        // while anyway (its start delay), so this costs the first result nothing.
+        if resolution == .serviceResolver { resolver = CDNSSDShims_resolver_open() }
     }
 
     deinit { stop() }
@@ -54,6 +66,9 @@ public final class AvahiBrowser {
         for key in operations.keys { CDNSSDShims_DNSServiceRefDeallocate(key) }
         operations.removeAll()
         pending.removeAll()
+        if let resolver { CDNSSDShims_resolver_close(resolver) }
+        resolver = nil
+        resolverTags.removeAll()
     }
 
     /// Processes replies until `deadline`, or until `onEvent` returns false. Each event is
@@ -64,6 +79,7 @@ public final class AvahiBrowser {
             guard now < deadline else { return }
             let keys = Array(operations.keys)
             var fds = keys.map { pollfd(fd: CDNSSDShims_DNSServiceRefSockFD($0), events: Int16(POLLIN), revents: 0) }
+            if let resolver { fds.append(pollfd(fd: CDNSSDShims_resolver_fd(resolver), events: Int16(POLLIN), revents: 0)) }
             let remaining = now.duration(to: deadline).components
             let timeoutMs = Int32(clamping: remaining.seconds * 1000 + remaining.attoseconds / 1_000_000_000_000_000 + 1)
             let ready = poll(&fds, nfds_t(fds.count), timeoutMs)
@@ -72,6 +88,10 @@ public final class AvahiBrowser {
                 throw .poll(errno)
             }
             for (index, descriptor) in fds.enumerated() where descriptor.revents != 0 {
+                guard index < keys.count else {
+                    drainResolver()
+                    continue
+                }
                 let key = keys[index]
                 guard operations[key] != nil else { continue }  // closed by an earlier callback
                 let status = CDNSSDShims_DNSServiceProcessResult(key)
@@ -98,18 +118,36 @@ public final class AvahiBrowser {
         let instance = BrowsedInstance(name: name, type: type, domain: domain, interfaceIndex: interface)
         if flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0 {
             guard pending[instance] == nil, pending.count < limits.maxInstances else { return }
-            var ref: DNSServiceRef?
-            let context = Unmanaged.passUnretained(self).toOpaque()
-            let started = CDNSSDShims_DNSServiceResolve(&ref, 0, interface, name, type, domain, resolveReply, context)
             var entry = Pending()
-            if started == kDNSServiceErr_NoError, let ref {
-                operations[ref] = .resolve(instance)
-                entry.resolveRef = ref
+            if let resolver {
+                // One resolution per address family: the first answer of either ends a --first run.
+                let tag = nextTag
+                nextTag += 1
+                let started = [AF_INET, AF_INET6].filter {
+                    CDNSSDShims_resolver_start(resolver, tag, interface, name, type, domain, $0) == 0
+                }
+                if !started.isEmpty {
+                    entry.resolverTag = tag
+                    resolverTags[tag] = instance
+                }
+            }
+            if entry.resolverTag == nil {
+                var ref: DNSServiceRef?
+                let context = Unmanaged.passUnretained(self).toOpaque()
+                let started = CDNSSDShims_DNSServiceResolve(&ref, 0, interface, name, type, domain, resolveReply, context)
+                if started == kDNSServiceErr_NoError, let ref {
+                    operations[ref] = .resolve(instance)
+                    entry.resolveRef = ref
+                }
             }
             pending[instance] = entry
             events.append(.added(instance))
         } else if let entry = pending.removeValue(forKey: instance) {
             for ref in [entry.resolveRef].compactMap({ $0 }) + entry.queryRefs { close(operation: ref) }
+            if let tag = entry.resolverTag, let resolver {
+                CDNSSDShims_resolver_cancel(resolver, tag)
+                resolverTags[tag] = nil
+            }
             events.append(.removed(instance))
         }
     }
@@ -153,6 +191,35 @@ public final class AvahiBrowser {
         }
         pending[instance] = entry
         if entry.hostTarget != nil && !entry.addresses.isEmpty { events.append(.resolved(snapshot(instance, entry))) }
+    }
+
+    /// Takes every queued answer of ``resolver``: each that changes what is known of its
+    /// instance becomes a `.resolved` event.
+    private func drainResolver() {
+        guard let resolver else { return }
+        var answer = CDNSSDShims_Resolution()
+        while CDNSSDShims_resolver_next(resolver, &answer) == 1 {
+            defer { CDNSSDShims_resolution_free(&answer) }
+            guard answer.found == 1, let instance = resolverTags[answer.tag], var entry = pending[instance] else { continue }
+            let host = withUnsafeBytes(of: answer.host) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            let address = withUnsafeBytes(of: answer.address) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            let txt = answer.txt.map { Array(UnsafeBufferPointer(start: $0, count: answer.txt_length)) } ?? []
+            var changed = entry.hostTarget != host || entry.port != answer.port || entry.txt != txt
+            if entry.hostTarget != host { entry.addresses = [] }
+            entry.hostTarget = host
+            entry.port = answer.port
+            entry.txt = txt
+            if !address.isEmpty, !entry.addresses.contains(address), entry.addresses.count < limits.maxAddressesPerInstance {
+                entry.addresses.append(address)
+                changed = true
+            }
+            pending[instance] = entry
+            if changed && !entry.addresses.isEmpty { events.append(.resolved(snapshot(instance, entry))) }
+        }
     }
 
     // MARK: Helpers

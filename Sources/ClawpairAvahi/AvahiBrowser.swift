@@ -2,8 +2,10 @@
 // `dns_sd` API (libavahi-compat-libdnssd). The C calls live in `AvahiBrowser+DNSSD.swift`.
 //
 // Avahi's compat layer never says "all for now" and has no DNSServiceGetAddrInfo, so every run
-// is time-boxed by the caller's deadline, and addresses come from DNSServiceQueryRecord (A and
-// AAAA) on the SRV target.
+// is time-boxed by the caller's deadline. Instances are resolved by Avahi's own service resolver
+// through libavahi-client (SRV, TXT and an address in one answer; see AvahiResolution), or, when
+// that is unavailable, by DNSServiceResolve and DNSServiceQueryRecord (A and AAAA) on the SRV
+// target.
 
 import ClawpairCore
 
@@ -60,6 +62,20 @@ public enum AvahiError: Error, Sendable, Equatable {
     case call(String, Int32)
     /// poll() failed.
     case poll(Int32)
+}
+
+/// How a browse resolves the instances it finds.
+public enum AvahiResolution: Sendable, Hashable, CustomStringConvertible {
+    /// Avahi's own service resolver through libavahi-client: SRV, TXT and an address in one answer
+    /// (one resolution per address family), as `avahi-browse -r` does. Falls back to `.compat`
+    /// when libavahi-client cannot be loaded or connected.
+    case serviceResolver
+    /// The compat layer only: DNSServiceResolve, then DNSServiceQueryRecord for A and AAAA. Each
+    /// of those is its own D-Bus client, and avahi-daemon starts every record browser after a
+    /// delay (about 10 ms), so the first address comes later.
+    case compat
+
+    public var description: String { self == .compat ? "compat" : "service resolver" }
 }
 
 /// Limits that keep a hostile network from growing a browse without bound.

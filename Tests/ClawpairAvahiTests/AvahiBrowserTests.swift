@@ -9,8 +9,9 @@ import Testing
 struct AvahiBrowserTests {
     static let type = "_openclaw-gw._tcp"
 
-    @Test("browse → resolve → addresses, then removal after the advertiser says goodbye")
-    func browseResolveRemove() async throws {
+    @Test("browse → resolve → addresses, then removal after the advertiser says goodbye",
+          arguments: [AvahiResolution.serviceResolver, .compat])
+    func browseResolveRemove(resolution: AvahiResolution) async throws {
         try await withNetworkLab { lab in
             let a = try await lab.addHost("A")
             let b = try await lab.addHost("B")
@@ -22,7 +23,7 @@ struct AvahiBrowserTests {
                 in: b, instance: "Büro Gateway", port: 18789, txt: txt, server: "gw-b.local.")
 
             try await bus.withSystemBusEnvironment {
-                let browser = try AvahiBrowser(type: Self.type)
+                let browser = try AvahiBrowser(type: Self.type, resolution: resolution)
                 var resolved: ResolvedInstance?
                 // A and AAAA answers arrive separately: wait until the IPv4 address is in.
                 try browser.run(until: .now + .seconds(10)) { event in

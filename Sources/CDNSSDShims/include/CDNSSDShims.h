@@ -5,6 +5,8 @@
 // <dns_sd.h>; each call goes through a forwarder CDNSSDShims_<cfunc> with the function's own
 // signature. Call CDNSSDShims_load first: the forwarders must not be used unless it returned 0.
 #include <avahi-compat-libdns_sd/dns_sd.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /// Loads libdns_sd and resolves every function below, once per process (thread-safe).
 /// Returns 0 on success; otherwise -1, with the reason in CDNSSDShims_load_error().
@@ -42,3 +44,54 @@ DNSServiceErrorType CDNSSDShims_DNSServiceProcessResult(DNSServiceRef ref);
 
 /// DNSServiceRefDeallocate.
 void CDNSSDShims_DNSServiceRefDeallocate(DNSServiceRef ref);
+
+// MARK: Service resolution through libavahi-client
+//
+// The compat layer's DNSServiceResolve drops the address Avahi's resolver finds, so addresses
+// would need DNSServiceQueryRecord, which costs one more D-Bus client per call and, in
+// avahi-daemon, the start delay every RecordBrowserNew gets (about 10 ms). These calls instead
+// run Avahi's own service resolver (SRV, TXT and an address in one answer, as avahi-browse -r
+// does) on one client with one Avahi thread, loaded with dlopen like the rest. Results are queued
+// and announced on a pipe, so the caller polls one more descriptor beside the dns_sd ones.
+
+/// An Avahi client with its event thread and result queue.
+typedef struct CDNSSDShims_Resolver CDNSSDShims_Resolver;
+
+/// One resolver answer, copied out of Avahi's callback.
+typedef struct {
+    /// The tag given to CDNSSDShims_resolver_start.
+    uint64_t tag;
+    /// 1: found (the fields below are set); 0: the resolver failed or timed out.
+    int found;
+    /// The SRV target with a trailing dot, the port, and one address of the target as text.
+    char host[1026];
+    uint16_t port;
+    char address[64];
+    /// The TXT record as DNS wire format (length-prefixed strings); free with CDNSSDShims_resolution_free.
+    uint8_t *txt;
+    size_t txt_length;
+} CDNSSDShims_Resolution;
+
+/// Loads libavahi-client, connects to avahi-daemon (on the bus of DBUS_SYSTEM_BUS_ADDRESS, as
+/// the compat layer does) and starts the Avahi thread. Returns NULL when any of that fails.
+CDNSSDShims_Resolver *CDNSSDShims_resolver_open(void);
+
+/// Readable while answers are queued.
+int CDNSSDShims_resolver_fd(CDNSSDShims_Resolver *resolver);
+
+/// Starts resolving `name` of `type` in `domain` on `interface` (0: any) for addresses of
+/// `family` (AF_INET or AF_INET6). Returns 0, or -1 when Avahi refused.
+int CDNSSDShims_resolver_start(CDNSSDShims_Resolver *resolver, uint64_t tag, uint32_t interface, const char *name,
+                               const char *type, const char *domain, int family);
+
+/// Stops every resolution started with `tag`.
+void CDNSSDShims_resolver_cancel(CDNSSDShims_Resolver *resolver, uint64_t tag);
+
+/// Takes the oldest queued answer into `out`: 1, or 0 when none is queued.
+int CDNSSDShims_resolver_next(CDNSSDShims_Resolver *resolver, CDNSSDShims_Resolution *out);
+
+/// Frees what CDNSSDShims_resolver_next allocated in `resolution`.
+void CDNSSDShims_resolution_free(CDNSSDShims_Resolution *resolution);
+
+/// Stops the thread, frees every resolver and the client, and closes the pipe.
+void CDNSSDShims_resolver_close(CDNSSDShims_Resolver *resolver);

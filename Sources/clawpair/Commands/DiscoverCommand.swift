@@ -164,6 +164,9 @@ struct DiscoverCommand: ParsableCommand {
             ? Spinner(sink: context.stderr, message: "Searching for gateways", frames: Spinner.frames(environment: context.environment))
             : nil
         defer { spinner?.stop() }
+        // Avahi's clean-up waits until the results are printed (the defer runs last).
+        let teardown = Teardown()
+        defer { teardown.run() }
         var found: [String: Sighting] = [:]
         var order: [String] = []
         let verbose = context.globals.verbosity > 0
@@ -202,7 +205,8 @@ struct DiscoverCommand: ParsableCommand {
             }
         }
         if !localDone {
-            _ = try LocalDiscovery.run(backend, until: deadline, note: { if verbose { context.note($0) } }) { event in
+            _ = try LocalDiscovery.run(backend, until: deadline, teardown: teardown,
+                                       note: { if verbose { context.note($0) } }) { event in
                 switch event {
                 case .seen(let sighting):
                     seen(sighting)

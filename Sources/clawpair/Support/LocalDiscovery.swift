@@ -29,23 +29,39 @@ enum SightingEvent {
     case gone(key: String, beacon: GatewayBeacon?)
 }
 
+/// Work put off until the results are out: closing Avahi's operations costs a D-Bus round trip
+/// and a thread join per operation, which `discover` would otherwise pay before printing.
+/// Confined to the thread that made it.
+final class Teardown {
+    private var actions: [() -> Void] = []
+    func add(_ action: @escaping () -> Void) { actions.append(action) }
+    /// Runs the actions, newest first, once.
+    func run() {
+        let pending = actions
+        actions = []
+        pending.reversed().forEach { $0() }
+    }
+    deinit { run() }
+}
+
 /// Runs one mDNS backend until `deadline` and translates its events into beacons.
 enum LocalDiscovery {
     static let serviceType = BeaconIdentity.serviceType
 
-    /// Runs the chosen backend and returns its name (`avahi` or `native`).
-    static func run(_ choice: DiscoveryBackendChoice, until deadline: ContinuousClock.Instant,
+    /// Runs the chosen backend and returns its name (`avahi` or `native`). With `teardown`, the
+    /// Avahi backend's clean-up is added to it instead of done before returning.
+    static func run(_ choice: DiscoveryBackendChoice, until deadline: ContinuousClock.Instant, teardown: Teardown? = nil,
                     note: (String) -> Void, onEvent: (SightingEvent) -> Bool) throws -> String {
         switch choice {
         case .avahi:
-            try runAvahi(until: deadline, onEvent: onEvent)
+            try runAvahi(until: deadline, teardown: teardown, onEvent: onEvent)
             return "avahi"
         case .native:
             try runNative(until: deadline, onEvent: onEvent)
             return "native"
         case .auto:
             do {
-                try runAvahi(until: deadline, onEvent: onEvent)
+                try runAvahi(until: deadline, teardown: teardown, onEvent: onEvent)
                 note("backend: avahi (avahi-daemon answered)")
                 return "avahi"
             } catch AvahiError.daemonNotRunning {
@@ -60,9 +76,11 @@ enum LocalDiscovery {
         }
     }
 
-    static func runAvahi(until deadline: ContinuousClock.Instant, onEvent: (SightingEvent) -> Bool) throws {
+    static func runAvahi(until deadline: ContinuousClock.Instant, teardown: Teardown? = nil,
+                         onEvent: (SightingEvent) -> Bool) throws {
         let browser = try AvahiBrowser(type: serviceType)
-        defer { browser.stop() }
+        if let teardown { teardown.add(browser.stop) }
+        defer { if teardown == nil { browser.stop() } }
         // Avahi reports an instance once per interface and protocol; it is gone when the last goes.
         var seenOn: [String: Set<BrowsedInstance>] = [:]
         var last: [String: GatewayBeacon] = [:]

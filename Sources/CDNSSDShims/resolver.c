@@ -1,0 +1,246 @@
+#include "CDNSSDShims.h"
+
+#include <avahi-client/client.h>
+#include <avahi-client/lookup.h>
+#include <avahi-common/address.h>
+#include <avahi-common/strlst.h>
+#include <avahi-common/thread-watch.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+// The libavahi-client and libavahi-common functions used here, resolved once by load_avahi.
+// Each pointer has the type of its declaration, so a signature mismatch is a compile error.
+static struct {
+    __typeof__(avahi_threaded_poll_new) *poll_new;
+    __typeof__(avahi_threaded_poll_get) *poll_get;
+    __typeof__(avahi_threaded_poll_start) *poll_start;
+    __typeof__(avahi_threaded_poll_stop) *poll_stop;
+    __typeof__(avahi_threaded_poll_lock) *poll_lock;
+    __typeof__(avahi_threaded_poll_unlock) *poll_unlock;
+    __typeof__(avahi_threaded_poll_free) *poll_free;
+    __typeof__(avahi_client_new) *client_new;
+    __typeof__(avahi_client_free) *client_free;
+    __typeof__(avahi_service_resolver_new) *resolver_new;
+    __typeof__(avahi_service_resolver_free) *resolver_free;
+    __typeof__(avahi_address_snprint) *address_snprint;
+    __typeof__(avahi_string_list_serialize) *txt_serialize;
+} avahi;
+
+static pthread_once_t avahi_once = PTHREAD_ONCE_INIT;
+static int avahi_status = -1;
+
+#define AVAHI_RESOLVE(library, field, name) \
+    if ((avahi.field = (__typeof__(name) *)dlsym(library, #name)) == NULL) return;
+
+static void load_avahi(void) {
+    // Both are dependencies of libdns_sd.so.1, so usually loaded already.
+    void *common = dlopen("libavahi-common.so.3", RTLD_NOW | RTLD_LOCAL);
+    void *client = dlopen("libavahi-client.so.3", RTLD_NOW | RTLD_LOCAL);
+    if (common == NULL || client == NULL) return;
+    AVAHI_RESOLVE(common, poll_new, avahi_threaded_poll_new)
+    AVAHI_RESOLVE(common, poll_get, avahi_threaded_poll_get)
+    AVAHI_RESOLVE(common, poll_start, avahi_threaded_poll_start)
+    AVAHI_RESOLVE(common, poll_stop, avahi_threaded_poll_stop)
+    AVAHI_RESOLVE(common, poll_lock, avahi_threaded_poll_lock)
+    AVAHI_RESOLVE(common, poll_unlock, avahi_threaded_poll_unlock)
+    AVAHI_RESOLVE(common, poll_free, avahi_threaded_poll_free)
+    AVAHI_RESOLVE(common, address_snprint, avahi_address_snprint)
+    AVAHI_RESOLVE(common, txt_serialize, avahi_string_list_serialize)
+    AVAHI_RESOLVE(client, client_new, avahi_client_new)
+    AVAHI_RESOLVE(client, client_free, avahi_client_free)
+    AVAHI_RESOLVE(client, resolver_new, avahi_service_resolver_new)
+    AVAHI_RESOLVE(client, resolver_free, avahi_service_resolver_free)
+    avahi_status = 0;
+}
+
+/// A started resolution, in a list so that cancel can find it by tag.
+struct running {
+    struct running *next;
+    uint64_t tag;
+    AvahiServiceResolver *resolver;
+    CDNSSDShims_Resolver *owner;
+};
+
+/// A queued answer.
+struct queued {
+    struct queued *next;
+    CDNSSDShims_Resolution resolution;
+};
+
+struct CDNSSDShims_Resolver {
+    AvahiThreadedPoll *poll;
+    AvahiClient *client;
+    /// Guarded by the threaded poll's lock (Avahi's thread holds it while calling back).
+    struct running *running;
+    /// The queue and the pipe, guarded by `queue_lock`.
+    pthread_mutex_t queue_lock;
+    struct queued *head, *tail;
+    int pipe_read, pipe_write;
+};
+
+static void client_callback(AvahiClient *client, AvahiClientState state, void *userdata) {
+    // Nothing to do: a daemon that goes away shows through the compat browse as well.
+    (void)client; (void)state; (void)userdata;
+}
+
+static void push(CDNSSDShims_Resolver *owner, const CDNSSDShims_Resolution *resolution) {
+    struct queued *item = calloc(1, sizeof *item);
+    if (item == NULL) {
+        free(resolution->txt);
+        return;
+    }
+    item->resolution = *resolution;
+    pthread_mutex_lock(&owner->queue_lock);
+    if (owner->tail) owner->tail->next = item; else owner->head = item;
+    owner->tail = item;
+    pthread_mutex_unlock(&owner->queue_lock);
+    char byte = 1;
+    // The pipe is non-blocking: when it is full a wake-up is already pending.
+    ssize_t ignored = write(owner->pipe_write, &byte, 1);
+    (void)ignored;
+}
+
+static void resolver_callback(AvahiServiceResolver *r, AvahiIfIndex interface, AvahiProtocol protocol,
+                              AvahiResolverEvent event, const char *name, const char *type, const char *domain,
+                              const char *host_name, const AvahiAddress *address, uint16_t port, AvahiStringList *txt,
+                              AvahiLookupResultFlags flags, void *userdata) {
+    (void)r; (void)interface; (void)protocol; (void)name; (void)type; (void)domain; (void)flags;
+    struct running *entry = userdata;
+    CDNSSDShims_Resolution resolution;
+    memset(&resolution, 0, sizeof resolution);
+    resolution.tag = entry->tag;
+    if (event == AVAHI_RESOLVER_FOUND && host_name != NULL && address != NULL) {
+        resolution.found = 1;
+        size_t length = strlen(host_name);
+        if (length > sizeof resolution.host - 2) length = sizeof resolution.host - 2;
+        memcpy(resolution.host, host_name, length);
+        if (length == 0 || resolution.host[length - 1] != '.') resolution.host[length++] = '.';
+        resolution.host[length] = 0;
+        resolution.port = port;
+        avahi.address_snprint(resolution.address, sizeof resolution.address, address);
+        size_t size = avahi.txt_serialize(txt, NULL, 0);
+        if (size > 0 && (resolution.txt = malloc(size)) != NULL) {
+            resolution.txt_length = avahi.txt_serialize(txt, resolution.txt, size);
+        }
+    }
+    push(entry->owner, &resolution);
+}
+
+CDNSSDShims_Resolver *CDNSSDShims_resolver_open(void) {
+    pthread_once(&avahi_once, load_avahi);
+    if (avahi_status != 0) return NULL;
+    CDNSSDShims_Resolver *resolver = calloc(1, sizeof *resolver);
+    if (resolver == NULL) return NULL;
+    int ends[2];
+    if (pipe(ends) != 0) {
+        free(resolver);
+        return NULL;
+    }
+    for (int i = 0; i < 2; i++) {
+        fcntl(ends[i], F_SETFD, FD_CLOEXEC);
+        fcntl(ends[i], F_SETFL, fcntl(ends[i], F_GETFL) | O_NONBLOCK);
+    }
+    resolver->pipe_read = ends[0];
+    resolver->pipe_write = ends[1];
+    pthread_mutex_init(&resolver->queue_lock, NULL);
+    int error = 0;
+    if ((resolver->poll = avahi.poll_new()) == NULL ||
+        (resolver->client = avahi.client_new(avahi.poll_get(resolver->poll), 0, client_callback, NULL, &error)) == NULL ||
+        avahi.poll_start(resolver->poll) < 0) {
+        CDNSSDShims_resolver_close(resolver);
+        return NULL;
+    }
+    return resolver;
+}
+
+int CDNSSDShims_resolver_fd(CDNSSDShims_Resolver *resolver) { return resolver->pipe_read; }
+
+int CDNSSDShims_resolver_start(CDNSSDShims_Resolver *resolver, uint64_t tag, uint32_t interface, const char *name,
+                               const char *type, const char *domain, int family) {
+    struct running *entry = calloc(1, sizeof *entry);
+    if (entry == NULL) return -1;
+    entry->tag = tag;
+    entry->owner = resolver;
+    AvahiProtocol aprotocol = family == AF_INET6 ? AVAHI_PROTO_INET6 : AVAHI_PROTO_INET;
+    AvahiIfIndex index = interface == 0 ? AVAHI_IF_UNSPEC : (AvahiIfIndex)interface;
+    avahi.poll_lock(resolver->poll);
+    entry->resolver = avahi.resolver_new(resolver->client, index, AVAHI_PROTO_UNSPEC, name, type, domain, aprotocol, 0,
+                                         resolver_callback, entry);
+    if (entry->resolver != NULL) {
+        entry->next = resolver->running;
+        resolver->running = entry;
+    }
+    avahi.poll_unlock(resolver->poll);
+    if (entry->resolver == NULL) {
+        free(entry);
+        return -1;
+    }
+    return 0;
+}
+
+void CDNSSDShims_resolver_cancel(CDNSSDShims_Resolver *resolver, uint64_t tag) {
+    avahi.poll_lock(resolver->poll);
+    for (struct running **link = &resolver->running; *link != NULL;) {
+        struct running *entry = *link;
+        if (entry->tag == tag) {
+            *link = entry->next;
+            avahi.resolver_free(entry->resolver);
+            free(entry);
+        } else {
+            link = &entry->next;
+        }
+    }
+    avahi.poll_unlock(resolver->poll);
+}
+
+int CDNSSDShims_resolver_next(CDNSSDShims_Resolver *resolver, CDNSSDShims_Resolution *out) {
+    char drain[64];
+    while (read(resolver->pipe_read, drain, sizeof drain) > 0) {}
+    pthread_mutex_lock(&resolver->queue_lock);
+    struct queued *item = resolver->head;
+    if (item != NULL) {
+        resolver->head = item->next;
+        if (resolver->head == NULL) resolver->tail = NULL;
+    }
+    pthread_mutex_unlock(&resolver->queue_lock);
+    if (item == NULL) return 0;
+    *out = item->resolution;
+    free(item);
+    return 1;
+}
+
+void CDNSSDShims_resolution_free(CDNSSDShims_Resolution *resolution) {
+    free(resolution->txt);
+    resolution->txt = NULL;
+    resolution->txt_length = 0;
+}
+
+void CDNSSDShims_resolver_close(CDNSSDShims_Resolver *resolver) {
+    if (resolver == NULL) return;
+    if (resolver->poll != NULL) avahi.poll_stop(resolver->poll);
+    // The thread is stopped: no callback runs any more.
+    for (struct running *entry = resolver->running; entry != NULL;) {
+        struct running *next = entry->next;
+        avahi.resolver_free(entry->resolver);
+        free(entry);
+        entry = next;
+    }
+    if (resolver->client != NULL) avahi.client_free(resolver->client);
+    if (resolver->poll != NULL) avahi.poll_free(resolver->poll);
+    for (struct queued *item = resolver->head; item != NULL;) {
+        struct queued *next = item->next;
+        free(item->resolution.txt);
+        free(item);
+        item = next;
+    }
+    close(resolver->pipe_read);
+    close(resolver->pipe_write);
+    pthread_mutex_destroy(&resolver->queue_lock);
+    free(resolver);
+}
