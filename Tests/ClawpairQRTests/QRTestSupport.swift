@@ -1,5 +1,6 @@
 import ClawpairQR
 import ClawpairSetupCode
+import ClawpairTestSupport
 import Foundation
 
 /// Helpers shared by the QR tests: sample codes, external tools, scratch directories, and the
@@ -46,7 +47,10 @@ enum QRTestSupport {
                 group.leave()
             }
         }
-        if let stdin { input.fileHandleForWriting.write(stdin) }
+        // The tool may exit before reading all its input: a closed pipe must be an error to
+        // ignore, not a SIGPIPE (or a trapping write) that ends the whole test process.
+        ignoreBrokenPipes()
+        if let stdin { try? input.fileHandleForWriting.write(contentsOf: stdin) }
         try? input.fileHandleForWriting.close()
         if group.wait(timeout: .now() + 60) == .timedOut {
             process.terminate()
