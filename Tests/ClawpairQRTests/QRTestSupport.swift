@@ -1,6 +1,5 @@
 import ClawpairQR
 import ClawpairSetupCode
-import ClawpairTestSupport
 import Foundation
 
 /// Helpers shared by the QR tests: sample codes, external tools, scratch directories, and the
@@ -47,10 +46,7 @@ enum QRTestSupport {
                 group.leave()
             }
         }
-        // The tool may exit before reading all its input: a closed pipe must be an error to
-        // ignore, not a SIGPIPE (or a trapping write) that ends the whole test process.
-        ignoreBrokenPipes()
-        if let stdin { try? input.fileHandleForWriting.write(contentsOf: stdin) }
+        if let stdin { input.fileHandleForWriting.write(stdin) }
         try? input.fileHandleForWriting.close()
         if group.wait(timeout: .now() + 60) == .timedOut {
             process.terminate()
