@@ -64,7 +64,7 @@ public enum ClawpairBinary {
                 group.leave()
             }
         }
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        if let stdin { writeIgnoringBrokenPipe(Data(stdin.utf8), to: input.fileHandleForWriting.fileDescriptor) }
         try? input.fileHandleForWriting.close()
         if group.wait(timeout: .now() + timeoutSeconds) == .timedOut {
             process.terminate()
@@ -74,6 +74,35 @@ public enum ClawpairBinary {
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: outData.get(), as: UTF8.self),
                       stderr: String(decoding: errData.get(), as: UTF8.self))
+    }
+}
+
+/// Writes `data` to a child's standard input pipe, stopping quietly when the child has exited
+/// without reading it (a usage error, a refusal; a fast binary can exit before this write).
+/// SIGPIPE is blocked in the calling thread for the write and a pending one is taken back, so a
+/// closed pipe neither kills the test process nor changes signal handling anywhere else.
+public func writeIgnoringBrokenPipe(_ data: Data, to fd: Int32) {
+    var pipeSignal = sigset_t(), previous = sigset_t()
+    sigemptyset(&pipeSignal)
+    sigaddset(&pipeSignal, SIGPIPE)
+    pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+    defer {
+        var pending = sigset_t()
+        sigpending(&pending)
+        if sigismember(&pending, SIGPIPE) == 1 && sigismember(&previous, SIGPIPE) == 0 {
+            var none = timespec(tv_sec: 0, tv_nsec: 0)
+            _ = sigtimedwait(&pipeSignal, nil, &none)
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+    }
+    data.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }  // EPIPE: the child is gone
+            offset += written
+        }
     }
 }
 

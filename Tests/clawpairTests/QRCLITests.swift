@@ -364,7 +364,7 @@ enum Tools {
                 group.leave()
             }
         }
-        input.fileHandleForWriting.write(stdin)
+        writeIgnoringBrokenPipe(stdin, to: input.fileHandleForWriting.fileDescriptor)  // it may exit before reading
         try? input.fileHandleForWriting.close()
         if group.wait(timeout: .now() + 60) == .timedOut {
             process.terminate()
