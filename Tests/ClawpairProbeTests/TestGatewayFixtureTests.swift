@@ -227,6 +227,41 @@ struct TestGatewayFixtureTests {
         }
     }
 
+    @Test("a remote device is never approved silently, even with the shared token; a LAN setup code is limited", .networkLab)
+    func remoteConnectsWaitForApprovalInALab() async throws {
+        let scratch = try Scratch()
+        let token = try scratch.secret("token", Self.token)
+        try await withNetworkLab { lab in
+            let client = try await lab.addHost("client")
+            let server = try await lab.addHost("gateway")
+            let link = try await lab.link(client, server)
+            let options = TestGatewayOptions(token: Self.token, hosts: [link.b.ipv4, "127.0.0.1"])
+            try await withTestGateway(options, in: server) { gateway in
+                #expect(gateway.url == "ws://\(link.b.ipv4):\(gateway.port)")
+                let device = ["--url", gateway.url, "--token-file", token, "--identity", scratch.file("device.json")]
+                let first = try await runGatewayClient(device, in: client)
+                #expect(first.status == .exited(5), "\(first.stdout)\(first.stderr)")
+                let details = try #require((first.json?["error"] as? [String: Any])?["details"] as? [String: Any])
+                let requestId = try #require(details["requestId"] as? String)
+                let pending = try await gateway.waitForLog("pending")
+                #expect(pending["requestId"] as? String == requestId)
+                // Approved over the gateway's own loopback by a device-less operator.
+                let approve = try await runGatewayClient(["--url", "ws://127.0.0.1:\(gateway.port)", "--token-file", token, "--no-device",
+                                                          "--method", "device.pair.approve", "--params", #"{"requestId":"\#(requestId)"}"#],
+                                                         in: server)
+                #expect(approve.status == .exited(0), "\(approve.stdout)")
+                let code = try await runGatewayClient(device + ["--method", "device.pair.setupCode", "--params", #"{"includeQr":false}"#],
+                                                      in: client)
+                let result = try #require(code.json, "\(code.stdout)\(code.stderr)")
+                #expect(result["gatewayUrl"] as? String == gateway.url)
+                #expect(result["access"] as? String == "limited")
+                #expect(result["accessDowngraded"] as? Bool == true)
+                let ok = try await gateway.waitForLog("connect-ok") { $0["deviceId"] as? String != nil }
+                #expect(ok["auth"] as? String == "token")
+            }
+        }
+    }
+
     @Test func stopsPromptlyWithStatusZero() async throws {
         let gateway = try await startTestGateway(TestGatewayOptions(token: Self.token))
         let started = ContinuousClock.now

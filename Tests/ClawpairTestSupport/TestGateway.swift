@@ -40,7 +40,8 @@ public struct TestGatewayOptions: Sendable {
         case stallCall = "stall-call"
     }
 
-    /// The shared operator token (`--token`); exactly one of token and password is set.
+    /// The shared operator token (`--token`). Exactly one of token and password is passed: a
+    /// password wins (the gateway does not support auth mode "none").
     public var token: String?
     /// The shared operator password (`--password`).
     public var password: String?
@@ -223,21 +224,30 @@ public func startTestGateway(_ options: TestGatewayOptions = TestGatewayOptions(
     }
 }
 
-/// Runs `body` with a started gateway and always stops it afterwards.
+/// Runs `body` with a started gateway and always stops it afterwards. Throws when the gateway
+/// ended on its own while `body` ran (it only exits when signalled), with its status and output.
 public func withTestGateway<T>(
     _ options: TestGatewayOptions = TestGatewayOptions(),
     in host: LabHost? = nil,
     _ body: (TestGateway) async throws -> T
 ) async throws -> T {
     let gateway = try await startTestGateway(options, in: host)
+    let value: T
     do {
-        let value = try await body(gateway)
-        await gateway.stop(grace: .seconds(2))
-        return value
+        value = try await body(gateway)
     } catch {
+        let early = gateway.process.exitStatus
         await gateway.stop(grace: .seconds(2))
+        if let early {
+            throw TestError("\(error)\n(the gateway had already ended: \(early)\(gateway.process.outputExcerpt))")
+        }
         throw error
     }
+    if let early = gateway.process.exitStatus {
+        throw TestError("\(gateway.process) ended during the test: \(early)\(gateway.process.outputExcerpt)")
+    }
+    await gateway.stop(grace: .seconds(2))
+    return value
 }
 
 /// What `bench/py_gateway_client.py` printed and how it exited.

@@ -1489,15 +1489,21 @@ class Gateway:
         stop = loop.create_future()
         for number in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(number, lambda: stop.done() or stop.set_result(None))
-        server = await websockets.serve(self.handler, self.hosts, self.args.port, ssl=context, compression=None,
-                                        max_size=self.args.max_payload, ping_interval=None,
-                                        max_queue=64, close_timeout=1)
-        self.port = server.sockets[0].getsockname()[1]
+        # One port for every host: with port 0 the first bind picks it and the others reuse it.
+        servers = []
+        self.port = self.args.port
+        for host in self.hosts:
+            server = await websockets.serve(self.handler, host, self.port, ssl=context, compression=None,
+                                            max_size=self.args.max_payload, ping_interval=None,
+                                            max_queue=64, close_timeout=1)
+            self.port = server.sockets[0].getsockname()[1]
+            servers.append(server)
         print(f"ready {self.port}", flush=True)
         for name in self.args.seed_node_request or []:
             self.create_node_request({"nodeId": name, "displayName": name}, broadcast=False)
         await stop
-        server.close()
+        for server in servers:
+            server.close()
         for conn in list(self.connections):
             if conn.authed:
                 await conn.event("shutdown", {"reason": "gateway stopping", "restartExpectedMs": None})
