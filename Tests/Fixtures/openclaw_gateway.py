@@ -470,6 +470,7 @@ class Gateway:
         self.setups = {}
         self.node_pending = {}
         self.node_paired = {}
+        self.node_meta = {}   # deviceId -> what a role-node connect declared (caps, commands, …)
         self.started_ms = now_ms()
         self.tls_fingerprint = None
         self.load_state()
@@ -488,6 +489,7 @@ class Gateway:
         self.setups = state.get("setups", {})
         self.node_pending = state.get("nodes", {}).get("pending", {})
         self.node_paired = state.get("nodes", {}).get("paired", {})
+        self.node_meta = state.get("nodeMeta", {})
 
     def save_state(self):
         path = self.args.state_file
@@ -495,7 +497,8 @@ class Gateway:
             return
         state = {"version": 1, "paired": self.paired, "pending": self.pending,
                  "bootstrap": self.bootstrap, "setups": self.setups,
-                 "nodes": {"pending": self.node_pending, "paired": self.node_paired}}
+                 "nodes": {"pending": self.node_pending, "paired": self.node_paired},
+                 "nodeMeta": self.node_meta}
         temporary = f"{path}.tmp-{os.getpid()}"
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -807,6 +810,8 @@ class Gateway:
         request_scopes = scopes
         if mobile_profile:
             request_scopes = self.handoff_scopes(mobile_profile)
+        if role == "node":
+            self.remember_node(device_id, params, pending=True)
         request = self.request_pairing(conn, client, device_id, public_key, role, roles, request_scopes,
                                        silent, existing is not None)
         if silent:
@@ -920,11 +925,33 @@ class Gateway:
             allowed.add("operator.admin")
         return sorted(s for s in profile["scopes"] if s in allowed)
 
+    def remember_node(self, device_id, params, pending):
+        """Keeps what a node declared: the last connect's caps for node.list, or the pending
+        request's declaration (pendingDeclared*)."""
+        client = params["client"]
+        declared = {"caps": params.get("caps") or [], "commands": params.get("commands") or []}
+        if params.get("permissions") is not None:
+            declared["permissions"] = params["permissions"]
+        meta = self.node_meta.setdefault(device_id, {})
+        if pending:
+            meta["pending"] = declared
+            return
+        meta.pop("pending", None)
+        meta.update(declared)
+        meta["version"] = client["version"]
+        for key in ("modelIdentifier", "deviceFamily"):
+            if client.get(key):
+                meta[key] = client[key]
+        if params.get("pathEnv") is not None:
+            meta["pathEnv"] = params["pathEnv"]
+
     def accept(self, conn, params, role, scopes, device_id, public_key, method, protocol,
                bootstrap_key=None, handoff=None):
         conn.authed = True
         conn.role, conn.scopes, conn.device_id, conn.params = role, scopes, device_id, params
         conn.connected_at = now_ms()
+        if device_id and role == "node":
+            self.remember_node(device_id, params, pending=False)
         auth = {"role": role, "scopes": scopes}
         if device_id:
             grant = self.ensure_token(device_id, role, scopes)
@@ -1241,7 +1268,15 @@ class Gateway:
                     node[key] = record[key]
             if record.get("operatorLabel"):
                 node["displayName"] = record["operatorLabel"]
-            node.update({"caps": [], "commands": [], "approvalState": "approved", "paired": True,
+            meta = self.node_meta.get(record["deviceId"], {})
+            for key in ("version", "modelIdentifier", "deviceFamily"):
+                if meta.get(key):
+                    node[key] = meta[key]
+            node.update({"caps": meta.get("caps", []), "commands": meta.get("commands", [])})
+            for key in ("pathEnv", "permissions"):
+                if key in meta:
+                    node[key] = meta[key]
+            node.update({"approvalState": "approved", "paired": True,
                          "connected": False, "approvedAtMs": record.get("approvedAtMs")})
             if record.get("lastSeenAtMs"):
                 node["lastSeenAtMs"] = record["lastSeenAtMs"]
@@ -1262,6 +1297,12 @@ class Gateway:
             else:
                 node["approvalState"] = "pending-reapproval"
             node["pendingRequestId"] = request["requestId"]
+            declared = self.node_meta.get(request["deviceId"], {}).get("pending")
+            if declared:
+                node["pendingDeclaredCaps"] = declared["caps"]
+                node["pendingDeclaredCommands"] = declared["commands"]
+                if "permissions" in declared:
+                    node["pendingDeclaredPermissions"] = declared["permissions"]
         for c in self.connections:
             if not c.authed or c.role != "node" or c.device_id not in nodes:
                 continue
