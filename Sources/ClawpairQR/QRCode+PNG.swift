@@ -22,7 +22,7 @@ extension QRCode {
                 for x in 0..<size where modules[y * size + x] {
                     let left = (x + layout.margin) * scale
                     for pixel in left..<(left + scale) {
-                        buffer[row + pixel >> 3] &= ~(UInt8(0x80) >> UInt8(pixel & 7))
+                        buffer[row + (pixel >> 3)] &= ~(UInt8(0x80) >> UInt8(pixel & 7))
                     }
                 }
             }
