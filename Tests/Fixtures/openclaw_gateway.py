@@ -58,8 +58,11 @@ Upstream facts this follows (openclaw/openclaw; the spec cites the same files):
   these for bootstrap nodes; the spec for every waiting node).
 - The mobile setup-code path (§10) approves silently with the profile's roles and hands off
   an operator token in hello-ok auth.deviceTokens.
-- A non-admin caller with a device identity sees and acts on its own entries only
-  (devices.ts). Missing scope: INVALID_REQUEST "missing scope: <scope>".
+- Without operator.admin (devices.ts, device-management-authz.ts): a session authenticated by
+  its device token sees and manages its own entries only; nobody approves a node-role request,
+  rotates/revokes a non-operator token or approves scopes beyond their own; an unknown requestId
+  then reads "device pairing approval denied" (with admin: "unknown requestId"). Missing method
+  scope: INVALID_REQUEST "missing scope: <scope>".
 - device.pair.setupCode: G3 payload {url, urls?, bootstrapToken}; G4 payload adds
   expiresAtMs (and tlsFingerprint for a local TLS bind), the result adds setupId and
   expiresAtMs, FULL is downgraded to LIMITED when a URL is plaintext and not loopback
@@ -442,6 +445,7 @@ class Connection:
         self.rpc_count = 0
         self.ticking = True
         self.connect_id = "connect"
+        self.device_token_auth = False
 
     @property
     def is_admin(self):
@@ -949,6 +953,7 @@ class Gateway:
                bootstrap_key=None, handoff=None):
         conn.authed = True
         conn.role, conn.scopes, conn.device_id, conn.params = role, scopes, device_id, params
+        conn.device_token_auth = method == "device-token"
         conn.connected_at = now_ms()
         if device_id and role == "node":
             self.remember_node(device_id, params, pending=False)
@@ -1102,8 +1107,12 @@ class Gateway:
             raise RpcError(f"invalid {method} params: {e}")
         return params
 
-    def own_only(self, conn):
-        return conn.device_id is not None and not conn.is_admin
+    @staticmethod
+    def own_only(conn):
+        """device-management-authz.ts: a session that authenticated with its device token and
+        lacks operator.admin manages its own device only (shared-secret sessions are not bound
+        to a device)."""
+        return conn.device_token_auth and conn.device_id is not None and not conn.is_admin
 
     # device.pair.*
 
@@ -1131,14 +1140,17 @@ class Gateway:
     def m_approve(self, conn, params):
         request_id = self.params("device.pair.approve", params, {"requestId": "nonempty"}, ("requestId",))["requestId"]
         request = self.pending.get(request_id)
-        if request is None:
-            raise RpcError("unknown requestId")
-        if self.own_only(conn):
-            if request["deviceId"] != conn.device_id or any(r != "operator" for r in request.get("roles", [])):
+        if not conn.is_admin:
+            # devices.ts: without admin, only the caller's own operator requests (when the session
+            # is device-token bound), and only within the caller's scopes.
+            if request is None or (self.own_only(conn) and request["deviceId"] != conn.device_id) \
+                    or any(r != "operator" for r in [request.get("role")] + (request.get("roles") or [])):
                 raise RpcError("device pairing approval denied")
             missing = [s for s in request.get("scopes", []) if not scopes_allow([s], conn.scopes)]
             if missing:
                 raise RpcError(f"device pairing approval denied: missing scope {missing[0]}")
+        if request is None:
+            raise RpcError("unknown requestId")
         record = self.approve_request(request_id, "owner")
         log("approved", requestId=request_id, deviceId=record["deviceId"], silent=False)
 
@@ -1164,14 +1176,14 @@ class Gateway:
         return {"requestId": request_id, "deviceId": request["deviceId"]}, after
 
     def cross_device_denied(self, conn, device_id, role=None):
-        if not self.own_only(conn):
-            return False
-        if device_id != conn.device_id:
+        """Removal/rename (role None) and token rotation/revocation (role given) by a caller
+        without operator.admin: its own device only, and never a non-operator role."""
+        if self.own_only(conn) and device_id != conn.device_id:
             return True
-        if role is not None and role != "operator":
-            return True
+        if role is not None:
+            return not conn.is_admin and role != "operator"
         record = self.paired.get(device_id)
-        return role is None and record is not None and any(r != "operator" for r in record.get("roles", []))
+        return self.own_only(conn) and record is not None and any(r != "operator" for r in record.get("roles", []))
 
     def m_remove(self, conn, params):
         device_id = self.params("device.pair.remove", params, {"deviceId": "nonempty"}, ("deviceId",))["deviceId"].strip()
