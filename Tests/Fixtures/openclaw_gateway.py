@@ -71,6 +71,13 @@ Upstream facts this follows (openclaw/openclaw; the spec cites the same files):
 - The FULL profile's operator handoff token carries admin plus the handoff set (purpose
   mobile-full); LIMITED carries the handoff set (G4 adds operator.questions).
 - node.list needs operator.read upstream; here operator.read, .write, .pairing or .admin.
+- The signed token field is the first non-empty of auth.token, auth.deviceToken,
+  auth.bootstrapToken (spec vectors; upstream's `??` would keep an empty auth.token).
+
+Not modelled: auth rate limiting, trusted CIDRs and proxies, Control UI rules, a second route
+in setup codes (`urls`), join-link redemption, the SQLite store. Pre-connect frames over
+64 KiB close with 1009, later ones over policy.maxPayload likewise; a connect that does not
+arrive within 15 s closes with 1008; `cancel` frames are ignored.
 """
 import argparse
 import asyncio
