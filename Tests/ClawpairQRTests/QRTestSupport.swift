@@ -1,5 +1,6 @@
 import ClawpairQR
 import ClawpairSetupCode
+import ClawpairTestSupport
 import Foundation
 
 /// Helpers shared by the QR tests: sample codes, external tools, scratch directories, and the
@@ -46,7 +47,8 @@ enum QRTestSupport {
                 group.leave()
             }
         }
-        if let stdin { input.fileHandleForWriting.write(stdin) }
+        // The tool may exit before reading its input; that must not kill the test process.
+        if let stdin { writeIgnoringBrokenPipe(stdin, to: input.fileHandleForWriting.fileDescriptor) }
         try? input.fileHandleForWriting.close()
         if group.wait(timeout: .now() + 60) == .timedOut {
             process.terminate()
