@@ -20,7 +20,8 @@
 //   C<Lib>                   system-library shims found through pkg-config (one per C library)
 //   COpenSSLShims            forwarders for OpenSSL macros Swift cannot import
 //   CDNSSDShims              Avahi's dns_sd API loaded with dlopen on first use (keeps start-up fast)
-//   CImageShims              libjpeg calls inside setjmp (fatal errors return, never exit); zbar loaded on first use
+//   CImageShims              libjpeg reads and libpng row writes inside setjmp (fatal errors return, never exit);
+//                            zbar loaded on first use
 import PackageDescription
 
 /// A `.systemLibrary` target for one Debian `-dev` package, found through pkg-config.
@@ -58,7 +59,7 @@ let package = Package(
         systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg-dev"]),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
         .target(name: "CDNSSDShims", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CImageShims", dependencies: ["CJPEG"]),
+        .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG"]),
 
         // Libraries (public API for Linux nodes).
         .target(name: "ClawpairCore"),
