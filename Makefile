@@ -33,7 +33,8 @@ build: deps
 	@scripts/static-pkgconfig .build/static-pkgconfig
 	PKG_CONFIG_PATH=$(CURDIR)/.build/static-pkgconfig $(SWIFT) build -c $(CONFIG) --product clawpair --static-swift-stdlib $(LINK_PIE)
 
-# The main job. Until discovery lands: the help, then a sample setup code decoded.
+# The main job (scripts/run-demo): the help, a setup code made and decoded, then, as root in
+# throw-away network namespaces, discovery of a demo gateway and a node paired with it.
 run: build
 	@scripts/run-demo $(BIN)
 

@@ -84,8 +84,10 @@ struct DevicesApproveCommand: ParsableCommand {
             } else {
                 let device = payload["device"]
                 let name = GatewayOutput.field(device?["displayName"] ?? request["displayName"])
+                let scopes = GatewayOutput.list(device?["scopes"] ?? request["scopes"])
                 context.print("Approved \(name == "-" ? "device" : name) (\(GatewayOutput.shortId(device?["deviceId"] ?? request["deviceId"]))) "
-                              + "as \(GatewayOutput.field(device?["role"] ?? request["role"])) with scopes \(GatewayOutput.list(device?["scopes"] ?? request["scopes"])).")
+                              + "as \(GatewayOutput.field(device?["role"] ?? request["role"]))"
+                              + (scopes == "-" ? " (no scopes)." : " with scopes \(scopes)."))
             }
             return .success
         }
