@@ -87,6 +87,8 @@ public final class GatewayClient {
     private var lastHeard = MonotonicInstant(nanoseconds: 0)
     private var watchdog: EventLoop.Timer?
     private var messageLimit = GatewayFrames.preConnectMaxBytes
+    /// The phase a wait timed out in (before the failure ended the connection).
+    private var phaseAtTimeout = Phase.idle
 
     public init(endpoint: GatewayEndpoint, configuration: GatewayClientConfiguration = GatewayClientConfiguration(),
                 resolver: any HostResolver = SystemResolver(), clock: any MonotonicClock = SystemMonotonicClock()) throws(GatewayError) {
@@ -121,7 +123,18 @@ public final class GatewayClient {
                                configuration: configuration.happyEyeballs)
         self.dialer = dialer
         dialer.start { [weak self] outcome in self?.dialed(outcome) }
-        try wait(until: deadline, what: "connect.challenge") { self.challenge != nil }
+        do {
+            try wait(until: deadline, what: "connect.challenge") { self.challenge != nil }
+        } catch .timedOut(let what, let after) {
+            // Time ran out before the WebSocket was up: say which step hung.
+            let limit = GatewayError.milliseconds(timeout)
+            switch phaseAtTimeout {
+            case .dialing: throw .unreachable(url: endpoint.url, phase: "tcp", reason: "no answer within \(limit) ms")
+            case .tls: throw .unreachable(url: endpoint.url, phase: "tls", reason: "no TLS handshake within \(limit) ms")
+            case .upgrading: throw .unreachable(url: endpoint.url, phase: "ws", reason: "no WebSocket upgrade within \(limit) ms")
+            default: throw .timedOut(what: what, after: after)
+            }
+        }
         guard let challenge else { throw .notConnected }
         return challenge
     }
@@ -308,6 +321,7 @@ public final class GatewayClient {
         if condition() { return }
         if let failure { throw failure }
         let error = GatewayError.timedOut(what: what, after: deadline.duration(since: started))
+        phaseAtTimeout = phase
         fail(error)
         throw error
     }

@@ -196,6 +196,18 @@ struct GatewayCommandTests {
         }
     }
 
+    @Test("a server that accepts TCP and never answers: the step that hung, within --timeout, exit 3")
+    func stalledUpgrade() async throws {
+        try await Self.withHome { home in
+            try await withFixtureServer(mode: "stall") { port in
+                let result = try home.run(["devices", "list", "--timeout", "800", "--url", "ws://127.0.0.1:\(port)"],
+                                          environment: ["OPENCLAW_GATEWAY_TOKEN": Self.token])
+                #expect(result.status == 3, "\(result)")
+                #expect(result.stderr.contains("(ws): no WebSocket upgrade within 800 ms"), "\(result)")
+            }
+        }
+    }
+
     @Test("nodes pending, approve and reject work on the node.pair store")
     func nodePairStore() async throws {
         try await Self.withHome { home in
