@@ -28,6 +28,8 @@ static struct {
     __typeof__(avahi_client_free) *client_free;
     __typeof__(avahi_service_resolver_new) *resolver_new;
     __typeof__(avahi_service_resolver_free) *resolver_free;
+    __typeof__(avahi_service_browser_new) *browser_new;
+    __typeof__(avahi_service_browser_free) *browser_free;
     __typeof__(avahi_address_snprint) *address_snprint;
     __typeof__(avahi_string_list_serialize) *txt_serialize;
 } avahi;
@@ -56,6 +58,8 @@ static void load_avahi(void) {
     AVAHI_RESOLVE(client, client_free, avahi_client_free)
     AVAHI_RESOLVE(client, resolver_new, avahi_service_resolver_new)
     AVAHI_RESOLVE(client, resolver_free, avahi_service_resolver_free)
+    AVAHI_RESOLVE(client, browser_new, avahi_service_browser_new)
+    AVAHI_RESOLVE(client, browser_free, avahi_service_browser_free)
     avahi_status = 0;
 }
 
@@ -65,6 +69,8 @@ struct running {
     uint64_t tag;
     AvahiServiceResolver *resolver;
     CDNSSDShims_Resolver *owner;
+    /// Resolving for either address family: the first answer starts a resolution for the other.
+    int follow_up;
 };
 
 /// A queued answer.
@@ -76,6 +82,8 @@ struct queued {
 struct CDNSSDShims_Resolver {
     AvahiThreadedPoll *poll;
     AvahiClient *client;
+    /// The browse of CDNSSDShims_resolver_browse, if any (guarded by the threaded poll's lock).
+    AvahiServiceBrowser *browser;
     /// Guarded by the threaded poll's lock (Avahi's thread holds it while calling back).
     struct running *running;
     /// The queue and the pipe, guarded by `queue_lock`.
@@ -83,11 +91,6 @@ struct CDNSSDShims_Resolver {
     struct queued *head, *tail;
     int pipe_read, pipe_write;
 };
-
-static void client_callback(AvahiClient *client, AvahiClientState state, void *userdata) {
-    // Nothing to do: a daemon that goes away shows through the compat browse as well.
-    (void)client; (void)state; (void)userdata;
-}
 
 static void push(CDNSSDShims_Resolver *owner, const CDNSSDShims_Resolution *resolution) {
     struct queued *item = calloc(1, sizeof *item);
@@ -109,8 +112,74 @@ static void push(CDNSSDShims_Resolver *owner, const CDNSSDShims_Resolution *reso
 static void resolver_callback(AvahiServiceResolver *r, AvahiIfIndex interface, AvahiProtocol protocol,
                               AvahiResolverEvent event, const char *name, const char *type, const char *domain,
                               const char *host_name, const AvahiAddress *address, uint16_t port, AvahiStringList *txt,
+                              AvahiLookupResultFlags flags, void *userdata);
+
+/// A string copied into a fixed buffer with a trailing dot added, as the compat layer reports names.
+static void copy_dotted(char *buffer, size_t size, const char *text) {
+    size_t length = text != NULL ? strlen(text) : 0;
+    if (length > size - 2) length = size - 2;
+    if (length > 0) memcpy(buffer, text, length);
+    if (length > 0 && buffer[length - 1] != '.') buffer[length++] = '.';
+    buffer[length] = 0;
+}
+
+static void client_callback(AvahiClient *client, AvahiClientState state, void *userdata) {
+    (void)client;
+    CDNSSDShims_Resolver *owner = userdata;
+    // A daemon that goes away ends a browse, as the compat layer reports it (kDNSServiceErr_Unknown).
+    if (state == AVAHI_CLIENT_FAILURE && owner->browser != NULL) {
+        CDNSSDShims_Resolution event;
+        memset(&event, 0, sizeof event);
+        event.kind = CDNSSDShims_EventBrowseFailed;
+        event.status = kDNSServiceErr_Unknown;
+        push(owner, &event);
+    }
+}
+
+static void browser_callback(AvahiServiceBrowser *b, AvahiIfIndex interface, AvahiProtocol protocol,
+                             AvahiBrowserEvent event, const char *name, const char *type, const char *domain,
+                             AvahiLookupResultFlags flags, void *userdata) {
+    (void)b; (void)protocol; (void)flags;
+    CDNSSDShims_Resolver *owner = userdata;
+    CDNSSDShims_Resolution item;
+    memset(&item, 0, sizeof item);
+    switch (event) {
+    case AVAHI_BROWSER_NEW:
+    case AVAHI_BROWSER_REMOVE:
+        item.kind = event == AVAHI_BROWSER_NEW ? CDNSSDShims_EventBrowseAdded : CDNSSDShims_EventBrowseRemoved;
+        item.interface = interface < 0 ? 0 : (uint32_t)interface;
+        size_t length = name != NULL ? strlen(name) : 0;
+        if (length > sizeof item.name - 1) length = sizeof item.name - 1;
+        if (length > 0) memcpy(item.name, name, length);
+        copy_dotted(item.type, sizeof item.type, type);
+        copy_dotted(item.host, sizeof item.host, domain);
+        break;
+    case AVAHI_BROWSER_FAILURE:
+        item.kind = CDNSSDShims_EventBrowseFailed;
+        item.status = kDNSServiceErr_Unknown;
+        break;
+    default:
+        return;
+    }
+    push(owner, &item);
+}
+
+/// Starts one resolution of `entry`'s tag; called with the threaded poll's lock held.
+static int start_locked(CDNSSDShims_Resolver *resolver, struct running *entry, AvahiIfIndex index, const char *name,
+                        const char *type, const char *domain, AvahiProtocol aprotocol) {
+    entry->resolver = avahi.resolver_new(resolver->client, index, AVAHI_PROTO_UNSPEC, name, type, domain, aprotocol, 0,
+                                         resolver_callback, entry);
+    if (entry->resolver == NULL) return -1;
+    entry->next = resolver->running;
+    resolver->running = entry;
+    return 0;
+}
+
+static void resolver_callback(AvahiServiceResolver *r, AvahiIfIndex interface, AvahiProtocol protocol,
+                              AvahiResolverEvent event, const char *name, const char *type, const char *domain,
+                              const char *host_name, const AvahiAddress *address, uint16_t port, AvahiStringList *txt,
                               AvahiLookupResultFlags flags, void *userdata) {
-    (void)r; (void)interface; (void)protocol; (void)name; (void)type; (void)domain; (void)flags;
+    (void)r; (void)protocol; (void)flags;
     struct running *entry = userdata;
     CDNSSDShims_Resolution resolution;
     memset(&resolution, 0, sizeof resolution);
@@ -130,6 +199,18 @@ static void resolver_callback(AvahiServiceResolver *r, AvahiIfIndex interface, A
         }
     }
     push(entry->owner, &resolution);
+    // The first address of either family is in (handed over above); now the other family's, so
+    // that the addresses of both families are known, as from one resolution per family.
+    if (resolution.found && entry->follow_up) {
+        entry->follow_up = 0;
+        struct running *other = calloc(1, sizeof *other);
+        if (other != NULL) {
+            other->tag = entry->tag;
+            other->owner = entry->owner;
+            AvahiProtocol aprotocol = address->proto == AVAHI_PROTO_INET6 ? AVAHI_PROTO_INET : AVAHI_PROTO_INET6;
+            if (start_locked(entry->owner, other, interface, name, type, domain, aprotocol) != 0) free(other);
+        }
+    }
 }
 
 CDNSSDShims_Resolver *CDNSSDShims_resolver_open(void) {
@@ -151,7 +232,7 @@ CDNSSDShims_Resolver *CDNSSDShims_resolver_open(void) {
     pthread_mutex_init(&resolver->queue_lock, NULL);
     int error = 0;
     if ((resolver->poll = avahi.poll_new()) == NULL ||
-        (resolver->client = avahi.client_new(avahi.poll_get(resolver->poll), 0, client_callback, NULL, &error)) == NULL ||
+        (resolver->client = avahi.client_new(avahi.poll_get(resolver->poll), 0, client_callback, resolver, &error)) == NULL ||
         avahi.poll_start(resolver->poll) < 0) {
         CDNSSDShims_resolver_close(resolver);
         return NULL;
@@ -161,27 +242,31 @@ CDNSSDShims_Resolver *CDNSSDShims_resolver_open(void) {
 
 int CDNSSDShims_resolver_fd(CDNSSDShims_Resolver *resolver) { return resolver->pipe_read; }
 
+int CDNSSDShims_resolver_browse(CDNSSDShims_Resolver *resolver, const char *type, const char *domain) {
+    avahi.poll_lock(resolver->poll);
+    if (resolver->browser == NULL) {
+        resolver->browser = avahi.browser_new(resolver->client, AVAHI_IF_UNSPEC, AVAHI_PROTO_UNSPEC, type, domain, 0,
+                                              browser_callback, resolver);
+    }
+    int status = resolver->browser != NULL ? 0 : -1;
+    avahi.poll_unlock(resolver->poll);
+    return status;
+}
+
 int CDNSSDShims_resolver_start(CDNSSDShims_Resolver *resolver, uint64_t tag, uint32_t interface, const char *name,
                                const char *type, const char *domain, int family) {
     struct running *entry = calloc(1, sizeof *entry);
     if (entry == NULL) return -1;
     entry->tag = tag;
     entry->owner = resolver;
-    AvahiProtocol aprotocol = family == AF_INET6 ? AVAHI_PROTO_INET6 : AVAHI_PROTO_INET;
+    entry->follow_up = family == AF_UNSPEC;
+    AvahiProtocol aprotocol = family == AF_INET6 ? AVAHI_PROTO_INET6 : family == AF_INET ? AVAHI_PROTO_INET : AVAHI_PROTO_UNSPEC;
     AvahiIfIndex index = interface == 0 ? AVAHI_IF_UNSPEC : (AvahiIfIndex)interface;
     avahi.poll_lock(resolver->poll);
-    entry->resolver = avahi.resolver_new(resolver->client, index, AVAHI_PROTO_UNSPEC, name, type, domain, aprotocol, 0,
-                                         resolver_callback, entry);
-    if (entry->resolver != NULL) {
-        entry->next = resolver->running;
-        resolver->running = entry;
-    }
+    int status = start_locked(resolver, entry, index, name, type, domain, aprotocol);
     avahi.poll_unlock(resolver->poll);
-    if (entry->resolver == NULL) {
-        free(entry);
-        return -1;
-    }
-    return 0;
+    if (status != 0) free(entry);
+    return status;
 }
 
 void CDNSSDShims_resolver_cancel(CDNSSDShims_Resolver *resolver, uint64_t tag) {
@@ -225,6 +310,7 @@ void CDNSSDShims_resolver_close(CDNSSDShims_Resolver *resolver) {
     if (resolver == NULL) return;
     if (resolver->poll != NULL) avahi.poll_stop(resolver->poll);
     // The thread is stopped: no callback runs any more.
+    if (resolver->browser != NULL) avahi.browser_free(resolver->browser);
     for (struct running *entry = resolver->running; entry != NULL;) {
         struct running *next = entry->next;
         avahi.resolver_free(entry->resolver);

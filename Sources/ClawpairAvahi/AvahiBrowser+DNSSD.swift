@@ -36,7 +36,8 @@ public final class AvahiBrowser {
     private var events: [AvahiEvent] = []
     private var failure: AvahiError?
     /// Avahi's own service resolver (SRV, TXT and an address in one answer), when libavahi-client
-    /// loads and connects; else each instance is resolved through the compat layer.
+    /// loads and connects; it browses as well then (no DNSServiceRef at all). Else each instance
+    /// is browsed and resolved through the compat layer.
     private var resolver: OpaquePointer?
     private var resolverTags: [UInt64: BrowsedInstance] = [:]
     private var nextTag: UInt64 = 1
@@ -48,15 +49,26 @@ public final class AvahiBrowser {
         self.type = type
         self.domain = domain
         self.limits = limits
+        // One libavahi-client connection browses and resolves (avahi-browse -r's round trips);
+        // Avahi's compat layer (its own D-Bus client and thread per DNSServiceRef) is the fallback.
+        if resolution == .serviceResolver, let resolver = CDNSSDShims_resolver_open() {
+            self.resolver = resolver
+            if CDNSSDShims_resolver_browse(resolver, type, domain) == 0 {
+                // The tables' storage now, while avahi-daemon holds the browse back (about 10 ms),
+                // not after its first answer: first use of a generic type costs a runtime
+                // metadata instantiation with conformance lookups.
+                pending.reserveCapacity(4)
+                resolverTags.reserveCapacity(4)
+                events.reserveCapacity(4)
+                return
+            }
+        }
         try Self.loadLibrary()
         var ref: DNSServiceRef?
         let context = Unmanaged.passUnretained(self).toOpaque()
         let status = CDNSSDShims_DNSServiceBrowse(&ref, 0, 0, type, domain, browseReply, context)
         guard status == kDNSServiceErr_NoError, let ref else { throw Self.error("DNSServiceBrowse", status) }
         operations[ref] = .browse
-        // Connecting takes a few D-Bus round trips; avahi-daemon holds the new browse back for a
-        // while anyway (its start delay), so this costs the first result nothing.
-        if resolution == .serviceResolver { resolver = CDNSSDShims_resolver_open() }
     }
 
     deinit { stop() }
@@ -120,18 +132,17 @@ public final class AvahiBrowser {
             guard pending[instance] == nil, pending.count < limits.maxInstances else { return }
             var entry = Pending()
             if let resolver {
-                // One resolution per address family: the first answer of either ends a --first run.
+                // Whichever address family answers first (that answer ends a --first run), then the
+                // other one as well.
                 let tag = nextTag
                 nextTag += 1
-                let started = [AF_INET, AF_INET6].filter {
-                    CDNSSDShims_resolver_start(resolver, tag, interface, name, type, domain, $0) == 0
-                }
-                if !started.isEmpty {
+                if CDNSSDShims_resolver_start(resolver, tag, interface, name, type, domain, AF_UNSPEC) == 0 {
                     entry.resolverTag = tag
                     resolverTags[tag] = instance
                 }
             }
-            if entry.resolverTag == nil {
+            // The compat resolver needs libdns_sd, not loaded when the browse runs on the resolver's client.
+            if entry.resolverTag == nil, CDNSSDShims_load() == 0 {
                 var ref: DNSServiceRef?
                 let context = Unmanaged.passUnretained(self).toOpaque()
                 let started = CDNSSDShims_DNSServiceResolve(&ref, 0, interface, name, type, domain, resolveReply, context)
@@ -193,13 +204,29 @@ public final class AvahiBrowser {
         if entry.hostTarget != nil && !entry.addresses.isEmpty { events.append(.resolved(snapshot(instance, entry))) }
     }
 
-    /// Takes every queued answer of ``resolver``: each that changes what is known of its
-    /// instance becomes a `.resolved` event.
+    /// Takes every queued event of ``resolver``: browse events go where DNSServiceBrowse's
+    /// replies go; each answer that changes what is known of its instance becomes a `.resolved` event.
     private func drainResolver() {
         guard let resolver else { return }
         var answer = CDNSSDShims_Resolution()
         while CDNSSDShims_resolver_next(resolver, &answer) == 1 {
             defer { CDNSSDShims_resolution_free(&answer) }
+            switch answer.kind {
+            case CDNSSDShims_EventBrowseAdded, CDNSSDShims_EventBrowseRemoved:
+                func text<T>(_ field: T) -> String {
+                    withUnsafeBytes(of: field) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+                }
+                let added = answer.kind == CDNSSDShims_EventBrowseAdded
+                browsed(flags: added ? DNSServiceFlags(kDNSServiceFlagsAdd) : 0, interface: answer.interface,
+                        status: DNSServiceErrorType(kDNSServiceErr_NoError), name: text(answer.name), type: text(answer.type),
+                        domain: text(answer.host))
+                continue
+            case CDNSSDShims_EventBrowseFailed:
+                browsed(flags: 0, interface: 0, status: answer.status, name: "", type: "", domain: "")
+                continue
+            default:
+                break
+            }
             guard answer.found == 1, let instance = resolverTags[answer.tag], var entry = pending[instance] else { continue }
             let host = withUnsafeBytes(of: answer.host) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)

@@ -2,10 +2,11 @@
 // `dns_sd` API (libavahi-compat-libdnssd). The C calls live in `AvahiBrowser+DNSSD.swift`.
 //
 // Avahi's compat layer never says "all for now" and has no DNSServiceGetAddrInfo, so every run
-// is time-boxed by the caller's deadline. Instances are resolved by Avahi's own service resolver
-// through libavahi-client (SRV, TXT and an address in one answer; see AvahiResolution), or, when
-// that is unavailable, by DNSServiceResolve and DNSServiceQueryRecord (A and AAAA) on the SRV
-// target.
+// is time-boxed by the caller's deadline. By default one libavahi-client connection browses and
+// resolves with Avahi's own service resolver (SRV, TXT and an address in one answer; see
+// AvahiResolution), as `avahi-browse -r` does, and libdns_sd is not even loaded. When
+// libavahi-client is unavailable (or with `.compat`), DNSServiceBrowse browses, and instances are
+// resolved by DNSServiceResolve and DNSServiceQueryRecord (A and AAAA) on the SRV target.
 
 import ClawpairCore
 
@@ -67,8 +68,9 @@ public enum AvahiError: Error, Sendable, Equatable {
 /// How a browse resolves the instances it finds.
 public enum AvahiResolution: Sendable, Hashable, CustomStringConvertible {
     /// Avahi's own service resolver through libavahi-client: SRV, TXT and an address in one answer
-    /// (one resolution per address family), as `avahi-browse -r` does. Falls back to `.compat`
-    /// when libavahi-client cannot be loaded or connected.
+    /// (whichever address family answers first, as `avahi-browse -r` resolves, then the other
+    /// family too), with the browse on the same client connection. Falls back to `.compat` when
+    /// libavahi-client cannot be loaded or connected.
     case serviceResolver
     /// The compat layer only: DNSServiceResolve, then DNSServiceQueryRecord for A and AAAA. Each
     /// of those is its own D-Bus client, and avahi-daemon starts every record browser after a

@@ -45,7 +45,7 @@ DNSServiceErrorType CDNSSDShims_DNSServiceProcessResult(DNSServiceRef ref);
 /// DNSServiceRefDeallocate.
 void CDNSSDShims_DNSServiceRefDeallocate(DNSServiceRef ref);
 
-// MARK: Service resolution through libavahi-client
+// MARK: Browsing and service resolution through libavahi-client
 //
 // The compat layer's DNSServiceResolve drops the address Avahi's resolver finds, so addresses
 // would need DNSServiceQueryRecord, which costs one more D-Bus client per call and, in
@@ -53,23 +53,47 @@ void CDNSSDShims_DNSServiceRefDeallocate(DNSServiceRef ref);
 // run Avahi's own service resolver (SRV, TXT and an address in one answer, as avahi-browse -r
 // does) on one client with one Avahi thread, loaded with dlopen like the rest. Results are queued
 // and announced on a pipe, so the caller polls one more descriptor beside the dns_sd ones.
+// The browse can run on the same client too (CDNSSDShims_resolver_browse): one D-Bus connection
+// instead of two, no compat thread hand-off per event, and libdns_sd need not be loaded at all;
+// DNSServiceBrowse stays the fallback when libavahi-client cannot be loaded or connected.
 
 /// An Avahi client with its event thread and result queue.
 typedef struct CDNSSDShims_Resolver CDNSSDShims_Resolver;
 
-/// One resolver answer, copied out of Avahi's callback.
+/// What a queued event is.
+typedef enum {
+    /// A resolver answer (`tag`, `found` and the fields after it).
+    CDNSSDShims_EventResolved = 0,
+    /// CDNSSDShims_resolver_browse found an instance: `interface`, `name`, `type`, and the domain in `host`.
+    CDNSSDShims_EventBrowseAdded = 1,
+    /// An instance was withdrawn (the same fields).
+    CDNSSDShims_EventBrowseRemoved = 2,
+    /// The browse failed (or the daemon went away): `status` as the compat layer reports it.
+    CDNSSDShims_EventBrowseFailed = 3,
+} CDNSSDShims_EventKind;
+
+/// One queued event: a resolver answer or a browse event, copied out of Avahi's callback.
 typedef struct {
+    CDNSSDShims_EventKind kind;
     /// The tag given to CDNSSDShims_resolver_start.
     uint64_t tag;
     /// 1: found (the fields below are set); 0: the resolver failed or timed out.
     int found;
-    /// The SRV target with a trailing dot, the port, and one address of the target as text.
+    /// The SRV target with a trailing dot (a browse event: the domain), the port, and one address
+    /// of the target as text.
     char host[1026];
     uint16_t port;
     char address[64];
     /// The TXT record as DNS wire format (length-prefixed strings); free with CDNSSDShims_resolution_free.
     uint8_t *txt;
     size_t txt_length;
+    /// Browse events: the interface (if_nametoindex numbering), the instance name (unescaped) and
+    /// the service type with a trailing dot, as DNSServiceBrowse reports them.
+    uint32_t interface;
+    char name[256];
+    char type[256];
+    /// A failed browse: the DNSServiceErrorType.
+    int32_t status;
 } CDNSSDShims_Resolution;
 
 /// Loads libavahi-client, connects to avahi-daemon (on the bus of DBUS_SYSTEM_BUS_ADDRESS, as
@@ -79,15 +103,21 @@ CDNSSDShims_Resolver *CDNSSDShims_resolver_open(void);
 /// Readable while answers are queued.
 int CDNSSDShims_resolver_fd(CDNSSDShims_Resolver *resolver);
 
+/// Browses `type` in `domain` (NULL: the default) on the same client, as DNSServiceBrowse does on
+/// its own: instances come and go as queued browse events. At most one browse per resolver.
+/// Returns 0, or -1 when Avahi refused.
+int CDNSSDShims_resolver_browse(CDNSSDShims_Resolver *resolver, const char *type, const char *domain);
+
 /// Starts resolving `name` of `type` in `domain` on `interface` (0: any) for addresses of
-/// `family` (AF_INET or AF_INET6). Returns 0, or -1 when Avahi refused.
+/// `family`: AF_INET or AF_INET6; or AF_UNSPEC, whichever family answers first (as
+/// `avahi-browse -r` resolves), then the other family as well. Returns 0, or -1 when Avahi refused.
 int CDNSSDShims_resolver_start(CDNSSDShims_Resolver *resolver, uint64_t tag, uint32_t interface, const char *name,
                                const char *type, const char *domain, int family);
 
 /// Stops every resolution started with `tag`.
 void CDNSSDShims_resolver_cancel(CDNSSDShims_Resolver *resolver, uint64_t tag);
 
-/// Takes the oldest queued answer into `out`: 1, or 0 when none is queued.
+/// Takes the oldest queued event into `out`: 1, or 0 when none is queued.
 int CDNSSDShims_resolver_next(CDNSSDShims_Resolver *resolver, CDNSSDShims_Resolution *out);
 
 /// Frees what CDNSSDShims_resolver_next allocated in `resolution`.
