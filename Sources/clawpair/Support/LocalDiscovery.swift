@@ -189,8 +189,11 @@ enum AvahiHeadStart {
     /// Avahi (not --backend native, --wide-area-only, --watch or help).
     static func applies(to arguments: [String]) -> Bool {
         guard arguments.first == "discover" else { return false }
-        let skip: Set<String> = ["native", "--backend=native", "--wide-area-only", "--watch", "--help", "-h"]
-        return !arguments.contains(where: skip.contains)
+        // Plain comparisons: a Set literal here would cost a conformance scan before the browse.
+        return !arguments.contains { argument in
+            argument == "native" || argument == "--backend=native" || argument == "--wide-area-only"
+                || argument == "--watch" || argument == "--help" || argument == "-h"
+        }
     }
 
     /// Creates the browser LocalDiscovery.runAvahi would create.
