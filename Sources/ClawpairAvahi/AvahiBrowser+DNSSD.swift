@@ -85,9 +85,9 @@ public final class AvahiBrowser {
 
     /// Processes replies until `deadline`, or until `onEvent` returns false. Each event is
     /// handed over as soon as the reply that caused it has been processed.
-    public func run(until deadline: ContinuousClock.Instant, onEvent: (AvahiEvent) -> Bool) throws(AvahiError) {
+    public func run(until deadline: Monotonic.Instant, onEvent: (AvahiEvent) -> Bool) throws(AvahiError) {
         while true {
-            let now = ContinuousClock.now
+            let now = Monotonic.now
             guard now < deadline else { return }
             let keys = Array(operations.keys)
             var fds = keys.map { pollfd(fd: CDNSSDShims_DNSServiceRefSockFD($0), events: Int16(POLLIN), revents: 0) }

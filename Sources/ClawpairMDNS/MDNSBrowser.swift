@@ -1,3 +1,4 @@
+import ClawpairCore
 import ClawpairDNS
 
 /// A resolved DNS-SD service instance, as the native querier assembles it from the cache.
@@ -44,7 +45,7 @@ public struct MDNSBrowser: Sendable {
     /// Most instances tracked at once.
     public let maxInstances: Int
 
-    private var nextBrowseQuery: ContinuousClock.Instant?
+    private var nextBrowseQuery: Monotonic.Instant?
     private var browseInterval: Duration = MDNSTiming.firstQueryInterval
     private var sentFirstQuery = false
     /// An instance being tracked: its name as first seen and what was last reported.
@@ -53,7 +54,7 @@ public struct MDNSBrowser: Sendable {
         var reported: MDNSService?
     }
     private var known: [DNSName: Tracked] = [:]  // keyed by the lowercased instance name
-    private var nextResolveQuery: [DNSName: ContinuousClock.Instant] = [:]
+    private var nextResolveQuery: [DNSName: Monotonic.Instant] = [:]
 
     public init(serviceType: DNSName, cacheCapacity: Int = 4096, maxInstances: Int = 512) {
         self.serviceType = serviceType
@@ -62,7 +63,7 @@ public struct MDNSBrowser: Sendable {
     }
 
     /// Queries due at `now`, and events from records that expired by then.
-    public mutating func tick(at now: ContinuousClock.Instant) -> (queries: [DNSMessage], events: [MDNSEvent]) {
+    public mutating func tick(at now: Monotonic.Instant) -> (queries: [DNSMessage], events: [MDNSEvent]) {
         var queries: [DNSMessage] = []
         if nextBrowseQuery == nil || now >= nextBrowseQuery! {
             queries.append(browseQuery(at: now))
@@ -80,7 +81,7 @@ public struct MDNSBrowser: Sendable {
     }
 
     /// Takes in a received message. Queries (ours or others') are ignored.
-    public mutating func receive(_ message: DNSMessage, at now: ContinuousClock.Instant) -> (queries: [DNSMessage], events: [MDNSEvent]) {
+    public mutating func receive(_ message: DNSMessage, at now: Monotonic.Instant) -> (queries: [DNSMessage], events: [MDNSEvent]) {
         guard message.header.isResponse else { return ([], []) }
         for record in message.answers + message.additionals where record.type != .opt {
             cache.insert(record, at: now)
@@ -96,7 +97,7 @@ public struct MDNSBrowser: Sendable {
     }
 
     /// When ``tick(at:)`` next has work.
-    public var nextDeadline: ContinuousClock.Instant? {
+    public var nextDeadline: Monotonic.Instant? {
         ([nextBrowseQuery, cache.nextExpiry].compactMap { $0 } + nextResolveQuery.values).min()
     }
 
@@ -148,7 +149,7 @@ public struct MDNSBrowser: Sendable {
         return MDNSService(instance: instance, hostTarget: srv.target, port: srv.port, txt: txt, addresses: addresses)
     }
 
-    private func browseQuery(at now: ContinuousClock.Instant) -> DNSMessage {
+    private func browseQuery(at now: Monotonic.Instant) -> DNSMessage {
         var message = DNSMessage(questions: [DNSQuestion(name: serviceType, type: .ptr, unicastResponse: !sentFirstQuery)])
         // Known-answer suppression: list PTRs with more than half their TTL left.
         for entry in cache.records(named: serviceType, type: .ptr) {

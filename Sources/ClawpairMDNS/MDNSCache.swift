@@ -1,3 +1,4 @@
+import ClawpairCore
 import ClawpairDNS
 
 /// The record cache: the single source of truth for what the querier knows (after
@@ -6,8 +7,8 @@ public struct MDNSCache: Sendable {
     /// One cached record and when it expires.
     public struct Entry: Sendable, Hashable {
         public let record: DNSResourceRecord
-        public let received: ContinuousClock.Instant
-        public var expires: ContinuousClock.Instant
+        public let received: Monotonic.Instant
+        public var expires: Monotonic.Instant
     }
 
     /// Most records kept.
@@ -30,7 +31,7 @@ public struct MDNSCache: Sendable {
     /// Adds or refreshes `record` received at `now` (RFC 6762 §10: TTL 0 is a goodbye that
     /// expires after one second; a cache-flush record makes older records of the same name and
     /// type expire after one second too).
-    public mutating func insert(_ record: DNSResourceRecord, at now: ContinuousClock.Instant) {
+    public mutating func insert(_ record: DNSResourceRecord, at now: Monotonic.Instant) {
         let key = Key(name: record.name.lowercased().wire, type: record.type.rawValue, data: record.data)
         if record.cacheFlush {
             for (otherKey, entry) in entries
@@ -47,7 +48,7 @@ public struct MDNSCache: Sendable {
     }
 
     /// Drops what has expired by `now`; returns the records dropped.
-    public mutating func expire(at now: ContinuousClock.Instant) -> [DNSResourceRecord] {
+    public mutating func expire(at now: Monotonic.Instant) -> [DNSResourceRecord] {
         let gone = entries.filter { $0.value.expires <= now }
         for key in gone.keys { entries[key] = nil }
         return gone.values.map(\.record)
@@ -60,5 +61,5 @@ public struct MDNSCache: Sendable {
     }
 
     /// The soonest expiry, for scheduling.
-    public var nextExpiry: ContinuousClock.Instant? { entries.values.map(\.expires).min() }
+    public var nextExpiry: Monotonic.Instant? { entries.values.map(\.expires).min() }
 }

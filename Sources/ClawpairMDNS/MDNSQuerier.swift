@@ -101,10 +101,10 @@ public final class MDNSQuerier {
     }
 
     /// Browses until `deadline` or until `onEvent` returns false.
-    public func run(until deadline: ContinuousClock.Instant, onEvent: (MDNSEvent) -> Bool) throws(MDNSError) {
+    public func run(until deadline: Monotonic.Instant, onEvent: (MDNSEvent) -> Bool) throws(MDNSError) {
         var buffer = [UInt8](repeating: 0, count: MDNSTiming.maxMessageBytes)
         while true {
-            let now = ContinuousClock.now
+            let now = Monotonic.now
             let (queries, expired) = browser.tick(at: now)
             send(queries)
             for event in expired where !onEvent(event) { return }
@@ -119,7 +119,7 @@ public final class MDNSQuerier {
             for descriptor in fds where descriptor.revents & Int16(POLLIN) != 0 {
                 // Drain the socket: several answers may be queued. A peer that answers every
                 // query at once could keep it full forever, so the deadline is checked per packet.
-                while ContinuousClock.now < deadline {
+                while Monotonic.now < deadline {
                     let count = buffer.withUnsafeMutableBytes { recv(descriptor.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
                     guard count > 0 else { break }
                     guard let message = try? DNSMessage.unpack(Array(buffer[0..<count])) else { continue }
@@ -253,7 +253,7 @@ public final class MDNSQuerier {
         }
     }
 
-    static func milliseconds(until wake: ContinuousClock.Instant, from now: ContinuousClock.Instant) -> Int32 {
+    static func milliseconds(until wake: Monotonic.Instant, from now: Monotonic.Instant) -> Int32 {
         guard wake > now else { return 0 }
         let parts = now.duration(to: wake).components
         return Int32(clamping: parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000 + 1)

@@ -61,13 +61,13 @@ public struct UnicastDNSClient: Sendable {
 
     /// Asks `name`/`type` of each server in turn until one gives a response that matches the
     /// question (any RCODE), each try bounded by ``Options/perQuery`` and all by `deadline`.
-    public func query(_ name: DNSName, _ type: DNSType, deadline: ContinuousClock.Instant) throws(WideAreaError) -> DNSMessage {
+    public func query(_ name: DNSName, _ type: DNSType, deadline: Monotonic.Instant) throws(WideAreaError) -> DNSMessage {
         var lastError = WideAreaError.timedOut(name: "\(name) \(type)")
         let first = preferred.index.withLock { $0 }
         let order = servers.indices.map { (first + $0) % max(1, servers.count) }
         for index in order {
             let server = servers[index]
-            let now = ContinuousClock.now
+            let now = Monotonic.now
             guard now < deadline else { break }
             let tryDeadline = min(deadline, now + options.perQuery)
             do {
@@ -85,7 +85,7 @@ public struct UnicastDNSClient: Sendable {
     }
 
     private func ask(_ name: DNSName, _ type: DNSType, server: DNSServerAddress,
-                     deadline: ContinuousClock.Instant) throws(WideAreaError) -> DNSMessage? {
+                     deadline: Monotonic.Instant) throws(WideAreaError) -> DNSMessage? {
         let id = UInt16.random(in: 0...UInt16.max)
         var query = DNSMessage.query(id: id, name: name, type: type, recursionDesired: true)
         query.additionals.append(EDNSInfo(udpPayloadSize: options.udpPayloadSize).record)
@@ -119,9 +119,9 @@ public struct UnicastDNSClient: Sendable {
     }
 
     /// Waits until `fd` is ready for `events` or `deadline` passes; false on timeout.
-    private func wait(_ fd: Int32, _ events: Int16, until deadline: ContinuousClock.Instant,
+    private func wait(_ fd: Int32, _ events: Int16, until deadline: Monotonic.Instant,
                       server: DNSServerAddress) throws(WideAreaError) -> Bool {
-        let now = ContinuousClock.now
+        let now = Monotonic.now
         guard now < deadline else { return false }
         let remaining = deadline - now
         let ms = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
@@ -134,7 +134,7 @@ public struct UnicastDNSClient: Sendable {
     /// One UDP exchange on a connected socket (the kernel then delivers only datagrams from the
     /// server's address and port); datagrams that do not match our ID and question are dropped.
     private func udp(_ bytes: [UInt8], server: DNSServerAddress, id: UInt16, question: DNSQuestion,
-                     deadline: ContinuousClock.Instant) throws(WideAreaError) -> DNSMessage? {
+                     deadline: Monotonic.Instant) throws(WideAreaError) -> DNSMessage? {
         let fd = try openSocket(server, type: Int32(SOCK_DGRAM.rawValue))
         defer { close(fd) }
         do {
@@ -158,7 +158,7 @@ public struct UnicastDNSClient: Sendable {
     /// One TCP exchange: non-blocking connect, the query with its 2-byte length, then one
     /// length-prefixed answer of at most ``Options/maxTCPMessage`` bytes.
     private func tcp(_ bytes: [UInt8], server: DNSServerAddress, id: UInt16, question: DNSQuestion,
-                     deadline: ContinuousClock.Instant) throws(WideAreaError) -> DNSMessage? {
+                     deadline: Monotonic.Instant) throws(WideAreaError) -> DNSMessage? {
         let fd = try openSocket(server, type: Int32(SOCK_STREAM.rawValue))
         defer { close(fd) }
         let started: Syscall.Outcome<Int32>
@@ -206,7 +206,7 @@ public struct UnicastDNSClient: Sendable {
 
     /// Exactly `count` bytes, or nil at the deadline.
     private func read(_ fd: Int32, count: Int, server: DNSServerAddress,
-                      deadline: ContinuousClock.Instant) throws(WideAreaError) -> [UInt8]? {
+                      deadline: Monotonic.Instant) throws(WideAreaError) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
         var got = 0
         while got < count {

@@ -106,7 +106,7 @@ public struct WideAreaBrowser: Sendable {
     /// Browses `domain` until done or `deadline`, calling `onFound` for each resolved instance
     /// (return false to stop). Throws only when the PTR question itself got no answer.
     @discardableResult
-    public func browse(domain: String, deadline: ContinuousClock.Instant,
+    public func browse(domain: String, deadline: Monotonic.Instant,
                        onFound: (WideAreaService) -> Bool) throws(WideAreaError) -> WideAreaBrowseResult {
         let normalized = domain.hasSuffix(".") ? domain : domain + "."
         let zone: DNSName
@@ -130,7 +130,7 @@ public struct WideAreaBrowser: Sendable {
         if instances.isEmpty { listTTL = Self.negativeTTL(ptr) }
         var addressesByTarget: [DNSName: (addresses: [String], ttl: UInt32?)] = [:]
         for instance in instances {
-            guard ContinuousClock.now < deadline else { break }
+            guard Monotonic.now < deadline else { break }
             var ttl: UInt32?
             func note(_ value: UInt32?) { if let value { ttl = min(ttl ?? .max, value) } }
             let srvRecords = SRVOrder.sorted(try records(instance, .srv, &cache, zone, deadline).compactMap { data -> SRVData? in
@@ -184,15 +184,15 @@ public struct WideAreaBrowser: Sendable {
     }
 
     /// The deadline of one resolve question: ``Limits/resolveQueryBudget`` from now, within `deadline`.
-    private func resolveDeadline(_ deadline: ContinuousClock.Instant) -> ContinuousClock.Instant {
+    private func resolveDeadline(_ deadline: Monotonic.Instant) -> Monotonic.Instant {
         guard let budget = limits.resolveQueryBudget else { return deadline }
-        return min(deadline, ContinuousClock.now + budget)
+        return min(deadline, Monotonic.now + budget)
     }
 
     /// Cached records of `name`/`type`, else the answer of a query (empty when none or on failure
     /// of this one question: one broken instance does not end the browse).
     private func records(_ name: DNSName, _ type: DNSType, _ cache: inout Cache, _ zone: DNSName,
-                         _ deadline: ContinuousClock.Instant) throws(WideAreaError) -> [DNSRecordData] {
+                         _ deadline: Monotonic.Instant) throws(WideAreaError) -> [DNSRecordData] {
         if let cached = cache.lookup(name, type) { return cached }
         guard let answer = try? client.query(name, type, deadline: resolveDeadline(deadline)) else { return [] }
         cache.add(answer, within: zone)

@@ -1,3 +1,4 @@
+import ClawpairCore
 import ClawpairAvahi
 import ClawpairTestSupport
 import Testing
@@ -26,7 +27,7 @@ struct AvahiBrowserTests {
                 let browser = try AvahiBrowser(type: Self.type, resolution: resolution)
                 var resolved: ResolvedInstance?
                 // A and AAAA answers arrive separately: wait until the IPv4 address is in.
-                try browser.run(until: .now + .seconds(10)) { event in
+                try browser.run(until: Monotonic.now + .seconds(10)) { event in
                     if case .resolved(let instance) = event, instance.instance.name == "Büro Gateway" {
                         resolved = instance
                         return !instance.addresses.contains(link.b.ipv4)
@@ -43,7 +44,7 @@ struct AvahiBrowserTests {
 
                 try await advertiser.stop()
                 var removed = false
-                try browser.run(until: .now + .seconds(10)) { event in
+                try browser.run(until: Monotonic.now + .seconds(10)) { event in
                     if case .removed(let instance) = event, instance.name == "Büro Gateway" { removed = true; return false }
                     return true
                 }
@@ -63,10 +64,10 @@ struct AvahiBrowserTests {
             try await lab.startAvahi(in: a, bus: bus)
             try await bus.withSystemBusEnvironment {
                 let browser = try AvahiBrowser(type: "_nothing-here._tcp")
-                let start = ContinuousClock.now
+                let start = Monotonic.now
                 var events = 0
                 try browser.run(until: start + .milliseconds(400)) { _ in events += 1; return true }
-                let elapsed = ContinuousClock.now - start
+                let elapsed = Monotonic.now - start
                 #expect(events == 0)
                 #expect(elapsed >= .milliseconds(400))
             }

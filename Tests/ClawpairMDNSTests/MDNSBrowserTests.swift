@@ -1,3 +1,4 @@
+import ClawpairCore
 import ClawpairDNS
 import ClawpairMDNS
 import Testing
@@ -8,7 +9,7 @@ import Testing
     static let type = try! DNSName("_openclaw-gw._tcp.local.")
     static let instance = try! DNSName(labels: ["Studio (OpenClaw)", "_openclaw-gw", "_tcp", "local"])
     static let host = try! DNSName("studio.local.")
-    let t0 = ContinuousClock.now
+    let t0 = Monotonic.now
 
     static func response(_ records: [DNSResourceRecord]) -> DNSMessage {
         var header = DNSHeader()

@@ -1,3 +1,4 @@
+import ClawpairCore
 import ClawpairMDNS
 import ClawpairTestSupport
 import Testing
@@ -20,7 +21,7 @@ struct MDNSQuerierLabTests {
                 let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.")
                 var service: MDNSService?
                 // Wait until the IPv4 address is in (A and AAAA may come in separate answers).
-                try querier.run(until: .now + .seconds(5)) { event in
+                try querier.run(until: Monotonic.now + .seconds(5)) { event in
                     if case .resolved(let resolved) = event {
                         service = resolved
                         return !resolved.addresses.contains(link.b.ipv4)
@@ -41,7 +42,7 @@ struct MDNSQuerierLabTests {
             async let removal = a.inNamespace { () throws -> Bool in
                 let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.")
                 var sawResolved = false, sawRemoved = false
-                try querier.run(until: .now + .seconds(10)) { event in
+                try querier.run(until: Monotonic.now + .seconds(10)) { event in
                     switch event {
                     case .resolved:
                         if !sawResolved { signal.yield() }
@@ -68,9 +69,9 @@ struct MDNSQuerierLabTests {
             try await lab.link(a, b)
             let elapsed = try await a.inNamespace { () throws -> Duration in
                 let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.")
-                let start = ContinuousClock.now
+                let start = Monotonic.now
                 try querier.run(until: start + .milliseconds(600)) { _ in true }
-                return ContinuousClock.now - start
+                return Monotonic.now - start
             }
             #expect(elapsed >= .milliseconds(600))
             #expect(elapsed < .milliseconds(900))

@@ -1,3 +1,4 @@
+import ClawpairCore
 import ClawpairDNS
 import ClawpairTestSupport
 import ClawpairWideArea
@@ -78,7 +79,7 @@ struct UnicastClientLabTests {
         try await withServer("spoof") { a, address in
             let answer = try await a.inNamespace {
                 let client = UnicastDNSClient(servers: [DNSServerAddress.parse("\(address):5301")!])
-                return try client.query(try DNSName("gw.openclaw.internal."), .a, deadline: .now + .seconds(3))
+                return try client.query(try DNSName("gw.openclaw.internal."), .a, deadline: Monotonic.now + .seconds(3))
             }
             #expect(Self.addresses(answer) == ["1.2.3.4"], "\(answer)")
         }
@@ -89,7 +90,7 @@ struct UnicastClientLabTests {
         try await withServer("tc") { a, address in
             let answer = try await a.inNamespace {
                 let client = UnicastDNSClient(servers: [DNSServerAddress.parse("\(address):5301")!])
-                return try client.query(try DNSName("gw.openclaw.internal."), .a, deadline: .now + .seconds(3))
+                return try client.query(try DNSName("gw.openclaw.internal."), .a, deadline: Monotonic.now + .seconds(3))
             }
             #expect(Self.addresses(answer) == ["5.6.7.8"] && !answer.header.isTruncated, "\(answer)")
         }
@@ -103,7 +104,7 @@ struct UnicastClientLabTests {
                 options.maxTCPMessage = 4096
                 let client = UnicastDNSClient(servers: [DNSServerAddress.parse("\(address):5301")!], options: options)
                 do {
-                    _ = try client.query(try DNSName("gw.openclaw.internal."), .a, deadline: .now + .seconds(3))
+                    _ = try client.query(try DNSName("gw.openclaw.internal."), .a, deadline: Monotonic.now + .seconds(3))
                     return "answered"
                 } catch {
                     return String(describing: error)

@@ -1,3 +1,4 @@
+import ClawpairCore
 import ClawpairDNS
 import ClawpairTestSupport
 import ClawpairWideArea
@@ -44,7 +45,7 @@ struct WideAreaBrowserLabTests {
                 let (services, result) = try await a.inNamespace { () throws -> ([WideAreaService], WideAreaBrowseResult) in
                     let browser = WideAreaBrowser(client: UnicastDNSClient(servers: [server]), srvPick: pick)
                     var services: [WideAreaService] = []
-                    let result = try browser.browse(domain: "openclaw.internal", deadline: .now + .seconds(5)) {
+                    let result = try browser.browse(domain: "openclaw.internal", deadline: Monotonic.now + .seconds(5)) {
                         services.append($0)
                         return true
                     }
@@ -63,7 +64,7 @@ struct WideAreaBrowserLabTests {
             // A service type the zone lacks: nothing listed, the SOA's negative TTL min(3600, 15).
             let empty = try await a.inNamespace {
                 try WideAreaBrowser(client: UnicastDNSClient(servers: [server]), serviceType: "_absent._tcp")
-                    .browse(domain: "openclaw.internal.", deadline: .now + .seconds(5)) { _ in true }
+                    .browse(domain: "openclaw.internal.", deadline: Monotonic.now + .seconds(5)) { _ in true }
             }
             #expect(empty.listed.isEmpty)
             #expect(empty.listTTL == 15)

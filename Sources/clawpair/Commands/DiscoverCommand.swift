@@ -154,7 +154,7 @@ struct DiscoverCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let start = ContinuousClock.now
+        let start = Monotonic.now
         // --watch runs until interrupted unless --timeout is given.
         let deadline = watch && !timeoutGiven ? start + .seconds(365 * 86_400) : start + .milliseconds(timeoutMs)
         if watch { return try runWatch(context, until: deadline) }
@@ -262,7 +262,7 @@ struct DiscoverCommand: ParsableCommand {
 
     /// --watch: mDNS on this thread and the wide-area rounds on another (only the rounds with
     /// --wide-area-only), each change reported as it happens, until the deadline or a signal.
-    private func runWatch(_ context: CommandContext, until deadline: ContinuousClock.Instant) throws -> ExitStatus {
+    private func runWatch(_ context: CommandContext, until deadline: Monotonic.Instant) throws -> ExitStatus {
         let verbose = context.globals.verbosity > 0
         let output = OutputLock()
         let note: @Sendable (String) -> Void = { line in if verbose { output.locked { context.note(line) } } }

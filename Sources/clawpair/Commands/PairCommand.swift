@@ -158,7 +158,7 @@ struct PairCommand: ParsableCommand {
         }
         let request = ConnectRequest(client: client, role: role, scopes: scopes, auth: auth,
                                      payloadVersion: arguments.flag("v3") ? .v3 : .v2)
-        let deadline = ContinuousClock.now + .milliseconds(waitMs)
+        let deadline = Monotonic.now + .milliseconds(waitMs)
         var pendingId: String?
         var backoff: Duration = .seconds(1)
         var attempt = 0
@@ -179,7 +179,7 @@ struct PairCommand: ParsableCommand {
                     context.note("On the gateway host run: \(pairing.approveCommand)")
                     context.note("  (or: openclaw devices approve \(pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"))")
                 }
-                guard ContinuousClock.now + backoff < deadline else {
+                guard Monotonic.now + backoff < deadline else {
                     throw GeneralError("pairing request \(pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "") was not approved within \(DurationText.describe(milliseconds: waitMs))",
                                        hint: "approve it (\(pairing.approveCommand)), then run 'clawpair pair' again with the same code while it is valid",
                                        status: .refused)

@@ -193,7 +193,7 @@ struct ProbeCommand: ParsableCommand {
         var seen: [String: Sighting] = [:]
         var order: [String] = []
         let verbose = context.globals.verbosity > 0
-        _ = try LocalDiscovery.run(backend, until: ContinuousClock.now + .milliseconds(budgetMs),
+        _ = try LocalDiscovery.run(backend, until: Monotonic.now + .milliseconds(budgetMs),
                                    note: { if verbose { context.note($0) } }) { event in
             switch event {
             case .seen(let sighting):
@@ -282,9 +282,9 @@ struct ProbeCommand: ParsableCommand {
             // Discovery takes the first part of the run; the race gets the rest, so --timeout
             // still bounds the whole run.
             let budget = min(Self.maxDiscoveryMs, timeoutMs / 2)
-            let started = ContinuousClock.now
+            let started = Monotonic.now
             routes += try discoverRoutes(backend, budgetMs: budget, context: context)
-            let spent = ContinuousClock.now - started
+            let spent = Monotonic.now - started
             configuration.timeout = max(.milliseconds(1), .milliseconds(timeoutMs) - spent)
             if routes.isEmpty {
                 throw GeneralError("no gateway found within \(budget) ms of discovery", hint:

@@ -51,7 +51,7 @@ enum LocalDiscovery {
 
     /// Runs the chosen backend and returns its name (`avahi` or `native`). With `teardown`, the
     /// Avahi backend's clean-up is added to it instead of done before returning.
-    static func run(_ choice: DiscoveryBackendChoice, until deadline: ContinuousClock.Instant, teardown: Teardown? = nil,
+    static func run(_ choice: DiscoveryBackendChoice, until deadline: Monotonic.Instant, teardown: Teardown? = nil,
                     note: (String) -> Void, onEvent: (SightingEvent) -> Bool) throws -> String {
         switch choice {
         case .avahi:
@@ -77,7 +77,7 @@ enum LocalDiscovery {
         }
     }
 
-    static func runAvahi(until deadline: ContinuousClock.Instant, teardown: Teardown? = nil,
+    static func runAvahi(until deadline: Monotonic.Instant, teardown: Teardown? = nil,
                          onEvent: (SightingEvent) -> Bool) throws {
         let browser = try AvahiHeadStart.take() ?? AvahiBrowser(type: serviceType)
         if let teardown { teardown.add(browser.stop) }
@@ -133,7 +133,7 @@ enum LocalDiscovery {
 
     @inline(never) private static func keep(_ value: Int) { _ = value }
 
-    static func runNative(until deadline: ContinuousClock.Instant, onEvent: (SightingEvent) -> Bool) throws {
+    static func runNative(until deadline: Monotonic.Instant, onEvent: (SightingEvent) -> Bool) throws {
         let querier = try MDNSQuerier(serviceType: serviceType + ".local.")
         var last: [String: GatewayBeacon] = [:]
         try querier.run(until: deadline) { event in

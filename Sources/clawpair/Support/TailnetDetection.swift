@@ -13,11 +13,11 @@ import Glibc
 /// without running the CLI every round. The probe is injectable.
 final class TailnetDetection: Sendable {
     /// Runs the status command until `deadline`; its standard output when it exited 0, else nil.
-    typealias Probe = @Sendable (_ deadline: ContinuousClock.Instant) -> [UInt8]?
+    typealias Probe = @Sendable (_ deadline: Monotonic.Instant) -> [UInt8]?
 
     static let validity: Duration = .seconds(60)
     private let probe: Probe
-    private let cache = Mutex<(address: String?, at: ContinuousClock.Instant)?>(nil)
+    private let cache = Mutex<(address: String?, at: Monotonic.Instant)?>(nil)
 
     init(probe: @escaping Probe = { TailscaleStatus.run(until: $0) }) {
         self.probe = probe
@@ -25,12 +25,12 @@ final class TailnetDetection: Sendable {
 
     /// This machine's tailnet IPv4 address, or nil when it has none (or Tailscale did not say
     /// so before `deadline`).
-    func address(deadline: ContinuousClock.Instant) -> String? {
-        let now = ContinuousClock.now
+    func address(deadline: Monotonic.Instant) -> String? {
+        let now = Monotonic.now
         if let cached = cache.withLock({ $0 }), now - cached.at < Self.validity { return cached.address }
         let output = probe(min(deadline, now + TailnetFallback.statusBudget))
         let address = output.flatMap { TailnetFallback.selfTailnetIPv4(statusJSON: $0) }
-        cache.withLock { $0 = (address, ContinuousClock.now) }
+        cache.withLock { $0 = (address, Monotonic.now) }
         return address
     }
 }
@@ -40,7 +40,7 @@ enum TailscaleStatus {
     /// Runs it with standard input and error on /dev/null, the default signal mask and
     /// dispositions, and reads at most ``TailnetFallback/maxStatusBytes``. Returns the output
     /// when the command exited 0 before `deadline`; kills it at the deadline.
-    static func run(until deadline: ContinuousClock.Instant) -> [UInt8]? {
+    static func run(until deadline: Monotonic.Instant) -> [UInt8]? {
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { return nil }
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -80,7 +80,7 @@ enum TailscaleStatus {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var complete = false
         reading: while output.count <= TailnetFallback.maxStatusBytes {
-            let now = ContinuousClock.now
+            let now = Monotonic.now
             guard now < deadline else { break }
             let remaining = (deadline - now).components
             var entry = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
@@ -105,7 +105,7 @@ enum TailscaleStatus {
             let reaped = waitpid(pid, &status, WNOHANG)
             if reaped == pid { break }
             if reaped < 0 && errno != EINTR { return nil }
-            if !complete || ContinuousClock.now >= deadline {
+            if !complete || Monotonic.now >= deadline {
                 kill(pid, SIGKILL)
                 _ = waitpid(pid, &status, 0)
                 return nil

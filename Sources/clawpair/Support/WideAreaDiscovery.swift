@@ -21,7 +21,7 @@ struct WideAreaPlan: Sendable {
 /// with backend `unicast`.
 enum WideAreaDiscovery {
     /// Browses every domain of `plan` until `deadline`; `onFound` returns false to stop.
-    static func run(_ plan: WideAreaPlan, until deadline: ContinuousClock.Instant,
+    static func run(_ plan: WideAreaPlan, until deadline: Monotonic.Instant,
                     note: @escaping @Sendable (String) -> Void, onFound: (Sighting) -> Bool) {
         let browser = WideAreaBrowser(client: UnicastDNSClient(servers: plan.servers, note: note),
                                       serviceType: BeaconIdentity.serviceType)
@@ -36,7 +36,7 @@ enum WideAreaDiscovery {
             } catch {
                 note("wide-area: \(domain): \(error.message)")
             }
-            if !keepGoing || ContinuousClock.now >= deadline { return }
+            if !keepGoing || Monotonic.now >= deadline { return }
         }
     }
 
@@ -44,7 +44,7 @@ enum WideAreaDiscovery {
     /// machine is on a tailnet, through MagicDNS (discovery.md §7, ``TailnetFallback``). The
     /// result is the fallback's when it ran. Throws when the browse that counts got no PTR answer.
     static func browse(_ domain: String, _ browser: WideAreaBrowser, tailnet: TailnetDetection?,
-                       deadline: ContinuousClock.Instant, note: @escaping @Sendable (String) -> Void,
+                       deadline: Monotonic.Instant, note: @escaping @Sendable (String) -> Void,
                        onFound: (WideAreaService) -> Bool) throws(WideAreaError) -> WideAreaBrowseResult {
         var found = 0
         let primary: Result<WideAreaBrowseResult, WideAreaError>
@@ -56,7 +56,7 @@ enum WideAreaDiscovery {
         } catch {
             primary = .failure(error)
         }
-        if let tailnet, ContinuousClock.now < deadline,
+        if let tailnet, Monotonic.now < deadline,
            TailnetFallback.applies(found: found, servers: browser.client.servers,
                                    onTailnet: { tailnet.address(deadline: deadline) != nil }) {
             note("wide-area: \(domain) found no gateway through the configured DNS servers and this machine is on a "
@@ -85,11 +85,11 @@ final class BackgroundWideArea: Sendable {
     private let state = Mutex(State())
     private let stopRequested = Atomic<Bool>(false)
     private let plan: WideAreaPlan
-    private let deadline: ContinuousClock.Instant
+    private let deadline: Monotonic.Instant
     private let first: Bool
     private let thread = Mutex<pthread_t?>(nil)
 
-    init(plan: WideAreaPlan, deadline: ContinuousClock.Instant, first: Bool) {
+    init(plan: WideAreaPlan, deadline: Monotonic.Instant, first: Bool) {
         self.plan = plan
         self.deadline = deadline
         self.first = first
@@ -166,9 +166,9 @@ final class BackgroundLocal: Sendable {
     private let state = Mutex(State())
     private let thread = Mutex<pthread_t?>(nil)
     private let backend: DiscoveryBackendChoice
-    private let deadline: ContinuousClock.Instant
+    private let deadline: Monotonic.Instant
 
-    init(backend: DiscoveryBackendChoice, deadline: ContinuousClock.Instant) {
+    init(backend: DiscoveryBackendChoice, deadline: Monotonic.Instant) {
         self.backend = backend
         self.deadline = deadline
     }
@@ -232,7 +232,7 @@ final class WideAreaWatch: Sendable {
     private let report: @Sendable (WideAreaChange) -> Void
     private let stopRequested = Atomic<Bool>(false)
     private let thread = Mutex<pthread_t?>(nil)
-    private let startDeadline = Mutex<ContinuousClock.Instant?>(nil)
+    private let startDeadline = Mutex<Monotonic.Instant?>(nil)
 
     init(plan: WideAreaPlan, roundBudget: Duration, refreshOverride: Duration?,
          note: @escaping @Sendable (String) -> Void, report: @escaping @Sendable (WideAreaChange) -> Void) {
@@ -245,17 +245,17 @@ final class WideAreaWatch: Sendable {
 
     private var stopped: Bool { stopRequested.load(ordering: .relaxed) }
 
-    func run(until deadline: ContinuousClock.Instant) {
+    func run(until deadline: Monotonic.Instant) {
         let browser = WideAreaBrowser(client: UnicastDNSClient(servers: plan.servers, note: note),
                                       serviceType: BeaconIdentity.serviceType)
         var state = WideAreaChangeTracker<Sighting>()
-        while !stopped && ContinuousClock.now < deadline {
-            let roundDeadline = min(deadline, ContinuousClock.now + roundBudget)
+        while !stopped && Monotonic.now < deadline {
+            let roundDeadline = min(deadline, Monotonic.now + roundBudget)
             var ttl: UInt32?
             func keep(_ value: UInt32?) { if let value { ttl = min(ttl ?? .max, value) } }
             var answered = 0
             for domain in plan.domains {
-                guard !stopped, ContinuousClock.now < roundDeadline else { break }
+                guard !stopped, Monotonic.now < roundDeadline else { break }
                 do {
                     let result = try WideAreaDiscovery.browse(domain, browser, tailnet: plan.tailnet, deadline: roundDeadline,
                                                               note: note) { service in
@@ -274,14 +274,14 @@ final class WideAreaWatch: Sendable {
             }
             let pause = WideAreaRefresh.interval(ttl: ttl, allFailed: answered == 0, override: refreshOverride)
             note("wide-area: next browse in \(pause)")
-            wait(until: min(deadline, ContinuousClock.now + pause))
+            wait(until: min(deadline, Monotonic.now + pause))
         }
     }
 
     /// Sleeps until `instant`, in short steps so that ``stop()`` is noticed.
-    private func wait(until instant: ContinuousClock.Instant) {
+    private func wait(until instant: Monotonic.Instant) {
         while !stopped {
-            let now = ContinuousClock.now
+            let now = Monotonic.now
             guard now < instant else { return }
             let step = min(instant - now, .milliseconds(100))
             let (seconds, attoseconds) = step.components
@@ -291,7 +291,7 @@ final class WideAreaWatch: Sendable {
     }
 
     /// Runs ``run(until:)`` on a new thread (on this one if no thread can be made).
-    func start(until deadline: ContinuousClock.Instant) {
+    func start(until deadline: Monotonic.Instant) {
         startDeadline.withLock { $0 = deadline }
         let context = Unmanaged.passRetained(self).toOpaque()
         var handle = pthread_t()

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Monotonic time (CLOCK_MONOTONIC) for deadlines and timeouts, with the arithmetic of
+/// `Monotonic.Instant`.
+///
+/// Not `ContinuousClock` itself: that type lives in the Swift concurrency runtime, and using it
+/// links `_Concurrency` and libdispatch into the executable, whose load-time constructors and
+/// relocated data cost every command about half a millisecond of start-up. Nothing here is
+/// asynchronous, so a plain clock_gettime(2) reading does the job.
+public enum Monotonic {
+    /// A reading of the monotonic clock.
+    public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
+        /// Nanoseconds since an arbitrary, fixed start (boot).
+        public var nanoseconds: Int64
+
+        public init(nanoseconds: Int64) {
+            self.nanoseconds = nanoseconds
+        }
+
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+
+        public static func + (lhs: Instant, rhs: Duration) -> Instant {
+            Instant(nanoseconds: lhs.nanoseconds &+ Monotonic.nanoseconds(rhs))
+        }
+
+        public static func - (lhs: Instant, rhs: Duration) -> Instant {
+            Instant(nanoseconds: lhs.nanoseconds &- Monotonic.nanoseconds(rhs))
+        }
+
+        public static func - (lhs: Instant, rhs: Instant) -> Duration {
+            .nanoseconds(lhs.nanoseconds &- rhs.nanoseconds)
+        }
+
+        public static func += (lhs: inout Instant, rhs: Duration) { lhs = lhs + rhs }
+
+        /// The span from this instant to `other` (negative when `other` is earlier).
+        public func duration(to other: Instant) -> Duration { other - self }
+
+        /// This instant moved by `duration`.
+        public func advanced(by duration: Duration) -> Instant { self + duration }
+
+        public var description: String { "\(Double(nanoseconds) / 1e9) s" }
+
+        /// The current reading (as `ContinuousClock.Instant.now`).
+        public static var now: Instant { Monotonic.now }
+    }
+
+    /// The current reading.
+    public static var now: Instant {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Instant(nanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
+    }
+
+    /// `duration` in whole nanoseconds, saturating at ±Int64.max.
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? Int64.min : Int64.max }
+        return scaled &+ attoseconds / 1_000_000_000
+    }
+}
