@@ -73,7 +73,7 @@ struct AdvertiseCommand: ParsableCommand {
         guard let mode = BeaconMode(rawValue: modeName) else {
             throw UsageError("unknown mode '\(TerminalText.sanitize(modeName, maxScalars: 32))'", hint: "use minimal or full")
         }
-        let host = Self.hostname()
+        let host = HostName.current(fallback: "openclaw")
         let machine = host.lowercased().hasSuffix(".local") ? String(host.dropLast(6)) : host
         advertisement = BeaconAdvertisement(BeaconOptions(
             instanceName: arguments.value("name"), machineName: machine, osHostname: host, gatewayPort: port,
@@ -152,9 +152,4 @@ struct AdvertiseCommand: ParsableCommand {
         context.note(context.errorStyle.dim("Check it from another machine: clawpair discover"))
     }
 
-    static func hostname() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count) == 0 else { return "openclaw" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
 }

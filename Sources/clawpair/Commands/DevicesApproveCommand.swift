@@ -107,12 +107,7 @@ struct DevicesApproveCommand: ParsableCommand {
             ("Repair", request["isRepair"]?.boolValue == true ? "yes (already paired; asks again)" : "no"),
         ]
         for (label, value) in rows {
-            context.print(label.padding(13) + value)
+            context.print(IdentityCLI.row(label, value))
         }
     }
-}
-
-extension String {
-    /// Pads with spaces to `width` characters.
-    func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
 }

@@ -335,7 +335,7 @@ enum DiscoveryText {
         func clean(_ text: String) -> String { TerminalText.sanitize(text, maxScalars: 256) }
         var out = style.bold(clean(beacon.title)) + "\n"
         func line(_ label: String, _ value: String) {
-            out += "  " + label + String(repeating: " ", count: max(1, 11 - label.count)) + value + "\n"
+            out += "  " + TextColumns.label(label, width: 11) + value + "\n"
         }
         if beacon.instanceName != beacon.title { line("instance", clean(beacon.instanceName)) }
         if let endpoint = beacon.endpoint {

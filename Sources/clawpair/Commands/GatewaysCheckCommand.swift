@@ -51,11 +51,12 @@ struct GatewaysCheckCommand: ParsableCommand {
         var results: [JSONValue] = []
         var worst = ExitStatus.success
         var usedURL: String?
+        let displayName = gateway.deviceName ?? HostName.current(fallback: "linux")
         for token in gateway.tokens {
             let role = GatewayRole(rawValue: token.role) ?? .operator
             let client: GatewayClientInfo = role == .node
-                ? .nodeHost(version: ClawpairVersion.current, platform: GatewayCLI.platformName(), displayName: gateway.deviceName ?? PairCommand.hostName())
-                : .operatorCLI(version: ClawpairVersion.current, platform: GatewayCLI.platformName(), displayName: gateway.deviceName ?? PairCommand.hostName())
+                ? .nodeHost(version: ClawpairVersion.current, platform: GatewayCLI.platformName(), displayName: displayName)
+                : .operatorCLI(version: ClawpairVersion.current, platform: GatewayCLI.platformName(), displayName: displayName)
             let request = ConnectRequest(client: client, role: role, scopes: role == .node ? [] : token.scopes,
                                          auth: ConnectAuth(token: token.token))
             var outcome: Result<HelloOK, GatewayError> = .failure(.notConnected)

@@ -48,7 +48,7 @@ struct GatewaysListCommand: ParsableCommand {
                 ("paired", GatewayOutput.age(.int(gateway.pairedAtMs), now: context.nowMs)),
                 ("last seen", GatewayOutput.age(gateway.lastSeenAtMs.map(JSONValue.int), now: context.nowMs)),
             ]
-            for (label, value) in rows { context.print("    " + context.style.dim(label.padding(10)) + value) }
+            for (label, value) in rows { context.print("    " + context.style.dim(TextColumns.label(label, width: 10)) + value) }
         }
         return .success
     }

@@ -86,7 +86,7 @@ struct NodesStatusCommand: ParsableCommand {
             ("seen", seen + (node["remoteIp"]?.stringValue.map { " · \(TerminalText.sanitize($0, maxScalars: 46))" } ?? "")),
         ]
         for (label, value) in rows where !value.isEmpty {
-            context.print("    " + context.style.dim(label.padding(10)) + value)
+            context.print("    " + context.style.dim(TextColumns.label(label, width: 10)) + value)
         }
     }
 }

@@ -147,7 +147,7 @@ struct PairCommand: ParsableCommand {
 
         // 2. Connect with the bootstrap token until approved.
         let identity = try GatewayCLI.identity(context)
-        let displayName = arguments.value("name") ?? Self.hostName()
+        let displayName = arguments.value("name") ?? HostName.current(fallback: "linux")
         let client: GatewayClientInfo = role == .node
             ? .nodeHost(version: ClawpairVersion.current, platform: GatewayCLI.platformName(), displayName: displayName)
             : .operatorCLI(version: ClawpairVersion.current, platform: GatewayCLI.platformName(), displayName: displayName)
@@ -170,7 +170,7 @@ struct PairCommand: ParsableCommand {
                 let hello = try session.connect(request, identity: identity, timeout: timeout)
                 session.close()
                 return try finish(hello: hello, session: session, decoded: decoded, endpoint: endpoint, identity: identity,
-                                  requestId: pendingId, context: context)
+                                  displayName: displayName, requestId: pendingId, context: context)
             } catch GatewayError.pairingRequired(let pairing) {
                 session.close()
                 if pendingId != pairing.requestId {
@@ -195,7 +195,7 @@ struct PairCommand: ParsableCommand {
     }
 
     private func finish(hello: HelloOK, session: GatewayClient, decoded: DecodedSetup, endpoint: GatewayEndpoint,
-                        identity: DeviceIdentity, requestId: String?, context: CommandContext) throws -> ExitStatus {
+                        identity: DeviceIdentity, displayName: String, requestId: String?, context: CommandContext) throws -> ExitStatus {
         guard let token = hello.deviceToken else {
             throw GatewayError.protocolViolation("hello-ok carries no device token")
         }
@@ -230,7 +230,7 @@ struct PairCommand: ParsableCommand {
         for entry in issued { record.store(entry) }
         record.lastSeenAtMs = context.nowMs
         if let name = arguments.value("gateway-name") { record.name = name }
-        record.deviceName = arguments.value("name") ?? Self.hostName()
+        record.deviceName = displayName
 
         // Written once, with SIGINT/SIGTERM held back until both files are in place.
         var block = sigset_t(), previous = sigset_t()
@@ -283,10 +283,4 @@ struct PairCommand: ParsableCommand {
         while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 
-    static func hostName() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "linux" }
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return name.isEmpty ? "linux" : name
-    }
 }

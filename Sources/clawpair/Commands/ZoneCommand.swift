@@ -166,7 +166,7 @@ struct ZoneCommand: ParsableCommand {
             }
         }
 
-        let hostname = Self.osHostname()
+        let hostname = HostName.current(fallback: "openclaw")
         let displayName = arguments.value("display-name")
             ?? BeaconIdentity.instanceName(BeaconIdentity.machineDisplayName(osHostname: hostname))
         let tailnetDns = arguments.value("tailnet-dns") ?? context.environment["OPENCLAW_TAILNET_DNS"]
@@ -266,13 +266,6 @@ struct ZoneCommand: ParsableCommand {
         }
     }
 
-    /// This machine's hostname, or `openclaw` when it cannot be read.
-    static func osHostname() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "openclaw" }
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return name.isEmpty ? "openclaw" : name
-    }
 
     /// The first executable `name` in `$PATH`.
     static func findOnPath(_ name: String, environment: [String: String]) -> String? {

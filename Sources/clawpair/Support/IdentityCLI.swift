@@ -82,7 +82,7 @@ enum IdentityCLI {
 
     /// Lines in the two-column layout of `show`.
     static func row(_ label: String, _ value: String, width: Int = 13) -> String {
-        label + String(repeating: " ", count: max(1, width - label.count)) + value
+        TextColumns.label(label, width: width) + value
     }
 }
 

@@ -74,8 +74,7 @@ enum SetupCodeText {
         let style = context.style
         var out = ""
         func line(_ label: String, _ value: String) {
-            let padded = label + String(repeating: " ", count: max(1, labelWidth - label.count))
-            out += style.bold(padded) + value + "\n"
+            out += style.bold(TextColumns.label(label, width: labelWidth)) + value + "\n"
         }
         func clean(_ text: String) -> String { TerminalText.sanitize(text, maxScalars: 512) }
 
