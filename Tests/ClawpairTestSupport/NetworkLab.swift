@@ -317,11 +317,20 @@ public final class NetworkLab: Sendable {
         // A deleted namespace's inode number can be reused at once by another lab's new
         // namespace (tests run in parallel). A namespace a leaked process keeps alive cannot be
         // reused, so an inode that now names another live namespace is not ours: skip it.
+        // A reused inode can also be seen before it is named: `ip netns add` of another lab runs
+        // in its new namespace for a moment before bind-mounting it under /run/netns. So a suspect
+        // counts only if it still holds an unnamed one of our inodes after a settling second.
         let liveBefore = Self.liveNamespaceInodes()
         let inodes = Set(hosts.compactMap(\.namespaceInode)).subtracting(liveBefore)
-        let suspects = Self.processesReferencing(namespaceInodes: inodes, path: temporaryDirectory.path)
-        let reused = Self.liveNamespaceInodes()
-        for (pid, description, inode) in suspects where inode.map({ !reused.contains($0) }) ?? true {
+        var suspects = Self.processesReferencing(namespaceInodes: inodes, path: temporaryDirectory.path)
+        let settle = ContinuousClock.now + .seconds(1)
+        while suspects.contains(where: { $0.2 != nil }) && ContinuousClock.now < settle {
+            try? await Task.sleep(for: .milliseconds(50))
+            let named = Self.liveNamespaceInodes()
+            let remaining = inodes.subtracting(named)
+            suspects = Self.processesReferencing(namespaceInodes: remaining, path: temporaryDirectory.path)
+        }
+        for (pid, description, _) in suspects {
             leaks.append("process \(pid) (\(description)) still runs in a lab namespace or uses the lab directory")
         }
         if FileManager.default.fileExists(atPath: temporaryDirectory.path) {
