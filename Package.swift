@@ -20,6 +20,7 @@
 //   C<Lib>                   system-library shims found through pkg-config (one per C library)
 //   COpenSSLShims            forwarders for OpenSSL macros Swift cannot import
 //   CDNSSDShims              Avahi's dns_sd API loaded with dlopen on first use (keeps start-up fast)
+//   CClawpairHeadStart       the executable's constructor that starts `discover`'s Avahi browse before main
 //   CImageShims              libjpeg reads and libpng row writes inside setjmp (fatal errors return, never exit);
 //                            zbar loaded on first use
 import PackageDescription
@@ -59,6 +60,7 @@ let package = Package(
         systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg-dev"]),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
         .target(name: "CDNSSDShims", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CClawpairHeadStart", dependencies: ["CDNSSDShims"]),
         .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG"]),
 
         // Libraries (public API for Linux nodes).
@@ -85,7 +87,7 @@ let package = Package(
             name: "clawpair",
             dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit", "ClawpairIdentity", "ClawpairQR",
                            "ClawpairDNS", "ClawpairDiscovery", "ClawpairProbe", "ClawpairAvahi", "ClawpairMDNS",
-                           "ClawpairWideArea", "ClawpairGateway"]
+                           "ClawpairWideArea", "ClawpairGateway", "CClawpairHeadStart"]
         ),
 
         // Tests.
@@ -110,6 +112,7 @@ let package = Package(
             dependencies: ["CDNSSD", "CQRencode", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",
                            "ClawpairTestSupport"]
         ),
+        .testTarget(name: "CClawpairHeadStartTests", dependencies: ["CClawpairHeadStart"]),
         .testTarget(name: "clawpairTests", dependencies: ["ClawpairTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

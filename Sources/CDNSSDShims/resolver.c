@@ -41,9 +41,11 @@ static int avahi_status = -1;
     if ((avahi.field = (__typeof__(name) *)dlsym(library, #name)) == NULL) return;
 
 static void load_avahi(void) {
-    // Both are dependencies of libdns_sd.so.1, so usually loaded already.
-    void *common = dlopen("libavahi-common.so.3", RTLD_NOW | RTLD_LOCAL);
-    void *client = dlopen("libavahi-client.so.3", RTLD_NOW | RTLD_LOCAL);
+    // Lazy binding, as a program linked with them gets: RTLD_NOW would bind every symbol that
+    // libavahi-client, libdbus, libsystemd and libgcrypt import before the first call (~0.3 ms).
+    // The functions used here are resolved below either way.
+    void *common = dlopen("libavahi-common.so.3", RTLD_LAZY | RTLD_LOCAL);
+    void *client = dlopen("libavahi-client.so.3", RTLD_LAZY | RTLD_LOCAL);
     if (common == NULL || client == NULL) return;
     AVAHI_RESOLVE(common, poll_new, avahi_threaded_poll_new)
     AVAHI_RESOLVE(common, poll_get, avahi_threaded_poll_get)
@@ -71,7 +73,17 @@ struct running {
     CDNSSDShims_Resolver *owner;
     /// Resolving for either address family: the first answer starts a resolution for the other.
     int follow_up;
+    /// Started by the browse callback: the instance it resolves, for spotting the same instance
+    /// browsed again (another protocol); NULL for a follow-up or a CDNSSDShims_resolver_start.
+    AvahiIfIndex interface;
+    char *instance;
 };
+
+/// Frees a resolution's entry (its Avahi resolver must be freed or stopped already).
+static void free_running(struct running *entry) {
+    free(entry->instance);
+    free(entry);
+}
 
 /// A queued answer.
 struct queued {
@@ -84,6 +96,10 @@ struct CDNSSDShims_Resolver {
     AvahiClient *client;
     /// The browse of CDNSSDShims_resolver_browse, if any (guarded by the threaded poll's lock).
     AvahiServiceBrowser *browser;
+    /// How many instances the browse callback may be resolving at once, and its next tag
+    /// (guarded by the threaded poll's lock).
+    unsigned resolve_limit;
+    uint64_t next_tag;
     /// Guarded by the threaded poll's lock (Avahi's thread holds it while calling back).
     struct running *running;
     /// The queue and the pipe, guarded by `queue_lock`.
@@ -136,10 +152,63 @@ static void client_callback(AvahiClient *client, AvahiClientState state, void *u
     }
 }
 
+static int start_locked(CDNSSDShims_Resolver *resolver, struct running *entry, AvahiIfIndex index,
+                        AvahiProtocol protocol, const char *name, const char *type, const char *domain,
+                        AvahiProtocol aprotocol);
+
+/// `name`, `type` and `domain` joined with NUL bytes into one allocation (NULL when out of memory).
+static char *instance_key(const char *name, const char *type, const char *domain, size_t *length) {
+    size_t a = strlen(name), b = strlen(type), c = strlen(domain);
+    char *key = malloc(a + b + c + 3);
+    if (key == NULL) return NULL;
+    memcpy(key, name, a + 1);
+    memcpy(key + a + 1, type, b + 1);
+    memcpy(key + a + b + 2, domain, c + 1);
+    *length = a + b + c + 3;
+    return key;
+}
+
+/// The tag resolving a newly browsed instance, started here on Avahi's thread (lock held) so the
+/// request goes out with no hand-off to the caller's thread: the running resolution of the same
+/// instance (browsed again for another protocol), else a new one while under the limit; 0 when
+/// none (the caller may start one itself).
+static uint64_t resolve_browsed(CDNSSDShims_Resolver *owner, AvahiIfIndex interface, AvahiProtocol protocol,
+                                const char *name, const char *type, const char *domain) {
+    if (owner->resolve_limit == 0 || name == NULL || type == NULL || domain == NULL) return 0;
+    size_t length = 0;
+    char *key = instance_key(name, type, domain, &length);
+    if (key == NULL) return 0;
+    unsigned started = 0;
+    for (struct running *entry = owner->running; entry != NULL; entry = entry->next) {
+        if (entry->instance == NULL) continue;
+        started++;
+        if (entry->interface == interface && memcmp(entry->instance, key, length) == 0) {
+            free(key);
+            return entry->tag;
+        }
+    }
+    struct running *entry = calloc(1, sizeof *entry);
+    if (started >= owner->resolve_limit || entry == NULL) {
+        free(entry);
+        free(key);
+        return 0;
+    }
+    entry->tag = owner->next_tag++;
+    entry->owner = owner;
+    entry->follow_up = 1;
+    entry->interface = interface;
+    entry->instance = key;
+    if (start_locked(owner, entry, interface, protocol, name, type, domain, AVAHI_PROTO_UNSPEC) != 0) {
+        free_running(entry);
+        return 0;
+    }
+    return entry->tag;
+}
+
 static void browser_callback(AvahiServiceBrowser *b, AvahiIfIndex interface, AvahiProtocol protocol,
                              AvahiBrowserEvent event, const char *name, const char *type, const char *domain,
                              AvahiLookupResultFlags flags, void *userdata) {
-    (void)b; (void)protocol; (void)flags;
+    (void)b; (void)flags;
     CDNSSDShims_Resolver *owner = userdata;
     CDNSSDShims_Resolution item;
     memset(&item, 0, sizeof item);
@@ -153,6 +222,7 @@ static void browser_callback(AvahiServiceBrowser *b, AvahiIfIndex interface, Ava
         if (length > 0) memcpy(item.name, name, length);
         copy_dotted(item.type, sizeof item.type, type);
         copy_dotted(item.host, sizeof item.host, domain);
+        if (event == AVAHI_BROWSER_NEW) item.tag = resolve_browsed(owner, interface, protocol, name, type, domain);
         break;
     case AVAHI_BROWSER_FAILURE:
         item.kind = CDNSSDShims_EventBrowseFailed;
@@ -165,9 +235,12 @@ static void browser_callback(AvahiServiceBrowser *b, AvahiIfIndex interface, Ava
 }
 
 /// Starts one resolution of `entry`'s tag; called with the threaded poll's lock held.
-static int start_locked(CDNSSDShims_Resolver *resolver, struct running *entry, AvahiIfIndex index, const char *name,
-                        const char *type, const char *domain, AvahiProtocol aprotocol) {
-    entry->resolver = avahi.resolver_new(resolver->client, index, AVAHI_PROTO_UNSPEC, name, type, domain, aprotocol, 0,
+/// The queued browse event goes out after this (callbacks run on the same thread), so the
+/// resolution's answers always follow the event that names their tag.
+static int start_locked(CDNSSDShims_Resolver *resolver, struct running *entry, AvahiIfIndex index,
+                        AvahiProtocol protocol, const char *name, const char *type, const char *domain,
+                        AvahiProtocol aprotocol) {
+    entry->resolver = avahi.resolver_new(resolver->client, index, protocol, name, type, domain, aprotocol, 0,
                                          resolver_callback, entry);
     if (entry->resolver == NULL) return -1;
     entry->next = resolver->running;
@@ -208,7 +281,9 @@ static void resolver_callback(AvahiServiceResolver *r, AvahiIfIndex interface, A
             other->tag = entry->tag;
             other->owner = entry->owner;
             AvahiProtocol aprotocol = address->proto == AVAHI_PROTO_INET6 ? AVAHI_PROTO_INET : AVAHI_PROTO_INET6;
-            if (start_locked(entry->owner, other, interface, name, type, domain, aprotocol) != 0) free(other);
+            if (start_locked(entry->owner, other, interface, AVAHI_PROTO_UNSPEC, name, type, domain, aprotocol) != 0) {
+                free_running(other);
+            }
         }
     }
 }
@@ -242,15 +317,70 @@ CDNSSDShims_Resolver *CDNSSDShims_resolver_open(void) {
 
 int CDNSSDShims_resolver_fd(CDNSSDShims_Resolver *resolver) { return resolver->pipe_read; }
 
-int CDNSSDShims_resolver_browse(CDNSSDShims_Resolver *resolver, const char *type, const char *domain) {
+int CDNSSDShims_resolver_browse(CDNSSDShims_Resolver *resolver, const char *type, const char *domain,
+                                unsigned resolve_limit) {
     avahi.poll_lock(resolver->poll);
     if (resolver->browser == NULL) {
+        resolver->resolve_limit = resolve_limit;
+        resolver->next_tag = CDNSSDShims_BrowseTagBase;
         resolver->browser = avahi.browser_new(resolver->client, AVAHI_IF_UNSPEC, AVAHI_PROTO_UNSPEC, type, domain, 0,
                                               browser_callback, resolver);
     }
     int status = resolver->browser != NULL ? 0 : -1;
     avahi.poll_unlock(resolver->poll);
     return status;
+}
+
+/// The resolver of CDNSSDShims_resolver_prestart and what it was started with, until taken.
+static struct {
+    pthread_mutex_t lock;
+    CDNSSDShims_Resolver *resolver;
+    char *type, *domain;
+    unsigned resolve_limit;
+} prestarted = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, NULL, 0};
+
+static int same_text(const char *a, const char *b) {
+    return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+int CDNSSDShims_resolver_prestart(const char *type, const char *domain, unsigned resolve_limit) {
+    pthread_mutex_lock(&prestarted.lock);
+    int status = -1;
+    if (prestarted.resolver == NULL && type != NULL) {
+        char *type_copy = strdup(type);
+        char *domain_copy = domain != NULL ? strdup(domain) : NULL;
+        CDNSSDShims_Resolver *resolver = NULL;
+        if (type_copy != NULL && (domain == NULL || domain_copy != NULL) &&
+            (resolver = CDNSSDShims_resolver_open()) != NULL &&
+            CDNSSDShims_resolver_browse(resolver, type, domain, resolve_limit) == 0) {
+            prestarted.resolver = resolver;
+            prestarted.type = type_copy;
+            prestarted.domain = domain_copy;
+            prestarted.resolve_limit = resolve_limit;
+            status = 0;
+        } else {
+            CDNSSDShims_resolver_close(resolver);
+            free(type_copy);
+            free(domain_copy);
+        }
+    }
+    pthread_mutex_unlock(&prestarted.lock);
+    return status;
+}
+
+CDNSSDShims_Resolver *CDNSSDShims_resolver_take(const char *type, const char *domain, unsigned resolve_limit) {
+    pthread_mutex_lock(&prestarted.lock);
+    CDNSSDShims_Resolver *taken = NULL;
+    if (prestarted.resolver != NULL && same_text(prestarted.type, type) && same_text(prestarted.domain, domain) &&
+        prestarted.resolve_limit == resolve_limit) {
+        taken = prestarted.resolver;
+        prestarted.resolver = NULL;
+        free(prestarted.type);
+        free(prestarted.domain);
+        prestarted.type = prestarted.domain = NULL;
+    }
+    pthread_mutex_unlock(&prestarted.lock);
+    return taken;
 }
 
 int CDNSSDShims_resolver_start(CDNSSDShims_Resolver *resolver, uint64_t tag, uint32_t interface, const char *name,
@@ -263,9 +393,9 @@ int CDNSSDShims_resolver_start(CDNSSDShims_Resolver *resolver, uint64_t tag, uin
     AvahiProtocol aprotocol = family == AF_INET6 ? AVAHI_PROTO_INET6 : family == AF_INET ? AVAHI_PROTO_INET : AVAHI_PROTO_UNSPEC;
     AvahiIfIndex index = interface == 0 ? AVAHI_IF_UNSPEC : (AvahiIfIndex)interface;
     avahi.poll_lock(resolver->poll);
-    int status = start_locked(resolver, entry, index, name, type, domain, aprotocol);
+    int status = start_locked(resolver, entry, index, AVAHI_PROTO_UNSPEC, name, type, domain, aprotocol);
     avahi.poll_unlock(resolver->poll);
-    if (status != 0) free(entry);
+    if (status != 0) free_running(entry);
     return status;
 }
 
@@ -276,7 +406,7 @@ void CDNSSDShims_resolver_cancel(CDNSSDShims_Resolver *resolver, uint64_t tag) {
         if (entry->tag == tag) {
             *link = entry->next;
             avahi.resolver_free(entry->resolver);
-            free(entry);
+            free_running(entry);
         } else {
             link = &entry->next;
         }
@@ -314,7 +444,7 @@ void CDNSSDShims_resolver_close(CDNSSDShims_Resolver *resolver) {
     for (struct running *entry = resolver->running; entry != NULL;) {
         struct running *next = entry->next;
         avahi.resolver_free(entry->resolver);
-        free(entry);
+        free_running(entry);
         entry = next;
     }
     if (resolver->client != NULL) avahi.client_free(resolver->client);

@@ -51,17 +51,27 @@ public final class AvahiBrowser {
         self.limits = limits
         // One libavahi-client connection browses and resolves (avahi-browse -r's round trips);
         // Avahi's compat layer (its own D-Bus client and thread per DNSServiceRef) is the fallback.
-        if resolution == .serviceResolver, let resolver = CDNSSDShims_resolver_open() {
-            self.resolver = resolver
-            if CDNSSDShims_resolver_browse(resolver, type, domain) == 0 {
-                // The tables' storage now, while avahi-daemon holds the browse back (about 10 ms),
-                // not after its first answer: first use of a generic type costs a runtime
-                // metadata instantiation with conformance lookups.
-                pending.reserveCapacity(4)
-                resolverTags.reserveCapacity(4)
-                events.reserveCapacity(4)
-                return
+        // The browse resolves what it finds itself, on Avahi's thread, with no hop to this one.
+        let resolveLimit = UInt32(clamping: limits.maxInstances)
+        var browsing = false
+        if resolution == .serviceResolver {
+            if let resolver = CDNSSDShims_resolver_take(type, domain, resolveLimit) {
+                // Started before main (CDNSSDShims_resolver_prestart): the browse is under way.
+                self.resolver = resolver
+                browsing = true
+            } else if let resolver = CDNSSDShims_resolver_open() {
+                self.resolver = resolver
+                browsing = CDNSSDShims_resolver_browse(resolver, type, domain, resolveLimit) == 0
             }
+        }
+        if browsing {
+            // The tables' storage now, while avahi-daemon holds the browse back (about 10 ms), not
+            // after its first answer: first use of a generic type costs a runtime metadata
+            // instantiation with conformance lookups.
+            pending.reserveCapacity(4)
+            resolverTags.reserveCapacity(4)
+            events.reserveCapacity(4)
+            return
         }
         try Self.loadLibrary()
         var ref: DNSServiceRef?
@@ -121,17 +131,27 @@ public final class AvahiBrowser {
 
     // MARK: Callbacks
 
+    /// `resolving`: the tag of the resolution the resolver's browse started for the instance (0: none).
     fileprivate func browsed(flags: DNSServiceFlags, interface: UInt32, status: DNSServiceErrorType,
-                             name: String, type: String, domain: String) {
+                             name: String, type: String, domain: String, resolving: UInt64 = 0) {
         guard status == kDNSServiceErr_NoError else {
             failure = Self.error("browse", status)
             return
         }
         let instance = BrowsedInstance(name: name, type: type, domain: domain, interfaceIndex: interface)
         if flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0 {
-            guard pending[instance] == nil, pending.count < limits.maxInstances else { return }
+            guard pending[instance] == nil, pending.count < limits.maxInstances else {
+                // The browse shares one resolution per instance; a new one nobody takes is stopped.
+                if resolving != 0, resolverTags[resolving] == nil, let resolver {
+                    CDNSSDShims_resolver_cancel(resolver, resolving)
+                }
+                return
+            }
             var entry = Pending()
-            if let resolver {
+            if resolving != 0 {
+                entry.resolverTag = resolving
+                resolverTags[resolving] = instance
+            } else if let resolver {
                 // Whichever address family answers first (that answer ends a --first run), then the
                 // other one as well.
                 let tag = nextTag
@@ -219,7 +239,7 @@ public final class AvahiBrowser {
                 let added = answer.kind == CDNSSDShims_EventBrowseAdded
                 browsed(flags: added ? DNSServiceFlags(kDNSServiceFlagsAdd) : 0, interface: answer.interface,
                         status: DNSServiceErrorType(kDNSServiceErr_NoError), name: text(answer.name), type: text(answer.type),
-                        domain: text(answer.host))
+                        domain: text(answer.host), resolving: added ? answer.tag : 0)
                 continue
             case CDNSSDShims_EventBrowseFailed:
                 browsed(flags: 0, interface: 0, status: answer.status, name: "", type: "", domain: "")

@@ -9,8 +9,7 @@ import ClawpairCore
 setenv("AVAHI_COMPAT_NOWARN", "1", 1)
 signal(SIGPIPE, SIG_IGN)
 
-// discover: the Avahi browse starts before the command line's set-up (see AvahiHeadStart).
-if AvahiHeadStart.applies(to: Array(CommandLine.arguments.dropFirst())) { AvahiHeadStart.start() }
+// discover's Avahi browse has already started, in a constructor (CClawpairHeadStart).
 
 exit(CommandLineTool.run(root: RootCommand.spec, arguments: Array(CommandLine.arguments.dropFirst()),
                          version: ClawpairVersion.current))

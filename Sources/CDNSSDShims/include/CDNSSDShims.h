@@ -64,7 +64,8 @@ typedef struct CDNSSDShims_Resolver CDNSSDShims_Resolver;
 typedef enum {
     /// A resolver answer (`tag`, `found` and the fields after it).
     CDNSSDShims_EventResolved = 0,
-    /// CDNSSDShims_resolver_browse found an instance: `interface`, `name`, `type`, and the domain in `host`.
+    /// CDNSSDShims_resolver_browse found an instance: `interface`, `name`, `type`, the domain in
+    /// `host`, and in `tag` the resolution the browse started for it (0: none).
     CDNSSDShims_EventBrowseAdded = 1,
     /// An instance was withdrawn (the same fields).
     CDNSSDShims_EventBrowseRemoved = 2,
@@ -75,7 +76,7 @@ typedef enum {
 /// One queued event: a resolver answer or a browse event, copied out of Avahi's callback.
 typedef struct {
     CDNSSDShims_EventKind kind;
-    /// The tag given to CDNSSDShims_resolver_start.
+    /// The tag given to CDNSSDShims_resolver_start, or one the browse chose (CDNSSDShims_BrowseTagBase and up).
     uint64_t tag;
     /// 1: found (the fields below are set); 0: the resolver failed or timed out.
     int found;
@@ -103,10 +104,30 @@ CDNSSDShims_Resolver *CDNSSDShims_resolver_open(void);
 /// Readable while answers are queued.
 int CDNSSDShims_resolver_fd(CDNSSDShims_Resolver *resolver);
 
+/// The first tag CDNSSDShims_resolver_browse gives its own resolutions; callers of
+/// CDNSSDShims_resolver_start use tags below it.
+static const uint64_t CDNSSDShims_BrowseTagBase = UINT64_C(1) << 63;
+
 /// Browses `type` in `domain` (NULL: the default) on the same client, as DNSServiceBrowse does on
 /// its own: instances come and go as queued browse events. At most one browse per resolver.
-/// Returns 0, or -1 when Avahi refused.
-int CDNSSDShims_resolver_browse(CDNSSDShims_Resolver *resolver, const char *type, const char *domain);
+/// Each new instance is also resolved at once, on Avahi's thread, as CDNSSDShims_resolver_start
+/// with AF_UNSPEC would (the added event carries the tag), up to `resolve_limit` instances at a
+/// time; an instance browsed again for another protocol shares its running resolution.
+/// CDNSSDShims_resolver_cancel stops them. Returns 0, or -1 when Avahi refused.
+int CDNSSDShims_resolver_browse(CDNSSDShims_Resolver *resolver, const char *type, const char *domain,
+                                unsigned resolve_limit);
+
+/// Opens a resolver and starts CDNSSDShims_resolver_browse on it now, for the first
+/// CDNSSDShims_resolver_take with the same arguments to adopt: a program that knows early (before
+/// its own set-up) that it will browse starts the request inside avahi-daemon's hold on a new
+/// browse (about 10 ms, even with the answer cached) instead of after its set-up. At most one
+/// per process; one not taken stays open until the process exits. Returns 0, or -1 (nothing kept).
+int CDNSSDShims_resolver_prestart(const char *type, const char *domain, unsigned resolve_limit);
+
+/// The resolver CDNSSDShims_resolver_prestart started with the same `type`, `domain` (NULL
+/// matches only NULL) and `resolve_limit`, once; NULL when there is none or it differs.
+/// The caller owns it (CDNSSDShims_resolver_close).
+CDNSSDShims_Resolver *CDNSSDShims_resolver_take(const char *type, const char *domain, unsigned resolve_limit);
 
 /// Starts resolving `name` of `type` in `domain` on `interface` (0: any) for addresses of
 /// `family`: AF_INET or AF_INET6; or AF_UNSPEC, whichever family answers first (as

@@ -1,9 +1,9 @@
+internal import CClawpairHeadStart
 import ClawpairAvahi
 import ClawpairCore
 import ClawpairDNS
 import ClawpairDiscovery
 import ClawpairMDNS
-import Synchronization
 
 /// Which mDNS implementation `discover` uses.
 enum DiscoveryBackendChoice: String, CaseIterable {
@@ -63,7 +63,9 @@ enum LocalDiscovery {
         case .auto:
             do {
                 try runAvahi(until: deadline, teardown: teardown, onEvent: onEvent)
-                note("backend: avahi (avahi-daemon answered)")
+                note(CClawpairHeadStart_started() == 1
+                     ? "backend: avahi (avahi-daemon answered; browse started before main)"
+                     : "backend: avahi (avahi-daemon answered)")
                 return "avahi"
             } catch AvahiError.daemonNotRunning {
                 note("backend: native (no avahi-daemon on the system bus)")
@@ -79,7 +81,9 @@ enum LocalDiscovery {
 
     static func runAvahi(until deadline: Monotonic.Instant, teardown: Teardown? = nil,
                          onEvent: (SightingEvent) -> Bool) throws {
-        let browser = try AvahiHeadStart.take() ?? AvahiBrowser(type: serviceType)
+        // Takes over the browse CClawpairHeadStart started before main, if any: same type and limit.
+        assert(serviceType == CCLAWPAIR_HEAD_START_TYPE, "CClawpairHeadStart browses another type")
+        let browser = try AvahiBrowser(type: serviceType, limits: AvahiLimits(maxInstances: Int(CCLAWPAIR_HEAD_START_LIMIT)))
         if let teardown { teardown.add(browser.stop) }
         defer { if teardown == nil { browser.stop() } }
         // avahi-daemon holds a new browse back for about 10 ms, even with the answer in its cache:
@@ -168,52 +172,5 @@ enum LocalDiscovery {
             index = end
         }
         return strings
-    }
-}
-
-/// `discover`'s Avahi browse, started first thing in main.swift, before the command line is set
-/// up and parsed: avahi-daemon then holds the new browse back for about 10 ms even with the answer
-/// in its cache, and that set-up (about 1 ms) runs inside the hold instead of before the browse.
-/// ``LocalDiscovery/runAvahi(until:teardown:onEvent:)`` takes the browser, or the error its
-/// creation threw (unchanged), in place of creating one. Not taken (another backend, a usage
-/// error), it is left to the process's exit.
-enum AvahiHeadStart {
-    private final class Slot: @unchecked Sendable {
-        let result: Result<AvahiBrowser, AvahiError>
-        init(_ result: Result<AvahiBrowser, AvahiError>) { self.result = result }
-    }
-
-    private static let slot = Mutex<Slot?>(nil)
-
-    /// Whether `arguments` (without the program name) are a one-shot `discover` that may use
-    /// Avahi (not --backend native, --wide-area-only, --watch or help).
-    static func applies(to arguments: [String]) -> Bool {
-        guard arguments.first == "discover" else { return false }
-        // Plain comparisons: a Set literal here would cost a conformance scan before the browse.
-        return !arguments.contains { argument in
-            argument == "native" || argument == "--backend=native" || argument == "--wide-area-only"
-                || argument == "--watch" || argument == "--help" || argument == "-h"
-        }
-    }
-
-    /// Creates the browser LocalDiscovery.runAvahi would create.
-    static func start() {
-        let result: Result<AvahiBrowser, AvahiError>
-        do throws(AvahiError) {
-            result = .success(try AvahiBrowser(type: LocalDiscovery.serviceType))
-        } catch {
-            result = .failure(error)
-        }
-        let made = Slot(result)
-        slot.withLock { $0 = made }
-    }
-
-    /// The started browser, once (nil when none was started), or what its creation threw.
-    static func take() throws(AvahiError) -> AvahiBrowser? {
-        guard let taken = slot.withLock({ state -> Slot? in
-            defer { state = nil }
-            return state
-        }) else { return nil }
-        return try taken.result.get()
     }
 }
