@@ -19,13 +19,15 @@ deps:
 # Release binaries link the Swift runtime, libstdc++ and most C libraries statically (fast start-up,
 # see scripts/static-pkgconfig). They stay position-independent (ASLR for the executable's own code,
 # which includes the statically linked image parsers) and start about as fast as a non-PIE build:
-# - lld packs the ~48,000 relative relocations (OpenSSL's tables, the Swift runtime, libdispatch)
-#   as DT_RELR (glibc >= 2.36): a few KiB instead of ~1 MiB of .rela.dyn read at every start;
+# - lld packs the ~24,000 relative relocations (the Swift runtime's and the program's metadata)
+#   as DT_RELR (glibc >= 2.36): a few KiB instead of ~0.5 MiB of .rela.dyn read at every start;
+#   OpenSSL, whose tables were as many again, is loaded with dlopen by TLS only (COpenSSLShims);
 # - --no-export-dynamic keeps the executable's ~5,000 Swift symbols out of the dynamic symbol
 #   table, which every symbol lookup of the loader searches first (crash backtraces still name
 #   functions: they read .symtab).
 # Together about 1.3 ms off every command's start-up here (bench/startup, bench/qr).
-# PIE=0 links a non-PIE executable instead (no ASLR for the executable image; no faster now).
+# PIE=0 links a non-PIE executable instead (no ASLR for the executable image): the relocated
+# pages' ~40 copy-on-write faults, about 0.1-0.2 ms, are all it saves.
 PIE ?= 1
 LINK_PIE := $(if $(filter 0,$(PIE)),-Xlinker -no-pie,-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs) \
 	-Xlinker --no-export-dynamic

@@ -18,7 +18,7 @@
 //     ├─ ClawpairSetupCode   setup codes, URL normalization, plaintext policy, access profiles
 //     └─ ClawpairCore        exit codes, errors, base64url, JSON, terminal sanitizing, redaction
 //   C<Lib>                   system-library shims found through pkg-config (one per C library)
-//   COpenSSLShims            forwarders for OpenSSL macros Swift cannot import
+//   COpenSSLShims            OpenSSL loaded with dlopen when TLS is first used; forwarders for its macros
 //   CDNSSDShims              Avahi's dns_sd API loaded with dlopen on first use (keeps start-up fast)
 //   CClawpairHeadStart       the executable's constructor that starts `discover`'s Avahi browse before main
 //   CImageShims              libjpeg reads and libpng row writes inside setjmp (fatal errors return, never exit);
@@ -58,7 +58,7 @@ let package = Package(
         systemLibrary("CZBar", pkgConfig: "zbar", apt: ["libzbar-dev"]),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
         systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg-dev"]),
-        .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
+        .target(name: "COpenSSLShims", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CDNSSDShims", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CClawpairHeadStart", dependencies: ["CDNSSDShims"]),
         .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG"]),
@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "ClawpairMDNS", dependencies: ["ClawpairCore", "ClawpairDNS"]),
         .target(name: "ClawpairWideArea", dependencies: ["ClawpairCore", "ClawpairDNS"]),
         .target(name: "ClawpairWebSocket", dependencies: ["ClawpairCore"]),
-        .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSL", "COpenSSLShims"]),
+        .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSLShims"]),
         .target(name: "ClawpairProbe", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
                                                       "ClawpairSetupCode"]),
         .target(name: "ClawpairGateway", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",

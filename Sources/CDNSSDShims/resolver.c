@@ -288,7 +288,9 @@ static void resolver_callback(AvahiServiceResolver *r, AvahiIfIndex interface, A
     }
 }
 
-CDNSSDShims_Resolver *CDNSSDShims_resolver_open(void) {
+/// A connected client whose Avahi thread is not started yet (nothing is dispatched until then;
+/// replies and signals wait in the D-Bus connection).
+static CDNSSDShims_Resolver *open_client(void) {
     pthread_once(&avahi_once, load_avahi);
     if (avahi_status != 0) return NULL;
     CDNSSDShims_Resolver *resolver = calloc(1, sizeof *resolver);
@@ -307,8 +309,16 @@ CDNSSDShims_Resolver *CDNSSDShims_resolver_open(void) {
     pthread_mutex_init(&resolver->queue_lock, NULL);
     int error = 0;
     if ((resolver->poll = avahi.poll_new()) == NULL ||
-        (resolver->client = avahi.client_new(avahi.poll_get(resolver->poll), 0, client_callback, resolver, &error)) == NULL ||
-        avahi.poll_start(resolver->poll) < 0) {
+        (resolver->client = avahi.client_new(avahi.poll_get(resolver->poll), 0, client_callback, resolver, &error)) == NULL) {
+        CDNSSDShims_resolver_close(resolver);
+        return NULL;
+    }
+    return resolver;
+}
+
+CDNSSDShims_Resolver *CDNSSDShims_resolver_open(void) {
+    CDNSSDShims_Resolver *resolver = open_client();
+    if (resolver != NULL && avahi.poll_start(resolver->poll) < 0) {
         CDNSSDShims_resolver_close(resolver);
         return NULL;
     }
@@ -350,9 +360,11 @@ int CDNSSDShims_resolver_prestart(const char *type, const char *domain, unsigned
         char *type_copy = strdup(type);
         char *domain_copy = domain != NULL ? strdup(domain) : NULL;
         CDNSSDShims_Resolver *resolver = NULL;
-        if (type_copy != NULL && (domain == NULL || domain_copy != NULL) &&
-            (resolver = CDNSSDShims_resolver_open()) != NULL &&
-            CDNSSDShims_resolver_browse(resolver, type, domain, resolve_limit) == 0) {
+        // The browse request goes out before the Avahi thread is started: one thread creation
+        // less before it.
+        if (type_copy != NULL && (domain == NULL || domain_copy != NULL) && (resolver = open_client()) != NULL &&
+            CDNSSDShims_resolver_browse(resolver, type, domain, resolve_limit) == 0 &&
+            avahi.poll_start(resolver->poll) == 0) {
             prestarted.resolver = resolver;
             prestarted.type = type_copy;
             prestarted.domain = domain_copy;

@@ -7,6 +7,7 @@ import Testing
 struct OpenSSLTests {
     @Test("SSL_CTX_new(TLS_client_method()) with the TLS 1.2 minimum set through COpenSSLShims")
     func clientContextWithMinimumVersion() throws {
+        _ = try #require(COpenSSLShims_functions(), "\(String(cString: COpenSSLShims_load_error()))")
         let context = try #require(SSL_CTX_new(TLS_client_method()), "SSL_CTX_new returned NULL")
         defer { SSL_CTX_free(context) }
         let tls12 = COpenSSLShims_TLS1_2_VERSION()
@@ -18,6 +19,13 @@ struct OpenSSLTests {
         let connection = try #require(SSL_new(context), "SSL_new returned NULL")
         defer { SSL_free(connection) }
         #expect(COpenSSLShims_SSL_set_tlsext_host_name(connection, "gateway.example.invalid") == 1)
+    }
+
+    @Test("COpenSSLShims loads the same libcrypto the package links (one OpenSSL per process)")
+    func loadedFunctionsAreTheLinkedLibrary() throws {
+        let functions = try #require(COpenSSLShims_functions(), "\(String(cString: COpenSSLShims_load_error()))")
+        #expect(functions.pointee.EVP_sha256() == EVP_sha256())
+        #expect(String(cString: COpenSSLShims_load_error()).isEmpty)
     }
 
     @Test("SHA-256 through EVP_Digest (FIPS 180-2 vectors)", arguments: [
