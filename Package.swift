@@ -8,7 +8,9 @@
 //     ├─ ClawpairQR          QR render (libqrencode → terminal, PNG, SVG) and scan (zbar, dlopen'ed; PNG/JPEG/PNM input)
 //     ├─ ClawpairDiscovery   beacons: TXT rules, display names, endpoint selection, wide-area zones
 //     │   └─ ClawpairDNS     bounded DNS message codec (RFC 1035 + mDNS bits)
-//     ├─ ClawpairAvahi       browse/resolve through avahi-daemon (Avahi's Bonjour-compat dns_sd API)
+//     ├─ ClawpairAvahi       browse/resolve through avahi-daemon (its D-Bus API on our own connection;
+//     │   │                  Avahi's Bonjour-compat dns_sd API as the fallback and for registration)
+//     │   └─ ClawpairDBus    D-Bus message wire format: bounded, validating marshal/unmarshal (no I/O)
 //     ├─ ClawpairMDNS        built-in one-shot mDNS querier: record cache + browse state machine + sockets
 //     ├─ ClawpairWideArea    unicast DNS-SD browse (resolv.conf, UDP with TCP fallback), JSON5 config reader
 //     ├─ ClawpairGateway     gateway RPC client: frames, signed connect, devices/nodes RPCs, paired-gateways registry
@@ -20,7 +22,8 @@
 //   C<Lib>                   system-library shims found through pkg-config (one per C library)
 //   COpenSSLShims            OpenSSL loaded with dlopen when TLS is first used; forwarders for its macros
 //   CDNSSDShims              Avahi's dns_sd API loaded with dlopen on first use (keeps start-up fast)
-//   CClawpairHeadStart       the executable's constructor that starts `discover`'s Avahi browse before main
+//   CAvahiBus                the system bus socket: address, connect, pipelined authentication (no libdbus)
+//   CClawpairHeadStart       the executable's constructor that sends `discover`'s Avahi browse before main
 //   CImageShims              libjpeg reads and libpng row writes inside setjmp (fatal errors return, never exit);
 //                            zbar loaded on first use
 import PackageDescription
@@ -42,6 +45,7 @@ let package = Package(
         .library(name: "ClawpairDNS", targets: ["ClawpairDNS"]),
         .library(name: "ClawpairDiscovery", targets: ["ClawpairDiscovery"]),
         .library(name: "ClawpairAvahi", targets: ["ClawpairAvahi"]),
+        .library(name: "ClawpairDBus", targets: ["ClawpairDBus"]),
         .library(name: "ClawpairMDNS", targets: ["ClawpairMDNS"]),
         .library(name: "ClawpairWideArea", targets: ["ClawpairWideArea"]),
         .library(name: "ClawpairWebSocket", targets: ["ClawpairWebSocket"]),
@@ -60,7 +64,8 @@ let package = Package(
         systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg-dev"]),
         .target(name: "COpenSSLShims", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CDNSSDShims", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CClawpairHeadStart", dependencies: ["CDNSSDShims"]),
+        .target(name: "CAvahiBus"),
+        .target(name: "CClawpairHeadStart", dependencies: ["CAvahiBus"]),
         .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG"]),
 
         // Libraries (public API for Linux nodes).
@@ -71,7 +76,8 @@ let package = Package(
         .target(name: "ClawpairQR", dependencies: ["ClawpairCore", "CQRencode", "CPNG", "CJPEG", "CImageShims"]),
         .target(name: "ClawpairDNS", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairDiscovery", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairSetupCode"]),
-        .target(name: "ClawpairAvahi", dependencies: ["ClawpairCore", "CDNSSDShims"]),
+        .target(name: "ClawpairAvahi", dependencies: ["ClawpairCore", "ClawpairDBus", "CDNSSDShims", "CAvahiBus"]),
+        .target(name: "ClawpairDBus", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairMDNS", dependencies: ["ClawpairCore", "ClawpairDNS"]),
         .target(name: "ClawpairWideArea", dependencies: ["ClawpairCore", "ClawpairDNS"]),
         .target(name: "ClawpairWebSocket", dependencies: ["ClawpairCore"]),
@@ -100,7 +106,9 @@ let package = Package(
         .testTarget(name: "ClawpairQRTests", dependencies: ["ClawpairQR", "ClawpairSetupCode", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairDNSTests", dependencies: ["ClawpairDNS", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairDiscoveryTests", dependencies: ["ClawpairDiscovery", "ClawpairTestSupport"]),
-        .testTarget(name: "ClawpairAvahiTests", dependencies: ["ClawpairAvahi", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairAvahiTests",
+                    dependencies: ["ClawpairAvahi", "ClawpairDBus", "CAvahiBus", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairDBusTests", dependencies: ["ClawpairDBus"]),
         .testTarget(name: "ClawpairMDNSTests", dependencies: ["ClawpairMDNS", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairWideAreaTests", dependencies: ["ClawpairWideArea", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairWebSocketTests", dependencies: ["ClawpairWebSocket", "ClawpairTestSupport"]),
@@ -112,7 +120,7 @@ let package = Package(
             dependencies: ["CDNSSD", "CQRencode", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",
                            "ClawpairTestSupport"]
         ),
-        .testTarget(name: "CClawpairHeadStartTests", dependencies: ["CClawpairHeadStart"]),
+        .testTarget(name: "CClawpairHeadStartTests", dependencies: ["CClawpairHeadStart", "ClawpairAvahi"]),
         .testTarget(name: "clawpairTests", dependencies: ["ClawpairTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+internal import CAvahiBus
 internal import CDNSSDShims
 #if canImport(Glibc)
 import Glibc
@@ -24,8 +25,6 @@ public final class AvahiBrowser {
         var addresses: [String] = []
         var resolveRef: DNSServiceRef?
         var queryRefs: [DNSServiceRef] = []
-        /// The tag of the instance's resolutions through ``resolver`` (nil: the compat path).
-        var resolverTag: UInt64?
     }
 
     public let type: String
@@ -35,12 +34,9 @@ public final class AvahiBrowser {
     private var pending: [BrowsedInstance: Pending] = [:]
     private var events: [AvahiEvent] = []
     private var failure: AvahiError?
-    /// Avahi's own service resolver (SRV, TXT and an address in one answer), when libavahi-client
-    /// loads and connects; it browses as well then (no DNSServiceRef at all). Else each instance
-    /// is browsed and resolved through the compat layer.
-    private var resolver: OpaquePointer?
-    private var resolverTags: [UInt64: BrowsedInstance] = [:]
-    private var nextTag: UInt64 = 1
+    /// The browse on our own D-Bus connection (AvahiBusSession), when there is one; else every
+    /// instance is browsed and resolved through the compat layer.
+    private(set) var session: AvahiBusSession?
 
     /// Starts browsing `type` (e.g. `_openclaw-gw._tcp`) in `domain` (nil: the default, `local.`),
     /// resolving what it finds as `resolution` says.
@@ -49,29 +45,24 @@ public final class AvahiBrowser {
         self.type = type
         self.domain = domain
         self.limits = limits
-        // One libavahi-client connection browses and resolves (avahi-browse -r's round trips);
-        // Avahi's compat layer (its own D-Bus client and thread per DNSServiceRef) is the fallback.
-        // The browse resolves what it finds itself, on Avahi's thread, with no hop to this one.
-        let resolveLimit = UInt32(clamping: limits.maxInstances)
-        var browsing = false
-        if resolution == .serviceResolver {
-            if let resolver = CDNSSDShims_resolver_take(type, domain, resolveLimit) {
-                // Started before main (CDNSSDShims_resolver_prestart): the browse is under way.
-                self.resolver = resolver
-                browsing = true
-            } else if let resolver = CDNSSDShims_resolver_open() {
-                self.resolver = resolver
-                browsing = CDNSSDShims_resolver_browse(resolver, type, domain, resolveLimit) == 0
+        // Avahi's own service resolver over our own D-Bus connection (avahi-browse -r's calls);
+        // Avahi's compat layer (its own D-Bus client and thread per DNSServiceRef) is the fallback
+        // for a bus that is not a Unix socket or that refuses our authentication.
+        if resolution == .serviceResolver, let opening = try? AvahiBus.opening(type: type, domain: domain) {
+            // A connection made before main with the same first messages (CAvahiBus_prestart).
+            var fd = opening.withUnsafeBufferPointer { CAvahiBus_take($0.baseAddress, $0.count) }
+            if fd < 0 {
+                fd = opening.withUnsafeBufferPointer { CAvahiBus_connect($0.baseAddress, $0.count) }
+                if fd < 0 && errno != EAFNOSUPPORT { throw .daemonNotRunning }
             }
-        }
-        if browsing {
-            // The tables' storage now, while avahi-daemon holds the browse back (about 10 ms), not
-            // after its first answer: first use of a generic type costs a runtime metadata
-            // instantiation with conformance lookups.
-            pending.reserveCapacity(4)
-            resolverTags.reserveCapacity(4)
-            events.reserveCapacity(4)
-            return
+            if fd >= 0 {
+                do throws(AvahiError) {
+                    session = try AvahiBusSession(fd: fd, limits: limits)
+                    return
+                } catch .protocolViolation {
+                    // Authentication refused: libdbus, in the compat layer, may know another way in.
+                }
+            }
         }
         try Self.loadLibrary()
         var ref: DNSServiceRef?
@@ -88,20 +79,22 @@ public final class AvahiBrowser {
         for key in operations.keys { CDNSSDShims_DNSServiceRefDeallocate(key) }
         operations.removeAll()
         pending.removeAll()
-        if let resolver { CDNSSDShims_resolver_close(resolver) }
-        resolver = nil
-        resolverTags.removeAll()
+        session?.close()
+        session = nil
     }
 
     /// Processes replies until `deadline`, or until `onEvent` returns false. Each event is
     /// handed over as soon as the reply that caused it has been processed.
     public func run(until deadline: Monotonic.Instant, onEvent: (AvahiEvent) -> Bool) throws(AvahiError) {
+        if let session {
+            try session.run(until: deadline, onEvent: onEvent)
+            return
+        }
         while true {
             let now = Monotonic.now
             guard now < deadline else { return }
             let keys = Array(operations.keys)
             var fds = keys.map { pollfd(fd: CDNSSDShims_DNSServiceRefSockFD($0), events: Int16(POLLIN), revents: 0) }
-            if let resolver { fds.append(pollfd(fd: CDNSSDShims_resolver_fd(resolver), events: Int16(POLLIN), revents: 0)) }
             let remaining = now.duration(to: deadline).components
             let timeoutMs = Int32(clamping: remaining.seconds * 1000 + remaining.attoseconds / 1_000_000_000_000_000 + 1)
             let ready = poll(&fds, nfds_t(fds.count), timeoutMs)
@@ -110,10 +103,6 @@ public final class AvahiBrowser {
                 throw .poll(errno)
             }
             for (index, descriptor) in fds.enumerated() where descriptor.revents != 0 {
-                guard index < keys.count else {
-                    drainResolver()
-                    continue
-                }
                 let key = keys[index]
                 guard operations[key] != nil else { continue }  // closed by an earlier callback
                 let status = CDNSSDShims_DNSServiceProcessResult(key)
@@ -131,54 +120,27 @@ public final class AvahiBrowser {
 
     // MARK: Callbacks
 
-    /// `resolving`: the tag of the resolution the resolver's browse started for the instance (0: none).
     fileprivate func browsed(flags: DNSServiceFlags, interface: UInt32, status: DNSServiceErrorType,
-                             name: String, type: String, domain: String, resolving: UInt64 = 0) {
+                             name: String, type: String, domain: String) {
         guard status == kDNSServiceErr_NoError else {
             failure = Self.error("browse", status)
             return
         }
         let instance = BrowsedInstance(name: name, type: type, domain: domain, interfaceIndex: interface)
         if flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0 {
-            guard pending[instance] == nil, pending.count < limits.maxInstances else {
-                // The browse shares one resolution per instance; a new one nobody takes is stopped.
-                if resolving != 0, resolverTags[resolving] == nil, let resolver {
-                    CDNSSDShims_resolver_cancel(resolver, resolving)
-                }
-                return
-            }
+            guard pending[instance] == nil, pending.count < limits.maxInstances else { return }
             var entry = Pending()
-            if resolving != 0 {
-                entry.resolverTag = resolving
-                resolverTags[resolving] = instance
-            } else if let resolver {
-                // Whichever address family answers first (that answer ends a --first run), then the
-                // other one as well.
-                let tag = nextTag
-                nextTag += 1
-                if CDNSSDShims_resolver_start(resolver, tag, interface, name, type, domain, AF_UNSPEC) == 0 {
-                    entry.resolverTag = tag
-                    resolverTags[tag] = instance
-                }
-            }
-            // The compat resolver needs libdns_sd, not loaded when the browse runs on the resolver's client.
-            if entry.resolverTag == nil, CDNSSDShims_load() == 0 {
-                var ref: DNSServiceRef?
-                let context = Unmanaged.passUnretained(self).toOpaque()
-                let started = CDNSSDShims_DNSServiceResolve(&ref, 0, interface, name, type, domain, resolveReply, context)
-                if started == kDNSServiceErr_NoError, let ref {
-                    operations[ref] = .resolve(instance)
-                    entry.resolveRef = ref
-                }
+            var ref: DNSServiceRef?
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            let started = CDNSSDShims_DNSServiceResolve(&ref, 0, interface, name, type, domain, resolveReply, context)
+            if started == kDNSServiceErr_NoError, let ref {
+                operations[ref] = .resolve(instance)
+                entry.resolveRef = ref
             }
             pending[instance] = entry
             events.append(.added(instance))
         } else if let entry = pending.removeValue(forKey: instance) {
             for ref in [entry.resolveRef].compactMap({ $0 }) + entry.queryRefs { close(operation: ref) }
-            if let tag = entry.resolverTag, let resolver {
-                CDNSSDShims_resolver_cancel(resolver, tag)
-                resolverTags[tag] = nil
-            }
             events.append(.removed(instance))
         }
     }
@@ -222,51 +184,6 @@ public final class AvahiBrowser {
         }
         pending[instance] = entry
         if entry.hostTarget != nil && !entry.addresses.isEmpty { events.append(.resolved(snapshot(instance, entry))) }
-    }
-
-    /// Takes every queued event of ``resolver``: browse events go where DNSServiceBrowse's
-    /// replies go; each answer that changes what is known of its instance becomes a `.resolved` event.
-    private func drainResolver() {
-        guard let resolver else { return }
-        var answer = CDNSSDShims_Resolution()
-        while CDNSSDShims_resolver_next(resolver, &answer) == 1 {
-            defer { CDNSSDShims_resolution_free(&answer) }
-            switch answer.kind {
-            case CDNSSDShims_EventBrowseAdded, CDNSSDShims_EventBrowseRemoved:
-                func text<T>(_ field: T) -> String {
-                    withUnsafeBytes(of: field) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
-                }
-                let added = answer.kind == CDNSSDShims_EventBrowseAdded
-                browsed(flags: added ? DNSServiceFlags(kDNSServiceFlagsAdd) : 0, interface: answer.interface,
-                        status: DNSServiceErrorType(kDNSServiceErr_NoError), name: text(answer.name), type: text(answer.type),
-                        domain: text(answer.host), resolving: added ? answer.tag : 0)
-                continue
-            case CDNSSDShims_EventBrowseFailed:
-                browsed(flags: 0, interface: 0, status: answer.status, name: "", type: "", domain: "")
-                continue
-            default:
-                break
-            }
-            guard answer.found == 1, let instance = resolverTags[answer.tag], var entry = pending[instance] else { continue }
-            let host = withUnsafeBytes(of: answer.host) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            let address = withUnsafeBytes(of: answer.address) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            let txt = answer.txt.map { Array(UnsafeBufferPointer(start: $0, count: answer.txt_length)) } ?? []
-            var changed = entry.hostTarget != host || entry.port != answer.port || entry.txt != txt
-            if entry.hostTarget != host { entry.addresses = [] }
-            entry.hostTarget = host
-            entry.port = answer.port
-            entry.txt = txt
-            if !address.isEmpty, !entry.addresses.contains(address), entry.addresses.count < limits.maxAddressesPerInstance {
-                entry.addresses.append(address)
-                changed = true
-            }
-            pending[instance] = entry
-            if changed && !entry.addresses.isEmpty { events.append(.resolved(snapshot(instance, entry))) }
-        }
     }
 
     // MARK: Helpers

@@ -1,12 +1,13 @@
-// Browsing and resolving DNS-SD services through avahi-daemon, using Avahi's Bonjour-compat
-// `dns_sd` API (libavahi-compat-libdnssd). The C calls live in `AvahiBrowser+DNSSD.swift`.
+// Browsing and resolving DNS-SD services through avahi-daemon. By default on our own D-Bus
+// connection to the daemon (AvahiBusSession.swift): the browse, and Avahi's own service resolver
+// for each instance (SRV, TXT and an address in one answer), as `avahi-browse -r` asks for them,
+// without libavahi-client or libdbus. When the system bus is not a Unix socket or refuses our
+// authentication (or with `.compat`), Avahi's Bonjour-compat `dns_sd` API
+// (libavahi-compat-libdnssd, AvahiBrowser+DNSSD.swift) browses, and instances are resolved by
+// DNSServiceResolve and DNSServiceQueryRecord (A and AAAA) on the SRV target.
 //
-// Avahi's compat layer never says "all for now" and has no DNSServiceGetAddrInfo, so every run
-// is time-boxed by the caller's deadline. By default one libavahi-client connection browses and
-// resolves with Avahi's own service resolver (SRV, TXT and an address in one answer; see
-// AvahiResolution), as `avahi-browse -r` does, and libdns_sd is not even loaded. When
-// libavahi-client is unavailable (or with `.compat`), DNSServiceBrowse browses, and instances are
-// resolved by DNSServiceResolve and DNSServiceQueryRecord (A and AAAA) on the SRV target.
+// Avahi never says "all for now" through the compat layer, so every run is time-boxed by the
+// caller's deadline.
 
 import ClawpairCore
 
@@ -63,14 +64,18 @@ public enum AvahiError: Error, Sendable, Equatable {
     case call(String, Int32)
     /// poll() failed.
     case poll(Int32)
+    /// avahi-daemon answered a call with an error (the call, then the D-Bus error name and text).
+    case refused(String, String)
+    /// The system bus sent something the D-Bus protocol does not allow, or refused us.
+    case protocolViolation(String)
 }
 
 /// How a browse resolves the instances it finds.
 public enum AvahiResolution: Sendable, Hashable, CustomStringConvertible {
-    /// Avahi's own service resolver through libavahi-client: SRV, TXT and an address in one answer
-    /// (whichever address family answers first, as `avahi-browse -r` resolves, then the other
-    /// family too), with the browse on the same client connection. Falls back to `.compat` when
-    /// libavahi-client cannot be loaded or connected.
+    /// Avahi's own service resolver over our own D-Bus connection: SRV, TXT and an address in
+    /// one answer (whichever address family answers first, as `avahi-browse -r` resolves, then
+    /// the other family too), with the browse on the same connection. Falls back to `.compat`
+    /// when the system bus is not a Unix socket or refuses the authentication.
     case serviceResolver
     /// The compat layer only: DNSServiceResolve, then DNSServiceQueryRecord for A and AAAA. Each
     /// of those is its own D-Bus client, and avahi-daemon starts every record browser after a
@@ -86,10 +91,13 @@ public struct AvahiLimits: Sendable {
     public var maxInstances: Int
     /// Most addresses kept per instance.
     public var maxAddressesPerInstance: Int
+    /// Most bytes read from the system bus and not yet processed (bounds one message too).
+    public var maxBusInput: Int
 
-    public init(maxInstances: Int = 512, maxAddressesPerInstance: Int = 16) {
+    public init(maxInstances: Int = 512, maxAddressesPerInstance: Int = 16, maxBusInput: Int = 1 << 20) {
         self.maxInstances = maxInstances
         self.maxAddressesPerInstance = maxAddressesPerInstance
+        self.maxBusInput = maxBusInput
     }
 }
 
@@ -101,6 +109,8 @@ extension AvahiError: ClawpairError {
         case .libraryUnavailable(let reason): return "Avahi's dns_sd library could not be loaded: \(reason)"
         case .call(let call, let status): return "\(call) failed with dns_sd error \(status)"
         case .poll(let code): return "poll failed with errno \(code)"
+        case .refused(let call, let error): return "avahi-daemon refused \(call): \(error)"
+        case .protocolViolation(let what): return "talking to avahi-daemon over the system bus failed: \(what)"
         }
     }
     public var hint: String? {

@@ -1,4 +1,5 @@
 import CClawpairHeadStart
+@testable import ClawpairAvahi
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,5 +34,19 @@ struct HeadStartTests {
     @Test("nothing started in a process that is not clawpair discover")
     func notStartedHere() {
         #expect(CClawpairHeadStart_started() == 0)
+    }
+}
+
+/// The bytes the constructor sends are the ones AvahiBrowser would send for the same browse:
+/// otherwise CAvahiBus_take would not match and the head start would silently be lost.
+@Suite("discover's head start: the messages")
+struct HeadStartMessageTests {
+    @Test("CClawpairHeadStart_opening is AvahiBus.opening for the gateway service type")
+    func openingMatchesTheBrowser() throws {
+        var length = 0
+        let pointer = try #require(CClawpairHeadStart_opening(&length))
+        let constant = Array(UnsafeBufferPointer(start: pointer, count: length))
+        let encoded = try AvahiBus.opening(type: CCLAWPAIR_HEAD_START_TYPE, domain: nil)
+        #expect(constant == encoded, "regenerate head_start.c's bytes: \(encoded.map { String($0) }.joined(separator: ","))")
     }
 }

@@ -9,7 +9,7 @@ import ClawpairMDNS
 enum DiscoveryBackendChoice: String, CaseIterable {
     /// Avahi when its daemon answers, else the built-in querier.
     case auto
-    /// avahi-daemon through its dns_sd compatibility API.
+    /// avahi-daemon, through its D-Bus API (or its dns_sd compatibility API).
     case avahi
     /// The built-in one-shot mDNS querier (needs no daemon).
     case native
@@ -81,9 +81,9 @@ enum LocalDiscovery {
 
     static func runAvahi(until deadline: Monotonic.Instant, teardown: Teardown? = nil,
                          onEvent: (SightingEvent) -> Bool) throws {
-        // Takes over the browse CClawpairHeadStart started before main, if any: same type and limit.
+        // Takes over the browse CClawpairHeadStart sent before main, if any (same messages).
         assert(serviceType == CCLAWPAIR_HEAD_START_TYPE, "CClawpairHeadStart browses another type")
-        let browser = try AvahiBrowser(type: serviceType, limits: AvahiLimits(maxInstances: Int(CCLAWPAIR_HEAD_START_LIMIT)))
+        let browser = try AvahiBrowser(type: serviceType)
         if let teardown { teardown.add(browser.stop) }
         defer { if teardown == nil { browser.stop() } }
         // avahi-daemon holds a new browse back for about 10 ms, even with the answer in its cache:
