@@ -39,8 +39,8 @@ final class AvahiBusSession {
     private enum Call {
         case hello
         case browse
-        /// A ServiceResolverNew for `instance`; `first`: the one for either address family.
-        case resolve(BrowsedInstance, first: Bool)
+        /// A ServiceResolverNew for `instance`.
+        case resolve(BrowsedInstance)
     }
 
     private struct Entry {
@@ -72,6 +72,8 @@ final class AvahiBusSession {
     /// Signals for objects whose creation reply has not arrived yet (bounded).
     private var early: [DBusMessage] = []
     private var events: [AvahiEvent] = []
+    /// What ends the run at the next turn (the daemon left, the browse failed).
+    private var failure: AvahiError?
     private var closed = false
     private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
 
@@ -221,7 +223,7 @@ final class AvahiBusSession {
                              body: [.string("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
                                             + "member='NameOwnerChanged',arg0='\(AvahiBus.service)'")]))
             replayEarly()
-        case .resolve(let instance, _):
+        case .resolve(let instance):
             guard message.type == .methodReturn, let path else { return }
             guard entries[instance] != nil else {
                 free(resolver: path)  // the instance left before its resolver was made
@@ -269,7 +271,7 @@ final class AvahiBusSession {
                 // The event's interface and protocol, and an address of either family, as
                 // avahi-browse -r asks; the other family once the first answer is in.
                 resolve(instance, interface: interface, protocol: proto, name: name, type: type, domain: domain,
-                        addressFamily: AvahiBus.anyProtocol, first: true)
+                        addressFamily: AvahiBus.anyProtocol)
             } else if let entry = entries.removeValue(forKey: instance) {
                 for path in entry.resolverPaths { free(resolver: path) }
                 events.append(.removed(instance))
@@ -314,7 +316,7 @@ final class AvahiBusSession {
         }
         if followUp {
             resolve(instance, interface: interface, protocol: AvahiBus.anyProtocol, name: name, type: type, domain: domain,
-                    addressFamily: family == AvahiBus.inet6 ? AvahiBus.inet : AvahiBus.inet6, first: false)
+                    addressFamily: family == AvahiBus.inet6 ? AvahiBus.inet : AvahiBus.inet6)
         }
     }
 
@@ -325,13 +327,11 @@ final class AvahiBusSession {
         failure = .daemonNotRunning
     }
 
-    private(set) var failure: AvahiError?
-
     // MARK: Output
 
     private func resolve(_ instance: BrowsedInstance, interface: Int32, protocol proto: Int32, name: String, type: String,
-                         domain: String, addressFamily: Int32, first: Bool) {
-        send(.methodCall(serial: serial(for: .resolve(instance, first: first)), destination: AvahiBus.service, path: "/",
+                         domain: String, addressFamily: Int32) {
+        send(.methodCall(serial: serial(for: .resolve(instance)), destination: AvahiBus.service, path: "/",
                          interface: AvahiBus.server, member: "ServiceResolverNew",
                          body: [.int32(interface), .int32(proto), .string(name), .string(type), .string(domain),
                                 .int32(addressFamily), .uint32(0)]))
