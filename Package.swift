@@ -99,7 +99,7 @@ let package = Package(
         // Tests.
         .target(name: "ClawpairTestSupport", dependencies: ["ClawpairCore", "CTestShims"], path: "Tests/ClawpairTestSupport"),
         .target(name: "CTestShims", path: "Tests/CTestShims"),
-        .testTarget(name: "ClawpairCoreTests", dependencies: ["ClawpairCore"]),
+        .testTarget(name: "ClawpairCoreTests", dependencies: ["ClawpairCore", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairSetupCodeTests", dependencies: ["ClawpairSetupCode", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairCLIKitTests", dependencies: ["ClawpairCLIKit"]),
         .testTarget(name: "ClawpairIdentityTests", dependencies: ["ClawpairIdentity", "ClawpairTestSupport"]),
@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "ClawpairDiscoveryTests", dependencies: ["ClawpairDiscovery", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairAvahiTests",
                     dependencies: ["ClawpairAvahi", "ClawpairDBus", "CAvahiBus", "ClawpairTestSupport"]),
-        .testTarget(name: "ClawpairDBusTests", dependencies: ["ClawpairDBus"]),
+        .testTarget(name: "ClawpairDBusTests", dependencies: ["ClawpairDBus", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairMDNSTests", dependencies: ["ClawpairMDNS", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairWideAreaTests", dependencies: ["ClawpairWideArea", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairWebSocketTests", dependencies: ["ClawpairWebSocket", "ClawpairTestSupport"]),

@@ -1,4 +1,5 @@
 import ClawpairCore
+import ClawpairTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import ClawpairDNS
+import ClawpairTestSupport
 import Testing
 
 /// Malformed messages: every one fails with a typed error that names where, and nothing traps.

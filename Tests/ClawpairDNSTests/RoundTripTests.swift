@@ -1,4 +1,5 @@
 @testable import ClawpairDNS
+import ClawpairTestSupport
 import Testing
 
 /// Property tests: random messages survive pack → unpack exactly, and whatever unpacks (including

@@ -1,4 +1,5 @@
 @testable import ClawpairDiscovery
+import ClawpairTestSupport
 import Testing
 
 @Suite struct BonjourEscapeTests {

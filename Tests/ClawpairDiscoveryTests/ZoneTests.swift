@@ -1,5 +1,6 @@
 import ClawpairDNS
 @testable import ClawpairDiscovery
+import ClawpairTestSupport
 import Testing
 
 @Suite struct WideAreaDomainTests {

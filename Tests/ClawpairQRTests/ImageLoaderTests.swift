@@ -1,4 +1,5 @@
 import ClawpairQR
+import ClawpairTestSupport
 import Foundation
 import Testing
 
@@ -181,7 +182,7 @@ import Testing
             }
             // Only the last few bytes (PNG IEND, JPEG EOI) may be missing for a file to still decode.
             #expect(failures >= file.count - 12, "\(name): \(failures) of \(file.count) prefixes failed")
-            var generator = SplitMix64(seed: 0x5EED)
+            var generator = SeededGenerator(seed: 0x5EED)
             for _ in 0..<400 {
                 var damaged = file
                 let position = Int(generator.next() % UInt64(file.count))
@@ -247,15 +248,3 @@ import Testing
     }
 }
 
-/// A small deterministic generator (SplitMix64), so damaged inputs are the same on every run.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,4 +1,5 @@
 import ClawpairQR
+import ClawpairTestSupport
 import Foundation
 import Testing
 
@@ -47,7 +48,7 @@ import Testing
     func nothingFound() throws {
         #expect(try QRScanner().scan(GrayImage(width: 64, height: 64, pixels: [UInt8](repeating: 255, count: 4096))).isEmpty)
         #expect(try QRScanner().scan(GrayImage(width: 1, height: 1, pixels: [0])).isEmpty)
-        var generator = SplitMix64(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         let noise = (0..<(200 * 200)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         #expect(try QRScanner().scan(GrayImage(width: 200, height: 200, pixels: noise)).isEmpty)
     }

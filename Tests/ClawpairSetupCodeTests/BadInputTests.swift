@@ -1,5 +1,6 @@
 import ClawpairCore
 @testable import ClawpairSetupCode
+import ClawpairTestSupport
 import Testing
 
 /// Hostile and malformed inputs: none may trap, each gives a specific error.

@@ -1,5 +1,6 @@
 import ClawpairCore
 @testable import ClawpairSetupCode
+import ClawpairTestSupport
 import Testing
 
 @Suite struct EncodeTests {

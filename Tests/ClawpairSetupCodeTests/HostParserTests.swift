@@ -1,4 +1,5 @@
 @testable import ClawpairSetupCode
+import ClawpairTestSupport
 import Testing
 
 /// Punycode, IPv4 and IPv6 literal parsing (HostParser.swift, Punycode.swift, IPAddress.swift).

@@ -1,4 +1,5 @@
 @testable import ClawpairSetupCode
+import ClawpairTestSupport
 import Testing
 
 @Suite struct URLNormalizationTests {

@@ -1,3 +1,4 @@
+import ClawpairTestSupport
 @testable import ClawpairWebSocket
 import Testing
 
@@ -64,7 +65,7 @@ import Testing
 
     @Test func roundTripProperty() throws {
         for seed in UInt64(1)...200 {
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededGenerator(seed: seed)
             var frames: [WebSocketFrame] = []
             for _ in 0..<Int.random(in: 1...6, using: &rng) {
                 let opcode = WebSocketOpcode.allCases.randomElement(using: &rng)!

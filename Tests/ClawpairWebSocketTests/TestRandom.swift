@@ -1,18 +1,7 @@
-/// A seeded generator (SplitMix64) so property tests are reproducible; the seed is in each failure.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import ClawpairTestSupport
 
 /// Splits `bytes` into random-sized chunks (1…max), as a socket might deliver them.
-func randomChunks(_ bytes: [UInt8], max: Int, using rng: inout SplitMix64) -> [[UInt8]] {
+func randomChunks(_ bytes: [UInt8], max: Int, using rng: inout SeededGenerator) -> [[UInt8]] {
     var chunks: [[UInt8]] = []
     var i = 0
     while i < bytes.count {

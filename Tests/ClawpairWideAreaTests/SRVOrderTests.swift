@@ -1,4 +1,5 @@
 import ClawpairDNS
+import ClawpairTestSupport
 import ClawpairWideArea
 import Synchronization
 import Testing
@@ -81,17 +82,7 @@ struct SRVOrderTests {
 
     @Test("with a seeded generator the first choice follows the weights (1:3), and every record is kept")
     func distribution() {
-        struct SplitMix: RandomNumberGenerator {
-            var state: UInt64
-            mutating func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return z ^ (z >> 31)
-            }
-        }
-        let generator = Mutex(SplitMix(state: 2782))
+        let generator = Mutex(SeededGenerator(seed: 2782))
         let pick: SRVOrder.Pick = { bound in generator.withLock { Int.random(in: 0...bound, using: &$0) } }
         let records = [Self.srv(0, 10, 1), Self.srv(0, 30, 2)]
         var firstIsHeavy = 0
