@@ -22,11 +22,7 @@ struct DNSSDTests {
     @Test("DNSServiceBrowse finds a python-zeroconf gateway; DNSServiceResolve returns its port and TXT")
     func browseAndResolve() async throws {
         try await withNetworkLab { lab in
-            let a = try await lab.addHost("A")
-            let b = try await lab.addHost("B")
-            try await lab.link(a, b)
-            let bus = try await lab.startDBus(in: a)
-            try await lab.startAvahi(in: a, bus: bus)
+            let (_, b, bus, _) = try await lab.startAvahiLink()
             let advertiser = try await lab.startZeroconfAdvertiser(
                 in: b, instance: Self.instance, port: 18789, txt: Self.txt, server: "gw-test.local.")
             #expect(advertiser.fullName == "\(Self.instance)._openclaw-gw._tcp.local.")
@@ -51,11 +47,7 @@ struct DNSSDTests {
     @Test("DNSServiceRegister publishes through avahi-daemon; python-zeroconf on the other host resolves it")
     func registerSeenByZeroconf() async throws {
         try await withNetworkLab { lab in
-            let a = try await lab.addHost("A")
-            let b = try await lab.addHost("B")
-            try await lab.link(a, b)
-            let bus = try await lab.startDBus(in: a)
-            let avahi = try await lab.startAvahi(in: a, bus: bus)
+            let (_, b, bus, avahi) = try await lab.startAvahiLink()
             let browser = try await lab.startZeroconfBrowser(in: b)
 
             try await bus.withSystemBusEnvironment {

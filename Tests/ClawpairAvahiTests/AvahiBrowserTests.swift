@@ -57,11 +57,7 @@ struct AvahiBrowserTests {
     @Test("a deadline bounds a browse that finds nothing")
     func deadlineBoundsEmptyBrowse() async throws {
         try await withNetworkLab { lab in
-            let a = try await lab.addHost("A")
-            let b = try await lab.addHost("B")
-            try await lab.link(a, b)
-            let bus = try await lab.startDBus(in: a)
-            try await lab.startAvahi(in: a, bus: bus)
+            let (_, _, bus, _) = try await lab.startAvahiLink()
             try await bus.withSystemBusEnvironment {
                 let browser = try AvahiBrowser(type: "_nothing-here._tcp")
                 let start = Monotonic.now

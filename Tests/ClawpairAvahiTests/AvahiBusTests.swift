@@ -32,11 +32,7 @@ struct AvahiBusTests {
     @Test("avahi-daemon going away ends a browse with daemonNotRunning")
     func daemonLeaves() async throws {
         try await withNetworkLab { lab in
-            let a = try await lab.addHost("A")
-            let b = try await lab.addHost("B")
-            try await lab.link(a, b)
-            let bus = try await lab.startDBus(in: a)
-            let avahi = try await lab.startAvahi(in: a, bus: bus)
+            let (_, _, bus, avahi) = try await lab.startAvahiLink()
             try await bus.withSystemBusEnvironment {
                 let browser = try AvahiBrowser(type: Self.type)
                 try browser.run(until: Monotonic.now + .milliseconds(300)) { _ in true }
@@ -52,11 +48,7 @@ struct AvahiBusTests {
     @Test("signals from another bus client are ignored: only avahi-daemon's count")
     func spoofedSignalsAreIgnored() async throws {
         try await withNetworkLab { lab in
-            let a = try await lab.addHost("A")
-            let b = try await lab.addHost("B")
-            try await lab.link(a, b)
-            let bus = try await lab.startDBus(in: a)
-            try await lab.startAvahi(in: a, bus: bus)
+            let (_, _, bus, _) = try await lab.startAvahiLink()
             try await bus.withSystemBusEnvironment {
                 let browser = try AvahiBrowser(type: Self.type)
                 try browser.run(until: Monotonic.now + .milliseconds(300)) { _ in true }

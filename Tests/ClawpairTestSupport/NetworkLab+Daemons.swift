@@ -162,6 +162,18 @@ extension NetworkLab {
     /// `/run/avahi-daemon` is a lab directory, with a generated config limited to the host's lab
     /// interfaces and without wide-area DNS. Waits for "Server startup complete" (host name probed,
     /// D-Bus object registered).
+    /// The set-up most Avahi tests share: hosts A and B on one link, dbus-daemon and avahi-daemon
+    /// (default options) in A.
+    public func startAvahiLink() async throws(HarnessError)
+        -> (a: LabHost, b: LabHost, bus: DBusBus, avahi: AvahiDaemon) {
+        let a = try await addHost("A")
+        let b = try await addHost("B")
+        try await link(a, b)
+        let bus = try await startDBus(in: a)
+        let avahi = try await startAvahi(in: a, bus: bus)
+        return (a, b, bus, avahi)
+    }
+
     @discardableResult
     public func startAvahi(
         in host: LabHost,

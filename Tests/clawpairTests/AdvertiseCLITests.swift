@@ -12,11 +12,7 @@ struct AdvertiseCLITests {
     @Test("registers, is seen by zeroconf, avahi-browse and discover, and withdraws on SIGTERM")
     func advertiseAndWithdraw() async throws {
         try await withNetworkLab { lab in
-            let a = try await lab.addHost("A")
-            let b = try await lab.addHost("B")
-            try await lab.link(a, b)
-            let bus = try await lab.startDBus(in: a)
-            try await lab.startAvahi(in: a, bus: bus)
+            let (a, b, bus, _) = try await lab.startAvahiLink()
             let zeroconf = try await lab.startZeroconfBrowser(in: b)
             let watcher = try b.spawn([ClawpairBinary.path, "discover", "--backend", "native", "--watch", "--json",
                                        "--timeout", "30000"], label: "discover --watch")
@@ -56,11 +52,7 @@ struct AdvertiseCLITests {
     @Test("a taken name is reported with the name avahi-daemon chose instead")
     func nameConflict() async throws {
         try await withNetworkLab { lab in
-            let a = try await lab.addHost("A")
-            let b = try await lab.addHost("B")
-            try await lab.link(a, b)
-            let bus = try await lab.startDBus(in: a)
-            try await lab.startAvahi(in: a, bus: bus)
+            let (a, b, bus, _) = try await lab.startAvahiLink()
             try await lab.startZeroconfAdvertiser(in: b, instance: "Taken OpenClaw", port: 18789, txt: ["role": "gateway"],
                                                   server: "taken.local.")
             let advertiser = try a.spawn([ClawpairBinary.path, "advertise", "--port", "18791", "--name", "Taken OpenClaw"],

@@ -54,11 +54,7 @@ struct DiscoverCLITests {
     @Test("avahi backend, and auto picks avahi when the daemon answers")
     func avahiBackend() async throws {
         try await withNetworkLab { lab in
-            let a = try await lab.addHost("A")
-            let b = try await lab.addHost("B")
-            try await lab.link(a, b)
-            let bus = try await lab.startDBus(in: a)
-            try await lab.startAvahi(in: a, bus: bus)
+            let (a, b, bus, _) = try await lab.startAvahiLink()
             try await lab.startZeroconfAdvertiser(in: b, instance: "Buero Gateway", port: 18789, txt: Self.txt,
                                                   server: "buero.local.")
             let env: [String: String?] = ["DBUS_SYSTEM_BUS_ADDRESS": bus.address]
