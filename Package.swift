@@ -20,6 +20,7 @@
 //     ├─ ClawpairSetupCode   setup codes, URL normalization, plaintext policy, access profiles
 //     └─ ClawpairCore        exit codes, errors, base64url, JSON, terminal sanitizing, redaction
 //   C<Lib>                   system-library shims found through pkg-config (one per C library)
+//   CLazyLibrary             dlopen on first use, into a table of typed function pointers (for the shims below)
 //   COpenSSLShims            OpenSSL loaded with dlopen when TLS is first used; forwarders for its macros
 //   CDNSSDShims              Avahi's dns_sd API loaded with dlopen on first use (keeps start-up fast)
 //   CAvahiBus                the system bus socket: address, connect, pipelined authentication (no libdbus)
@@ -62,11 +63,12 @@ let package = Package(
         systemLibrary("CZBar", pkgConfig: "zbar", apt: ["libzbar-dev"]),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
         systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg-dev"]),
-        .target(name: "COpenSSLShims", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CDNSSDShims", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CLazyLibrary", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "COpenSSLShims", dependencies: ["CLazyLibrary"]),
+        .target(name: "CDNSSDShims", dependencies: ["CLazyLibrary"]),
         .target(name: "CAvahiBus"),
         .target(name: "CClawpairHeadStart", dependencies: ["CAvahiBus"]),
-        .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG"]),
+        .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG", "CLazyLibrary"]),
 
         // Libraries (public API for Linux nodes).
         .target(name: "ClawpairCore"),

@@ -1,6 +1,6 @@
 #include "COpenSSLShims.h"
 
-#include <dlfcn.h>
+#include <CLazyLibrary.h>
 #include <pthread.h>
 #include <stdio.h>
 
@@ -10,21 +10,17 @@ static int loaded;
 static char load_error[256];
 
 static void load(void) {
-    // libssl needs libcrypto; loading it first finds the libcrypto functions in its own handle.
-    void *crypto = dlopen("libcrypto.so.3", RTLD_LAZY | RTLD_LOCAL);
-    void *ssl = crypto != NULL ? dlopen("libssl.so.3", RTLD_LAZY | RTLD_LOCAL) : NULL;
-    if (crypto == NULL || ssl == NULL) {
-        snprintf(load_error, sizeof load_error, "OpenSSL 3 is not installed (%s); install libssl3", dlerror());
+    // libssl's functions, then libcrypto's (libssl loads libcrypto anyway).
+    static const char *const libraries[] = {"libssl.so.3", "libcrypto.so.3"};
+    static const char *const names[] = {COPENSSLSHIMS_FUNCTIONS(CLAZY_NAME)};
+#define SLOT(name) CLAZY_SLOT(functions, name)
+    void *const slots[] = {COPENSSLSHIMS_FUNCTIONS(SLOT)};
+#undef SLOT
+    char reason[200];
+    if (CLazyLibrary_open(libraries, 2, names, slots, sizeof names / sizeof *names, reason, sizeof reason) != 0) {
+        snprintf(load_error, sizeof load_error, "OpenSSL 3 could not be loaded (%s); install libssl3", reason);
         return;
     }
-#define COPENSSLSHIMS_RESOLVE(name)                                                                            \
-    if ((functions.name = (__typeof__(name) *)dlsym(ssl, #name)) == NULL &&                                    \
-        (functions.name = (__typeof__(name) *)dlsym(crypto, #name)) == NULL) {                                 \
-        snprintf(load_error, sizeof load_error, "OpenSSL has no %s", #name);                                  \
-        return;                                                                                                \
-    }
-    COPENSSLSHIMS_FUNCTIONS(COPENSSLSHIMS_RESOLVE)
-#undef COPENSSLSHIMS_RESOLVE
     loaded = 1;
 }
 
