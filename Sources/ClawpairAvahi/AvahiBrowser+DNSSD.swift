@@ -95,9 +95,7 @@ public final class AvahiBrowser {
             guard now < deadline else { return }
             let keys = Array(operations.keys)
             var fds = keys.map { pollfd(fd: CDNSSDShims_DNSServiceRefSockFD($0), events: Int16(POLLIN), revents: 0) }
-            let remaining = now.duration(to: deadline).components
-            let timeoutMs = Int32(clamping: remaining.seconds * 1000 + remaining.attoseconds / 1_000_000_000_000_000 + 1)
-            let ready = poll(&fds, nfds_t(fds.count), timeoutMs)
+            let ready = poll(&fds, nfds_t(fds.count), Monotonic.pollTimeout(until: deadline, from: now))
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw .poll(errno)

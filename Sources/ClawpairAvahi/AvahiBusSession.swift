@@ -136,10 +136,8 @@ final class AvahiBusSession {
             guard errno == EAGAIN || errno == EWOULDBLOCK else { throw .daemonNotRunning }
             let now = Monotonic.now
             guard now < deadline else { return false }
-            let remaining = now.duration(to: deadline).components
-            let timeoutMs = Int32(clamping: remaining.seconds * 1000 + remaining.attoseconds / 1_000_000_000_000_000 + 1)
             var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            if poll(&entry, 1, timeoutMs) < 0 && errno != EINTR { throw .poll(errno) }
+            if poll(&entry, 1, Monotonic.pollTimeout(until: deadline, from: now)) < 0 && errno != EINTR { throw .poll(errno) }
         }
     }
 

@@ -54,6 +54,14 @@ public enum Monotonic {
         return Instant(nanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
     }
 
+    /// A poll(2) timeout for waiting from `now` until `deadline`: whole milliseconds, one more than
+    /// the truncated span so poll never returns before the deadline; 0 once it has passed.
+    public static func pollTimeout(until deadline: Instant, from now: Instant) -> Int32 {
+        guard deadline > now else { return 0 }
+        let parts = now.duration(to: deadline).components
+        return Int32(clamping: parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000 + 1)
+    }
+
     /// `duration` in whole nanoseconds, saturating at ±Int64.max.
     static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components

@@ -111,7 +111,7 @@ public final class MDNSQuerier {
             guard now < deadline else { return }
             let wake = min(deadline, browser.nextDeadline ?? deadline)
             var fds = sockets.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&fds, nfds_t(fds.count), Self.milliseconds(until: wake, from: now))
+            let ready = poll(&fds, nfds_t(fds.count), Monotonic.pollTimeout(until: wake, from: now))
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw .system(SystemError(call: "poll", errno: errno))
@@ -251,11 +251,5 @@ public final class MDNSQuerier {
             if result == 0 { return }
             if errno != EADDRINUSE || port == 0 { throw SystemError(call: "bind", errno: errno) }
         }
-    }
-
-    static func milliseconds(until wake: Monotonic.Instant, from now: Monotonic.Instant) -> Int32 {
-        guard wake > now else { return 0 }
-        let parts = now.duration(to: wake).components
-        return Int32(clamping: parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000 + 1)
     }
 }

@@ -123,8 +123,7 @@ public struct UnicastDNSClient: Sendable {
                       server: DNSServerAddress) throws(WideAreaError) -> Bool {
         let now = Monotonic.now
         guard now < deadline else { return false }
-        let remaining = deadline - now
-        let ms = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+        let ms = Monotonic.pollTimeout(until: deadline, from: now)
         var entry = pollfd(fd: fd, events: events, revents: 0)
         let ready: Int32
         do { ready = try Syscall.retrying("poll") { poll(&entry, 1, ms) } } catch { throw failure(server, error) }

@@ -82,9 +82,8 @@ enum TailscaleStatus {
         reading: while output.count <= TailnetFallback.maxStatusBytes {
             let now = Monotonic.now
             guard now < deadline else { break }
-            let remaining = (deadline - now).components
             var entry = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&entry, 1, Int32(clamping: remaining.seconds * 1000 + remaining.attoseconds / 1_000_000_000_000_000 + 1))
+            let ready = poll(&entry, 1, Monotonic.pollTimeout(until: deadline, from: now))
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else { break }
             let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
