@@ -60,8 +60,7 @@ static int parse_address(const char *list, struct sockaddr_un *address, socklen_
     return found;
 }
 
-/// Writes all of `bytes`, waiting up to a second in all for room (a new socket has plenty).
-static int write_all(int fd, const uint8_t *bytes, size_t length) {
+int CAvahiBus_send(int fd, const uint8_t *bytes, size_t length) {
     size_t done = 0;
     int waits = 0;
     while (done < length) {
@@ -112,7 +111,7 @@ int CAvahiBus_connect(const uint8_t *messages, size_t length) {
     }
     memcpy(packet, auth, (size_t)used);
     if (length > 0) memcpy(packet + used, messages, length);
-    int status = write_all(fd, packet, (size_t)used + length);
+    int status = CAvahiBus_send(fd, packet, (size_t)used + length);
     int saved = errno;
     free(packet);
     if (status != 0) {

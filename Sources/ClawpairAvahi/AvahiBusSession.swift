@@ -357,20 +357,7 @@ final class AvahiBusSession {
         var message = message
         if message.serial == 0 { message.serial = serial(for: nil) }
         guard let bytes = try? DBusWire.encode(message) else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent > 0 {
-                offset += sent
-            } else if sent < 0 && errno == EINTR {
-                continue
-            } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                guard poll(&entry, 1, 1000) > 0 else { return }
-            } else {
-                return
-            }
-        }
+        _ = bytes.withUnsafeBufferPointer { CAvahiBus_send(fd, $0.baseAddress, $0.count) }
     }
 
     private func dotted(_ text: String) -> String { text.hasSuffix(".") ? text : text + "." }

@@ -18,6 +18,10 @@
 /// connect()'s or send()'s error (ENOENT, ECONNREFUSED: no bus there).
 int CAvahiBus_connect(const uint8_t *messages, size_t length);
 
+/// Writes all of `bytes` to the non-blocking socket `fd`, waiting up to a second in all for room
+/// (a socket to the bus rarely has none). Returns 0, or -1 with errno set.
+int CAvahiBus_send(int fd, const uint8_t *bytes, size_t length);
+
 /// CAvahiBus_connect now, the socket kept for CAvahiBus_take: a program that knows before its
 /// own set-up that it will send these messages gets them to the daemon that much earlier. At most
 /// one per process; one never taken stays open until exit. Returns 0, or -1 (nothing kept).
