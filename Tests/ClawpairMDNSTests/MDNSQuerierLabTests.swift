@@ -74,7 +74,7 @@ struct MDNSQuerierLabTests {
                 return Monotonic.now - start
             }
             #expect(elapsed >= .milliseconds(600))
-            #expect(elapsed < .milliseconds(900))
+            #expect(elapsed < .milliseconds(600 + Harness.hangSlackMs), "the browse outlived its deadline")
         }
     }
 }

@@ -23,6 +23,11 @@ public enum Harness {
     /// `CI=true` in the environment: namespace tests must run and never skip.
     public static let isCI: Bool = ProcessInfo.processInfo.environment["CI"] == "true"
 
+    /// Slack on a wall-clock bound that only catches a run which outlived its time limit (a hang),
+    /// never a slow one: process start-up under `ip netns exec` on a loaded 2-core machine can take
+    /// seconds. Speed is measured in `bench/`, not asserted here.
+    public static let hangSlackMs = 10_000
+
     /// Debian's interpreter, which has python3-zeroconf (`python3` on PATH may be another one).
     public static let python3 = "/usr/bin/python3"
 

@@ -32,12 +32,12 @@ struct DiscoverHostileTests {
             var started = ContinuousClock.now
             let json = try await a.run(arguments + ["--json"], timeout: .seconds(20))
             var elapsed = ContinuousClock.now - started
-            #expect(elapsed < .milliseconds(Self.timeoutMs + 1500), "\(scenario): --json took \(elapsed)")
+            #expect(elapsed < .milliseconds(Self.timeoutMs + Harness.hangSlackMs), "\(scenario): --json took \(elapsed)")
             #expect(json.status == .exited(0) || json.status == .exited(3), "\(scenario): \(json.status) \(json.stderr)")
             started = ContinuousClock.now
             let text = try await a.run(arguments, timeout: .seconds(20))
             elapsed = ContinuousClock.now - started
-            #expect(elapsed < .milliseconds(Self.timeoutMs + 1500), "\(scenario): text took \(elapsed)")
+            #expect(elapsed < .milliseconds(Self.timeoutMs + Harness.hangSlackMs), "\(scenario): text took \(elapsed)")
             #expect(text.status == .exited(0) || text.status == .exited(3), "\(scenario): \(text.status) \(text.stderr)")
             Self.expectSaneTerminal(text.stdout + text.stderr, scenario)
             _ = await responder.terminate()
