@@ -245,11 +245,7 @@ public final class GatewayClient {
         if let failure { throw failure }
         guard phase == .open else { throw .notConnected }
         let deadline = loop.clock.now().advanced(by: timeout)
-        do {
-            try loop.run(until: deadline) { self.events.isEmpty && self.failure == nil }
-        } catch {
-            fail(.unreachable(url: endpoint.url, phase: "poll", reason: error.message))
-        }
+        runLoop(until: deadline) { !self.events.isEmpty }
         if !events.isEmpty { return events.removeFirst() }
         if let failure { throw failure }
         return nil
@@ -286,10 +282,11 @@ public final class GatewayClient {
         if response.ok { return response.payload ?? .null }
         let shape = response.error ?? GatewayErrorShape(code: "UNKNOWN", message: "")
         if isConnect {
-            // The gateway closes after a refused connect; wait briefly for the close reason
-            // (it may carry the pairing requestId), then give up the connection.
-            let closeDeadline = loop.clock.now().advanced(by: .milliseconds(200))
-            try? wait(until: min(deadline, closeDeadline), what: "close") { self.closeStatus != nil }
+            // The gateway closes after a refused connect; wait briefly for its close frame (the
+            // reason may carry the pairing requestId), which the connection answers. When none
+            // comes in time, close first: the socket never ends without a Close frame.
+            let closeDeadline = min(deadline, loop.clock.now().advanced(by: .milliseconds(200)))
+            runLoop(until: closeDeadline) { self.closeStatus != nil }
             let error = GatewayError.connectFailure(shape, closeReason: closeStatus?.reason)
             close()
             throw error
@@ -313,17 +310,23 @@ public final class GatewayClient {
     /// counts.
     private func wait(until deadline: MonotonicInstant, what: String, _ condition: @escaping () -> Bool) throws(GatewayError) {
         let started = loop.clock.now()
-        do {
-            try loop.run(until: deadline) { !condition() && self.failure == nil }
-        } catch {
-            fail(.unreachable(url: endpoint.url, phase: "poll", reason: error.message))
-        }
+        runLoop(until: deadline, condition)
         if condition() { return }
         if let failure { throw failure }
         let error = GatewayError.timedOut(what: what, after: deadline.duration(since: started))
         phaseAtTimeout = phase
         fail(error)
         throw error
+    }
+
+    /// Runs the loop until `condition` holds, the connection fails, or `deadline` passes; a
+    /// deadline that passes is not a failure here.
+    private func runLoop(until deadline: MonotonicInstant, _ condition: @escaping () -> Bool) {
+        do {
+            try loop.run(until: deadline) { !condition() && self.failure == nil }
+        } catch {
+            fail(.unreachable(url: endpoint.url, phase: "poll", reason: error.message))
+        }
     }
 
     // MARK: Input

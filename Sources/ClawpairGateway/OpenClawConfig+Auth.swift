@@ -28,3 +28,15 @@ extension OpenClawConfig {
         try document(path: path).flatMap(gatewayAuth(in:))
     }
 }
+
+extension ConfiguredGatewayAuth {
+    /// `gateway.auth` of the OpenClaw config file the environment names (`OPENCLAW_CONFIG_PATH`,
+    /// `OPENCLAW_STATE_DIR`, else `~/.openclaw/openclaw.json`) and that file's path; nil when
+    /// there is no file or no credential in it. The default ``GatewayAuthConfigReader``.
+    @Sendable
+    public static func fromOpenClawConfig(environment: [String: String]) throws -> (auth: ConfiguredGatewayAuth, path: String)? {
+        guard let path = OpenClawConfig.path(environment: environment),
+              let auth = try OpenClawConfig.gatewayAuth(path: path) else { return nil }
+        return (auth, path)
+    }
+}

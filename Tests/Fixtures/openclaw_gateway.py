@@ -11,10 +11,13 @@ Command line
         [--local-auto-approve yes|no] [--fault KIND] [--fault-delay-ms 3000]
         [--state-file F] [--seed-node-request NAME]...
         [--pending-ttl-ms 300000] [--bootstrap-ttl-ms 600000]      (test knobs, not upstream)
+        [--refusal-close-delay-ms 0] [--approve-returns-token]     (test knobs, not upstream)
+        [--seed-device-request NAME]...                            (test knob, not upstream)
 
 stdout: `ready <port>` once listening, then one JSON object per line:
     connect-ok      {deviceId, role, clientId, auth: token|password|bootstrap|device-token, scopes}
     connect-refused {code, detailCode, message}
+    connect-closed  {clientCloseCode}   (after a refusal: the Close code the client sent, null for none)
     pending         {requestId, deviceId, role, scopes, reason}
     superseded      {requestId, deviceId, by}
     approved        {requestId, deviceId, silent}
@@ -99,7 +102,8 @@ import uuid
 
 import websockets
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 PRE_CONNECT_MAX_FRAME = 64 * 1024
 HANDSHAKE_TIMEOUT_S = 15.0
@@ -615,7 +619,15 @@ class Gateway:
         detail = refusal.details.get("code") if isinstance(refusal.details, dict) else None
         log("connect-refused", code=refusal.code, detailCode=detail, message=refusal.message)
         await conn.send({"type": "res", "id": frame_id, "ok": False, "error": error})
+        if self.args.refusal_close_delay_ms:
+            # Test knob: hold the socket open, so a client that gives up must close first.
+            try:
+                await asyncio.wait_for(conn.ws.wait_closed(), self.args.refusal_close_delay_ms / 1000)
+            except asyncio.TimeoutError:
+                pass
         await conn.ws.close(refusal.close_code, refusal.close_reason[:120])
+        received = conn.ws.close_rcvd
+        log("connect-closed", clientCloseCode=received.code if received is not None else None)
 
     async def handle_connect(self, conn, raw):
         if not isinstance(raw, str):
@@ -894,6 +906,18 @@ class Gateway:
             asyncio.ensure_future(self.broadcast("device.pair.requested", request))
         return request
 
+    def seed_device_request(self, name):
+        """Test knob: a pending operator request from a device with a fresh key, as if it had
+        connected from another host."""
+        raw = Ed25519PrivateKey.generate().public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        request = {"requestId": str(uuid.uuid4()), "deviceId": hashlib.sha256(raw).hexdigest(), "publicKey": b64url(raw),
+                   "displayName": name, "platform": "linux", "clientId": "cli", "clientMode": "cli",
+                   "role": "operator", "roles": ["operator"], "scopes": ["operator.read"], "remoteIp": "192.0.2.7",
+                   "ts": now_ms()}
+        self.pending[request["requestId"]] = request
+        log("pending", requestId=request["requestId"], deviceId=request["deviceId"], role="operator",
+            scopes=request["scopes"], reason="new")
+
     def approve_request(self, request_id, via):
         request = self.pending.pop(request_id)
         now = now_ms()
@@ -1164,7 +1188,12 @@ class Gateway:
         async def after():
             await self.broadcast("device.pair.resolved", {"requestId": request_id, "deviceId": record["deviceId"],
                                                           "decision": "approved", "ts": now_ms()})
-        return {"requestId": request_id, "device": self.redact(record)}, after
+        result = {"requestId": request_id, "device": self.redact(record)}
+        if self.args.approve_returns_token:
+            # Test knob: some forks (joyhousebot) return the new device token with the approval.
+            result["device"]["token"] = self.ensure_token(record["deviceId"], request.get("role") or "operator",
+                                                          request.get("scopes", []))["token"]
+        return result, after
 
     def m_reject(self, conn, params):
         request_id = self.params("device.pair.reject", params, {"requestId": "nonempty"}, ("requestId",))["requestId"]
@@ -1561,6 +1590,8 @@ class Gateway:
         print(f"ready {self.port}", flush=True)
         for name in self.args.seed_node_request or []:
             self.create_node_request({"nodeId": name, "displayName": name}, broadcast=False)
+        for name in self.args.seed_device_request or []:
+            self.seed_device_request(name)
         await stop
         for server in servers:
             server.close()
@@ -1597,6 +1628,9 @@ def main():
     parser.add_argument("--seed-node-request", action="append")
     parser.add_argument("--pending-ttl-ms", type=int, default=300_000)
     parser.add_argument("--bootstrap-ttl-ms", type=int, default=600_000)
+    parser.add_argument("--refusal-close-delay-ms", type=int, default=0)
+    parser.add_argument("--approve-returns-token", action="store_true")
+    parser.add_argument("--seed-device-request", action="append")
     args = parser.parse_args()
     if (args.token is None) == (args.password is None):
         parser.error("exactly one of --token and --password is required (auth mode none is not supported)")

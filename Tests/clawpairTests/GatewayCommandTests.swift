@@ -23,6 +23,18 @@ struct GatewayCommandTests {
 
         func remove() { try? FileManager.default.removeItem(atPath: directory) }
 
+        /// Writes a registry record for `url` that holds no token of this machine's.
+        func registerGateway(name: String, url: String) throws {
+            let gateways = directory + "/home/gateways"
+            try FileManager.default.createDirectory(atPath: gateways, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            let record = "{\"version\": 1, \"id\": \"gw-00000000000000aa\", \"name\": \"\(name)\", \"urls\": [\"\(url)\"], "
+                + "\"deviceId\": \"someone-else\", \"tokens\": {}, \"pairedAtMs\": 1}\n"
+            let file = gateways + "/gw-00000000000000aa.json"
+            try record.write(toFile: file, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        }
+
         /// `clawpair <arguments> --url <gateway> --token-file <token>`: an operator command.
         func op(_ gateway: TestGateway, _ arguments: [String]) throws -> ClawpairBinary.Result {
             try run(arguments + ["--url", gateway.url, "--token-file", tokenFile])
@@ -55,8 +67,11 @@ struct GatewayCommandTests {
                 #expect(human.stdout.contains("Paired (1)"))
                 #expect(human.stderr.contains("Created this machine's device identity"))
 
-                let result = try home.run(["devices", "list", "--json", "--url", gateway.url], environment: ["OPENCLAW_GATEWAY_TOKEN": Self.token])
+                // OPENCLAW_GATEWAY_URL may use the environment's token (upstream's URL override safety).
+                let result = try home.run(["devices", "list", "--json", "-v"],
+                                          environment: ["OPENCLAW_GATEWAY_URL": gateway.url, "OPENCLAW_GATEWAY_TOKEN": Self.token])
                 #expect(result.status == 0, "\(result)")
+                #expect(result.stderr.contains("credential: OPENCLAW_GATEWAY_TOKEN"), "\(result)")
                 let payload = try Self.json(result.stdout)
                 #expect((payload["pending"] as? [Any])?.isEmpty == true)
                 let paired = try #require(payload["paired"] as? [[String: Any]])
@@ -77,13 +92,14 @@ struct GatewayCommandTests {
     func wrongToken() async throws {
         try await Self.withHome { home in
             try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
-                let result = try home.run(["devices", "list", "--url", gateway.url], environment: ["OPENCLAW_GATEWAY_TOKEN": "wrong"])
+                let wrong = ["OPENCLAW_GATEWAY_URL": gateway.url, "OPENCLAW_GATEWAY_TOKEN": "wrong"]
+                let result = try home.run(["devices", "list"], environment: wrong)
                 #expect(result.status == 4, "\(result)")
                 #expect(result.stderr.contains("refused the credentials"))
                 #expect(result.stderr.contains("AUTH_TOKEN_MISMATCH"))
                 #expect(result.stderr.contains("hint: pass the gateway's token"))
 
-                let json = try home.run(["devices", "list", "--json", "--url", gateway.url], environment: ["OPENCLAW_GATEWAY_TOKEN": "wrong"])
+                let json = try home.run(["devices", "list", "--json"], environment: wrong)
                 #expect(json.status == 4)
                 let error = try #require(try Self.json(json.stdout)["error"] as? [String: Any])
                 #expect(error["code"] as? String == "auth-rejected")
@@ -91,7 +107,7 @@ struct GatewayCommandTests {
         }
     }
 
-    @Test("a token on the command line works but warns; a loopback gateway's token comes from openclaw.json")
+    @Test("a token on the command line works but warns; a loopback registry gateway's token comes from openclaw.json")
     func credentialSources() async throws {
         try await Self.withHome { home in
             try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
@@ -102,9 +118,88 @@ struct GatewayCommandTests {
                 let config = home.directory + "/openclaw.json"
                 try "// JSON5, as OpenClaw writes it\n{gateway: {auth: {mode: 'token', token: '\(Self.token)'}}}\n"
                     .write(toFile: config, atomically: true, encoding: .utf8)
-                let configured = try home.run(["devices", "list", "-v", "--url", gateway.url], environment: ["OPENCLAW_CONFIG_PATH": config])
+                try home.registerGateway(name: "local", url: gateway.url)
+                let configured = try home.run(["devices", "list", "-v", "--gateway", "local"], environment: ["OPENCLAW_CONFIG_PATH": config])
                 #expect(configured.status == 0, "\(configured)")
-                #expect(configured.stderr.contains("credential: gateway.auth.token in \(config)"))
+                #expect(configured.stderr.contains("credential: gateway.auth.token in \(config)"), "\(configured)")
+
+                // A --url override never reads the config file; OPENCLAW_GATEWAY_URL neither.
+                for (arguments, environment) in [(["--url", gateway.url], ["OPENCLAW_CONFIG_PATH": config]),
+                                                 ([], ["OPENCLAW_CONFIG_PATH": config, "OPENCLAW_GATEWAY_URL": gateway.url])] {
+                    let overridden = try home.run(["devices", "list", "-v"] + arguments, environment: environment)
+                    #expect(overridden.status == 4, "\(overridden)")
+                    #expect(overridden.stderr.contains("credential: no credential"), "\(overridden)")
+                }
+            }
+        }
+    }
+
+    @Test("a --url never receives OPENCLAW_GATEWAY_TOKEN: the gateway sees no token, the hint says why")
+    func urlOverrideWithholdsEnvironmentToken() async throws {
+        try await Self.withHome { home in
+            try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
+                let environment = ["OPENCLAW_GATEWAY_TOKEN": Self.token, "OPENCLAW_GATEWAY_PASSWORD": "a-password"]
+                let result = try home.run(["devices", "list", "-v", "--url", gateway.url], environment: environment)
+                #expect(result.status == 4, "\(result)")
+                #expect(result.stderr.contains("credential: no credential"), "\(result)")
+                #expect(result.stderr.contains("AUTH_TOKEN_MISSING"), "\(result)")
+                #expect(result.stderr.contains("hint: OPENCLAW_GATEWAY_TOKEN and OPENCLAW_GATEWAY_PASSWORD are not sent to a gateway "
+                                               + "named with --url"), "\(result)")
+                let refused = try await gateway.waitForLog("connect-refused")
+                #expect(refused["detailCode"] as? String == "AUTH_TOKEN_MISSING")
+
+                let json = try home.run(["devices", "list", "--json", "--url", gateway.url], environment: environment)
+                #expect(json.status == 4)
+                let error = try #require(try Self.json(json.stdout)["error"] as? [String: Any])
+                #expect(error["code"] as? String == "auth-rejected")
+                #expect((error["hint"] as? String)?.contains("--token-file") == true)
+
+                // The explicit file still applies to the --url gateway.
+                let explicit = try home.run(["devices", "list", "--url", gateway.url, "--token-file", home.tokenFile],
+                                            environment: ["OPENCLAW_GATEWAY_TOKEN": "wrong"])
+                #expect(explicit.status == 0, "\(explicit)")
+            }
+        }
+    }
+
+    @Test("approve --json prints no token value, even when the gateway returns one; nodes approve neither")
+    func approveRedactsTokens() async throws {
+        try await Self.withHome { home in
+            var options = TestGatewayOptions(token: Self.token)
+            options.seedNodeRequests = ["kitchen-pi"]
+            options.extraArguments = ["--seed-device-request", "phone", "--approve-returns-token"]
+            try await withTestGateway(options) { gateway in
+                let pending = try await gateway.waitForLog("pending")
+                let requestId = try #require(pending["requestId"] as? String)
+                let approved = try home.op(gateway, ["devices", "approve", requestId, "--json"])
+                #expect(approved.status == 0, "\(approved)")
+                let device = try #require(try Self.json(approved.stdout)["device"] as? [String: Any])
+                #expect(device["token"] as? String == "<redacted>", "\(approved.stdout)")
+                #expect(device["deviceId"] as? String == pending["deviceId"] as? String)
+
+                let nodes = try Self.json(try home.op(gateway, ["nodes", "pending", "--json"]).stdout)
+                let nodeRequest = try #require((nodes["pending"] as? [[String: Any]])?.first?["requestId"] as? String)
+                let node = try home.op(gateway, ["nodes", "approve", nodeRequest, "--json"])
+                #expect(node.status == 0, "\(node)")
+                let record = try #require(try Self.json(node.stdout)["node"] as? [String: Any])
+                #expect(record["token"] as? String == "<redacted>", "\(node.stdout)")
+            }
+        }
+    }
+
+    @Test("a refused connect ends with our Close frame: answering the gateway's, or first when it holds the socket")
+    func closeFrameAfterRefusal() async throws {
+        try await Self.withHome { home in
+            for delay in [0, 3000] {
+                var options = TestGatewayOptions(token: Self.token)
+                options.extraArguments = ["--refusal-close-delay-ms", String(delay)]
+                try await withTestGateway(options) { gateway in
+                    let result = try home.run(["devices", "list", "--url", gateway.url, "--token", "wrong"])
+                    #expect(result.status == 4, "\(result)")
+                    let closed = try await gateway.waitForLog("connect-closed")
+                    // 1008 echoes the gateway's close; 1000 is the client closing first.
+                    #expect(closed["clientCloseCode"] as? Int == (delay == 0 ? 1008 : 1000), "\(closed)")
+                }
             }
         }
     }

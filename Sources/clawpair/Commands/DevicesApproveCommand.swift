@@ -50,21 +50,18 @@ struct DevicesApproveCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            let listing = try DevicesCommand.list(session)
-            let request: JSONValue
+            let listing = try session.listDevices()
+            let request: PendingRequest
             if latest {
-                guard let newest = DevicesCommand.pending(listing).max(by: {
-                    ($0["ts"]?.int64Value ?? 0) < ($1["ts"]?.int64Value ?? 0)
-                }) else {
+                guard let newest = listing.newestPending else {
                     throw GeneralError("no pairing request is pending", hint: "the device shows a request id while it waits; "
                                        + "'clawpair devices list' shows paired devices too", status: .notFound)
                 }
                 request = newest
                 guard yes else {
-                    let id = newest["requestId"]?.stringValue ?? ""
-                    let command = "clawpair devices approve \(TerminalText.sanitize(id, maxScalars: 64))"
+                    let command = "clawpair devices approve \(TerminalText.sanitize(newest.requestId, maxScalars: 64))"
                     if context.globals.json {
-                        context.printJSON(.object([("approved", false), ("request", newest), ("command", .string(command))]))
+                        context.printJSON(.object([("approved", false), ("request", newest.json), ("command", .string(command))]))
                     } else {
                         Self.describe(newest, context: context)
                         context.print("")
@@ -76,35 +73,33 @@ struct DevicesApproveCommand: ParsableCommand {
             } else {
                 request = try DevicesCommand.requirePending(requestId!, in: listing, verb: "approve")
             }
-            let id = request["requestId"]?.stringValue ?? requestId ?? ""
-            let payload = try session.client.call("device.pair.approve", params: .object([("requestId", .string(id))]),
-                                                  timeout: session.timeout)
+            let approval = try session.approveDevice(requestId: request.requestId)
             if context.globals.json {
-                context.printJSON(payload)
+                context.printJSON(approval.json)
             } else {
-                let device = payload["device"]
-                let name = GatewayOutput.field(device?["displayName"] ?? request["displayName"])
-                let scopes = GatewayOutput.list(device?["scopes"] ?? request["scopes"])
-                context.print("Approved \(name == "-" ? "device" : name) (\(GatewayOutput.shortId(device?["deviceId"] ?? request["deviceId"]))) "
-                              + "as \(GatewayOutput.field(device?["role"] ?? request["role"]))"
+                let device = approval.device
+                let name = GatewayOutput.field(device?.displayName ?? request.displayName)
+                let scopes = GatewayOutput.list(device?.scopes ?? request.scopes)
+                context.print("Approved \(name == "-" ? "device" : name) (\(GatewayOutput.shortId(device?.deviceId ?? request.deviceId))) "
+                              + "as \(GatewayOutput.field(device?.role ?? request.role))"
                               + (scopes == "-" ? " (no scopes)." : " with scopes \(scopes)."))
             }
             return .success
         }
     }
 
-    static func describe(_ request: JSONValue, context: CommandContext) {
+    static func describe(_ request: PendingRequest, context: CommandContext) {
         let rows: [(String, String)] = [
-            ("Request", GatewayOutput.field(request["requestId"], max: 64)),
-            ("Device", GatewayOutput.field(request["deviceId"], max: 64)),
-            ("Name", GatewayOutput.field(request["displayName"])),
-            ("Platform", GatewayOutput.field(request["platform"])),
-            ("Client", GatewayOutput.field(request["clientId"]) + " / " + GatewayOutput.field(request["clientMode"])),
-            ("Role", request["role"] != nil ? GatewayOutput.field(request["role"]) : GatewayOutput.list(request["roles"])),
-            ("Scopes", GatewayOutput.list(request["scopes"], max: 200)),
-            ("Address", GatewayOutput.field(request["remoteIp"], max: 46)),
-            ("Requested", GatewayOutput.age(request["ts"], now: context.nowMs)),
-            ("Repair", request["isRepair"]?.boolValue == true ? "yes (already paired; asks again)" : "no"),
+            ("Request", GatewayOutput.field(request.requestId, max: 64)),
+            ("Device", GatewayOutput.field(request.deviceId, max: 64)),
+            ("Name", GatewayOutput.field(request.displayName)),
+            ("Platform", GatewayOutput.field(request.platform)),
+            ("Client", GatewayOutput.field(request.clientId) + " / " + GatewayOutput.field(request.clientMode)),
+            ("Role", request.role != nil ? GatewayOutput.field(request.role) : GatewayOutput.list(request.roles)),
+            ("Scopes", GatewayOutput.list(request.scopes, max: 200)),
+            ("Address", GatewayOutput.field(request.remoteIp, max: 46)),
+            ("Requested", GatewayOutput.age(request.ts, now: context.nowMs)),
+            ("Repair", request.isRepair ? "yes (already paired; asks again)" : "no"),
         ]
         for (label, value) in rows {
             context.print(IdentityCLI.row(label, value))

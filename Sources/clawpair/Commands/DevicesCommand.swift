@@ -16,10 +16,6 @@ enum DevicesCommand {
                       DevicesRotateCommand.spec, DevicesRevokeCommand.spec]
     )
 
-    /// `device.pair.list`'s payload.
-    static func list(_ session: GatewayCLI.OperatorSession) throws -> JSONValue {
-        try session.client.call("device.pair.list", params: .object([]), timeout: session.timeout)
-    }
 
     /// `--device ID` and `--role ROLE`, both required (rotate, revoke).
     static func deviceAndRole(_ arguments: ParsedArguments) throws -> (deviceId: String, role: String) {
@@ -28,22 +24,18 @@ enum DevicesCommand {
         return (deviceId, role)
     }
 
-    static func pending(_ payload: JSONValue) -> [JSONValue] { payload["pending"]?.arrayValue ?? [] }
-    static func paired(_ payload: JSONValue) -> [JSONValue] { payload["paired"]?.arrayValue ?? [] }
-
     /// Checks that `requestId` is still pending; when it is a deviceId instead, says so and shows
     /// the right id.
-    static func requirePending(_ requestId: String, in payload: JSONValue, verb: String) throws -> JSONValue {
-        let pending = pending(payload)
-        if let match = pending.first(where: { $0["requestId"]?.stringValue == requestId }) { return match }
+    static func requirePending(_ requestId: String, in listing: DevicePairingList, verb: String) throws -> PendingRequest {
+        if let match = listing.pending(requestId: requestId) { return match }
         let shown = TerminalText.sanitize(requestId, maxScalars: 80)
-        if let byDevice = pending.first(where: { $0["deviceId"]?.stringValue == requestId }),
-           let right = byDevice["requestId"]?.stringValue {
+        if let byDevice = listing.pending.first(where: { $0.deviceId == requestId }) {
+            let right = byDevice.requestId
             throw GeneralError("\(shown) is a device id, not a request id", hint:
                 "its pending request is \(TerminalText.sanitize(right, maxScalars: 80)): clawpair devices \(verb) \(TerminalText.sanitize(right, maxScalars: 80))",
                 status: .usage)
         }
-        if paired(payload).contains(where: { $0["deviceId"]?.stringValue == requestId }) {
+        if listing.paired(deviceId: requestId) != nil {
             throw GeneralError("\(shown) is a paired device's id, not a pending request id", hint:
                 verb == "reject" ? "to unpair it: clawpair devices remove \(shown)" : "it is already approved; 'clawpair devices list' shows pending requests",
                 status: .usage)

@@ -34,33 +34,32 @@ struct DevicesListCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            let payload = try DevicesCommand.list(session)
+            let listing = try session.listDevices()
             if context.globals.json {
-                context.printJSON(payload)
+                context.printJSON(listing.json)
                 return .success
             }
-            Self.printHuman(payload, context: context)
+            Self.printHuman(listing, context: context)
             return .success
         }
     }
 
-    static func printHuman(_ payload: JSONValue, context: CommandContext) {
+    static func printHuman(_ listing: DevicePairingList, context: CommandContext) {
         let now = context.nowMs
-        let pending = DevicesCommand.pending(payload)
-        let paired = DevicesCommand.paired(payload)
+        let pending = listing.pending
+        let paired = listing.paired
         context.print(context.style.bold("Pending") + " (\(pending.count))")
         if pending.isEmpty {
             context.print("  none")
         } else {
             let rows = pending.map { request -> [String] in
                 var flags: [String] = []
-                if request["isRepair"]?.boolValue == true { flags.append("repair") }
-                if request["silent"]?.boolValue == true { flags.append("silent") }
-                let role = request["role"]?.stringValue != nil ? GatewayOutput.field(request["role"], max: 16)
-                    : GatewayOutput.list(request["roles"], max: 24)
-                return [GatewayOutput.field(request["requestId"], max: 64), GatewayOutput.shortId(request["deviceId"]),
-                        GatewayOutput.field(request["displayName"], max: 32), role, GatewayOutput.list(request["scopes"]),
-                        GatewayOutput.field(request["remoteIp"], max: 46), GatewayOutput.age(request["ts"], now: now),
+                if request.isRepair { flags.append("repair") }
+                if request.silent { flags.append("silent") }
+                let role = request.role != nil ? GatewayOutput.field(request.role, max: 16) : GatewayOutput.list(request.roles, max: 24)
+                return [GatewayOutput.field(request.requestId, max: 64), GatewayOutput.shortId(request.deviceId),
+                        GatewayOutput.field(request.displayName, max: 32), role, GatewayOutput.list(request.scopes),
+                        GatewayOutput.field(request.remoteIp, max: 46), GatewayOutput.age(request.ts, now: now),
                         flags.isEmpty ? "-" : flags.joined(separator: ",")]
             }
             for line in GatewayOutput.table(["REQUEST", "DEVICE", "NAME", "ROLE", "SCOPES", "IP", "AGE", "FLAGS"], rows, style: context.style) {
@@ -73,20 +72,18 @@ struct DevicesListCommand: ParsableCommand {
             context.print("  none")
         } else {
             let rows = paired.map { device -> [String] in
-                let name = device["operatorLabel"]?.stringValue != nil ? GatewayOutput.field(device["operatorLabel"], max: 32)
-                    : GatewayOutput.field(device["displayName"], max: 32)
-                let roles = device["roles"]?.arrayValue != nil ? GatewayOutput.list(device["roles"], max: 24)
-                    : GatewayOutput.field(device["role"], max: 16)
-                let connected = device["connected"]?.boolValue == true
-                return [GatewayOutput.shortId(device["deviceId"]), name, roles, GatewayOutput.list(device["scopes"]),
-                        GatewayOutput.field(device["remoteIp"], max: 46), GatewayOutput.age(device["approvedAtMs"], now: now),
-                        connected ? "now" : GatewayOutput.age(device["lastSeenAtMs"], now: now)]
+                let name = device.operatorLabel != nil ? GatewayOutput.field(device.operatorLabel, max: 32)
+                    : GatewayOutput.field(device.displayName, max: 32)
+                let roles = device.roles != nil ? GatewayOutput.list(device.roles, max: 24) : GatewayOutput.field(device.role, max: 16)
+                return [GatewayOutput.shortId(device.deviceId), name, roles, GatewayOutput.list(device.scopes),
+                        GatewayOutput.field(device.remoteIp, max: 46), GatewayOutput.age(device.approvedAtMs, now: now),
+                        device.connected ? "now" : GatewayOutput.age(device.lastSeenAtMs, now: now)]
             }
             for line in GatewayOutput.table(["DEVICE", "NAME", "ROLES", "SCOPES", "IP", "APPROVED", "SEEN"], rows, style: context.style) {
                 context.print(line)
             }
         }
-        if let newest = pending.first?["requestId"]?.stringValue {
+        if let newest = pending.first?.requestId {
             context.note("")
             context.note("Approve a request: clawpair devices approve \(TerminalText.sanitize(newest, maxScalars: 64))")
         }

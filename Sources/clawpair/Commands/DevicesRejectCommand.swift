@@ -26,14 +26,13 @@ struct DevicesRejectCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            let request = try DevicesCommand.requirePending(arguments.positionals[0], in: try DevicesCommand.list(session), verb: "reject")
-            let id = request["requestId"]?.stringValue ?? arguments.positionals[0]
-            let payload = try session.client.call("device.pair.reject", params: .object([("requestId", .string(id))]),
-                                                  timeout: session.timeout)
+            let request = try DevicesCommand.requirePending(arguments.positionals[0], in: try session.listDevices(), verb: "reject")
+            let rejection = try session.rejectDevice(requestId: request.requestId)
             if context.globals.json {
-                context.printJSON(payload)
+                context.printJSON(rejection.json)
             } else {
-                context.print("Rejected request \(TerminalText.sanitize(id, maxScalars: 64)) from device \(GatewayOutput.shortId(request["deviceId"])).")
+                context.print("Rejected request \(TerminalText.sanitize(request.requestId, maxScalars: 64)) from device "
+                              + "\(GatewayOutput.shortId(request.deviceId)).")
             }
             return .success
         }

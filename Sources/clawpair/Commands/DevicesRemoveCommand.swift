@@ -28,24 +28,23 @@ struct DevicesRemoveCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
             let deviceId = arguments.positionals[0]
-            let listing = try DevicesCommand.list(session)
+            let listing = try session.listDevices()
             let shown = TerminalText.sanitize(deviceId, maxScalars: 80)
-            if !DevicesCommand.paired(listing).contains(where: { $0["deviceId"]?.stringValue == deviceId }) {
-                if let request = DevicesCommand.pending(listing).first(where: { $0["requestId"]?.stringValue == deviceId }) {
+            if listing.paired(deviceId: deviceId) == nil {
+                if let request = listing.pending(requestId: deviceId) {
                     throw GeneralError("\(shown) is a pending request id, not a paired device id", hint:
-                        "to refuse the request: clawpair devices reject \(shown) (its device id is \(GatewayOutput.field(request["deviceId"], max: 64)))",
+                        "to refuse the request: clawpair devices reject \(shown) (its device id is \(GatewayOutput.field(request.deviceId, max: 64)))",
                         status: .usage)
                 }
-                let matches = DevicesCommand.paired(listing).compactMap { $0["deviceId"]?.stringValue }.filter { $0.hasPrefix(deviceId) && !deviceId.isEmpty }
+                let matches = listing.paired.map(\.deviceId).filter { $0.hasPrefix(deviceId) && !deviceId.isEmpty }
                 if matches.count == 1 {
                     throw GeneralError("no paired device has the id \(shown)", hint: "give the whole id: clawpair devices remove \(matches[0])", status: .usage)
                 }
                 throw GeneralError("no paired device has the id \(shown)", hint: "'clawpair devices list' shows paired devices", status: .notFound)
             }
-            let payload = try session.client.call("device.pair.remove", params: .object([("deviceId", .string(deviceId))]),
-                                                  timeout: session.timeout)
+            let removal = try session.removeDevice(deviceId: deviceId)
             if context.globals.json {
-                context.printJSON(payload)
+                context.printJSON(removal.json)
             } else {
                 context.print("Removed device \(shown).")
             }

@@ -28,13 +28,11 @@ struct DevicesRevokeCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            let payload = try session.client.call("device.token.revoke",
-                                                  params: .object([("deviceId", .string(deviceId)), ("role", .string(role))]),
-                                                  timeout: session.timeout)
+            let revocation = try session.revokeDeviceToken(deviceId: deviceId, role: role)
             if context.globals.json {
-                context.printJSON(payload)
+                context.printJSON(revocation.json)
             } else {
-                context.print("Revoked the \(TerminalText.sanitize(role, maxScalars: 16)) token of \(GatewayOutput.shortId(.string(deviceId))).")
+                context.print("Revoked the \(TerminalText.sanitize(role, maxScalars: 16)) token of \(GatewayOutput.shortId(deviceId)).")
             }
             return .success
         }

@@ -37,24 +37,18 @@ struct DevicesRotateCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            var params: [(String, JSONValue)] = [("deviceId", .string(deviceId)), ("role", .string(role))]
-            if !scopes.isEmpty { params.append(("scopes", .array(scopes.map(JSONValue.string)))) }
-            var payload = try session.client.call("device.token.rotate", params: .object(params), timeout: session.timeout)
+            let rotation = try session.rotateDeviceToken(deviceId: deviceId, role: role, scopes: scopes.isEmpty ? nil : scopes)
             let reveal = arguments.flag("reveal")
-            let token = payload["token"]?.stringValue
-            if !reveal, case .object(let members) = payload {
-                payload = .object(members.map { $0.0 == "token" ? ("token", "<redacted>") : $0 })
-            }
             if context.globals.json {
-                context.printJSON(payload)
+                context.printJSON(reveal ? rotation.revealedJSON : rotation.json)
                 return .success
             }
-            context.print("Rotated the \(TerminalText.sanitize(role, maxScalars: 16)) token of \(GatewayOutput.shortId(.string(deviceId))) "
-                          + "(scopes \(GatewayOutput.list(payload["scopes"], max: 200))).")
-            if let token {
+            context.print("Rotated the \(TerminalText.sanitize(role, maxScalars: 16)) token of \(GatewayOutput.shortId(deviceId)) "
+                          + "(scopes \(GatewayOutput.list(rotation.scopes, max: 200))).")
+            if let token = rotation.token {
                 if reveal { context.print(token) } else { context.note("The gateway returned the new token; --reveal prints it.") }
             } else {
-                context.note("The token was withheld (\(GatewayOutput.field(payload["tokenDelivery"]))): the device receives it when it next connects.")
+                context.note("The token was withheld (\(GatewayOutput.field(rotation.tokenDelivery))): the device receives it when it next connects.")
             }
             return .success
         }

@@ -12,7 +12,7 @@ struct NodesApproveCommand: ParsableCommand {
                      + "operator.admin."],
         options: GatewayCLI.connectionOptions,
         arguments: [ArgumentSpec("request-id", help: "The node request's id ('clawpair nodes pending').")],
-        sections: GatewayCLI.sections(json: "With --json, node.pair.approve's payload, unchanged."),
+        sections: GatewayCLI.sections(json: "With --json, node.pair.approve's payload, with token values replaced by \"<redacted>\"."),
         runner: NodesApproveCommand.runner
     )
 
@@ -23,6 +23,6 @@ struct NodesApproveCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        try NodesCommand.resolve("node.pair.approve", verb: "Approved", arguments: arguments, context: context)
+        try NodesCommand.resolve(approve: true, arguments: arguments, context: context)
     }
 }

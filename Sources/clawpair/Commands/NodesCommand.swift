@@ -15,13 +15,14 @@ enum NodesCommand {
         subcommands: [NodesStatusCommand.spec, NodesPendingCommand.spec, NodesApproveCommand.spec, NodesRejectCommand.spec]
     )
 
-    /// Calls a `node.pair.*` method with `{requestId}` and prints its payload.
-    static func resolve(_ method: String, verb: String, arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
+    /// Approves or rejects the node request named by the first argument and prints the result.
+    static func resolve(approve: Bool, arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
             let id = arguments.positionals[0]
-            let payload = try session.client.call(method, params: .object([("requestId", .string(id))]), timeout: session.timeout)
+            let resolution = approve ? try session.approveNode(requestId: id) : try session.rejectNode(requestId: id)
+            let verb = approve ? "Approved" : "Rejected"
             if context.globals.json {
-                context.printJSON(payload)
+                context.printJSON(resolution.json)
             } else {
                 context.print("\(verb) node request \(TerminalText.sanitize(id, maxScalars: 64)).")
             }

@@ -21,18 +21,18 @@ struct NodesPendingCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            let payload = try session.client.call("node.pair.list", params: .object([]), timeout: session.timeout)
+            let listing = try session.listNodePairing()
             if context.globals.json {
-                context.printJSON(payload)
+                context.printJSON(listing.json)
                 return .success
             }
-            let pending = payload["pending"]?.arrayValue ?? []
+            let pending = listing.pending
             context.print(context.style.bold("Pending node requests") + " (\(pending.count))")
             let rows = pending.map { request -> [String] in
-                [GatewayOutput.field(request["requestId"], max: 64), GatewayOutput.field(request["nodeId"], max: 40),
-                 GatewayOutput.field(request["displayName"], max: 32), GatewayOutput.field(request["platform"], max: 32),
-                 GatewayOutput.list(request["commands"]), GatewayOutput.field(request["remoteIp"], max: 46),
-                 GatewayOutput.age(request["ts"], now: context.nowMs)]
+                [GatewayOutput.field(request.requestId, max: 64), GatewayOutput.field(request.nodeId, max: 40),
+                 GatewayOutput.field(request.displayName, max: 32), GatewayOutput.field(request.platform, max: 32),
+                 GatewayOutput.list(request.commands), GatewayOutput.field(request.remoteIp, max: 46),
+                 GatewayOutput.age(request.ts, now: context.nowMs)]
             }
             if rows.isEmpty {
                 context.print("  none")
@@ -40,7 +40,7 @@ struct NodesPendingCommand: ParsableCommand {
                 for line in GatewayOutput.table(["REQUEST", "NODE", "NAME", "PLATFORM", "COMMANDS", "IP", "AGE"], rows, style: context.style) {
                     context.print(line)
                 }
-                if let id = pending.first?["requestId"]?.stringValue {
+                if let id = pending.first?.requestId {
                     context.note("")
                     context.note("Approve one: clawpair nodes approve \(TerminalText.sanitize(id, maxScalars: 64))")
                 }

@@ -21,6 +21,6 @@ struct NodesRejectCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        try NodesCommand.resolve("node.pair.reject", verb: "Rejected", arguments: arguments, context: context)
+        try NodesCommand.resolve(approve: false, arguments: arguments, context: context)
     }
 }

@@ -24,25 +24,15 @@ struct NodesStatusCommand: ParsableCommand {
         self.arguments = arguments
     }
 
-    /// Connected first, then by lowercased display name (then id).
-    static func sorted(_ nodes: [JSONValue]) -> [JSONValue] {
-        nodes.sorted { a, b in
-            let ca = a["connected"]?.boolValue == true, cb = b["connected"]?.boolValue == true
-            if ca != cb { return ca }
-            let na = (a["displayName"]?.stringValue ?? "").lowercased(), nb = (b["displayName"]?.stringValue ?? "").lowercased()
-            if na != nb { return na < nb }
-            return (a["nodeId"]?.stringValue ?? "") < (b["nodeId"]?.stringValue ?? "")
-        }
-    }
-
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            var payload = try session.client.call("node.list", params: .object([]), timeout: session.timeout)
-            var nodes = Self.sorted(payload["nodes"]?.arrayValue ?? [])
+            let list = try session.listNodes()
+            var payload = list.json
+            var nodes = list.sortedNodes
             if arguments.flag("connected") {
-                nodes = nodes.filter { $0["connected"]?.boolValue == true }
+                nodes = nodes.filter(\.connected)
                 if case .object(let members) = payload {
-                    payload = .object(members.map { $0.0 == "nodes" ? ("nodes", .array(nodes)) : $0 })
+                    payload = .object(members.map { $0.0 == "nodes" ? ("nodes", .array(nodes.map(\.json))) : $0 })
                 }
             }
             if context.globals.json {
@@ -62,28 +52,28 @@ struct NodesStatusCommand: ParsableCommand {
         }
     }
 
-    static func printNode(_ node: JSONValue, context: CommandContext) {
-        let connected = node["connected"]?.boolValue == true
-        let name = GatewayOutput.field(node["displayName"], max: 48)
+    static func printNode(_ node: NodeListNode, context: CommandContext) {
+        let connected = node.connected
+        let name = GatewayOutput.field(node.displayName, max: 48)
         let marker = connected ? context.style.green("●") : context.style.dim("○")
         context.print("\(marker) \(context.style.bold(name == "-" ? "(unnamed)" : name))  \(connected ? "connected" : "offline")")
         var versions: [String] = []
-        for (key, label) in [("version", "version"), ("coreVersion", "core"), ("uiVersion", "ui")] {
-            if let value = node[key]?.stringValue, !value.isEmpty { versions.append("\(label) \(TerminalText.sanitize(value, maxScalars: 32))") }
+        for (value, label) in [(node.version, "version"), (node.coreVersion, "core"), (node.uiVersion, "ui")] {
+            if let value, !value.isEmpty { versions.append("\(label) \(TerminalText.sanitize(value, maxScalars: 32))") }
         }
-        var seen = connected ? "connected " + GatewayOutput.age(node["connectedAtMs"], now: context.nowMs)
-            : "last seen " + GatewayOutput.age(node["lastSeenAtMs"], now: context.nowMs)
+        var seen = connected ? "connected " + GatewayOutput.age(node.connectedAtMs, now: context.nowMs)
+            : "last seen " + GatewayOutput.age(node.lastSeenAtMs, now: context.nowMs)
         if seen.hasSuffix(" -") { seen = connected ? "connected" : "never seen" }
         let rows: [(String, String)] = [
-            ("id", GatewayOutput.field(node["nodeId"], max: 80)),
-            ("platform", [GatewayOutput.field(node["platform"]), GatewayOutput.field(node["deviceFamily"])].filter { $0 != "-" }.joined(separator: " · ")),
+            ("id", GatewayOutput.field(node.nodeId, max: 80)),
+            ("platform", [GatewayOutput.field(node.platform), GatewayOutput.field(node.deviceFamily)].filter { $0 != "-" }.joined(separator: " · ")),
             ("versions", versions.isEmpty ? "-" : versions.joined(separator: " · ")),
-            ("client", GatewayOutput.field(node["clientId"]) + " / " + GatewayOutput.field(node["clientMode"])),
-            ("caps", GatewayOutput.list(node["caps"], max: 300)),
-            ("commands", GatewayOutput.list(node["commands"], max: 300)),
-            ("state", GatewayOutput.field(node["approvalState"]) + (node["paired"]?.boolValue == true ? " · paired" : "")
-                + (node["pendingRequestId"]?.stringValue.map { " · pending request \(TerminalText.sanitize($0, maxScalars: 64))" } ?? "")),
-            ("seen", seen + (node["remoteIp"]?.stringValue.map { " · \(TerminalText.sanitize($0, maxScalars: 46))" } ?? "")),
+            ("client", GatewayOutput.field(node.clientId) + " / " + GatewayOutput.field(node.clientMode)),
+            ("caps", GatewayOutput.list(node.caps, max: 300)),
+            ("commands", GatewayOutput.list(node.commands, max: 300)),
+            ("state", GatewayOutput.field(node.approvalState) + (node.paired ? " · paired" : "")
+                + (node.pendingRequestId.map { " · pending request \(TerminalText.sanitize($0, maxScalars: 64))" } ?? "")),
+            ("seen", seen + (node.remoteIp.map { " · \(TerminalText.sanitize($0, maxScalars: 46))" } ?? "")),
         ]
         for (label, value) in rows where !value.isEmpty {
             context.print("    " + context.style.dim(TextColumns.label(label, width: 10)) + value)

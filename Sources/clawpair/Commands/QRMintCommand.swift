@@ -78,14 +78,9 @@ struct QRMintCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            var params: [(String, JSONValue)] = [("includeQr", false)]
-            if let url = arguments.value("public-url") { params.append(("publicUrl", .string(url))) }
-            if arguments.flag("remote") { params.append(("preferRemoteUrl", true)) }
-            if let profile { params.append(("bootstrapProfile", .string(profile))) }
-            let payload = try session.client.call("device.pair.setupCode", params: .object(params), timeout: session.timeout)
-            guard let setupCode = payload["setupCode"]?.stringValue, !setupCode.isEmpty else {
-                throw GatewayError.protocolViolation("device.pair.setupCode returned no setupCode")
-            }
+            let minted = try session.mintSetupCode(SetupCodeRequest(bootstrapProfile: profile, publicURL: arguments.value("public-url"),
+                                                                    preferRemoteURL: arguments.flag("remote")))
+            let setupCode = minted.setupCode
             // Check what the gateway minted before showing it: a code we cannot decode would not pair.
             let decoded: DecodedSetup
             do {
@@ -93,17 +88,17 @@ struct QRMintCommand: ParsableCommand {
             } catch {
                 throw GatewayError.protocolViolation("the gateway's setup code does not decode: \((error as? any ClawpairError)?.message ?? "\(error)")")
             }
-            let expiresAtMs = payload["expiresAtMs"]?.int64Value ?? (context.nowMs + 600_000)
+            let expiresAtMs = minted.expiresAtMs ?? (context.nowMs + 600_000)
             if arguments.flag("setup-code-only") {
                 context.print(setupCode)
-                if payload["accessDowngraded"]?.boolValue == true { context.warn(Self.downgradeWarning) }
+                if minted.accessDowngraded { context.warn(Self.downgradeWarning) }
                 return .success
             }
             if context.globals.json {
-                context.printJSON(Self.json(payload, setupCode: setupCode, expiresAtMs: expiresAtMs))
+                context.printJSON(Self.json(minted.json, setupCode: setupCode, expiresAtMs: expiresAtMs))
                 return .success
             }
-            try printHuman(payload, setupCode: setupCode, decoded: decoded, expiresAtMs: expiresAtMs, context: context)
+            try printHuman(minted, decoded: decoded, expiresAtMs: expiresAtMs, context: context)
             return .success
         }
     }
@@ -123,8 +118,8 @@ struct QRMintCommand: ParsableCommand {
         return .object(members)
     }
 
-    private func printHuman(_ payload: JSONValue, setupCode: String, decoded: DecodedSetup, expiresAtMs: Int64,
-                            context: CommandContext) throws {
+    private func printHuman(_ minted: SetupCodeResult, decoded: DecodedSetup, expiresAtMs: Int64, context: CommandContext) throws {
+        let setupCode = minted.setupCode
         let style = context.style
         if !arguments.flag("no-ascii") || output != nil {
             let code = try QRCode(encoding: setupCode, errorCorrection: .medium)
@@ -140,14 +135,14 @@ struct QRMintCommand: ParsableCommand {
             }
         }
         context.print("Setup code: \(setupCode)")
-        let urls = payload["gatewayUrls"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        let primary = payload["gatewayUrl"]?.stringValue ?? decoded.primary.url
+        let urls = minted.gatewayUrls ?? []
+        let primary = minted.gatewayUrl ?? decoded.primary.url
         context.print("Gateway: \(TerminalText.sanitize(primary, maxScalars: 300))")
         for fallback in urls.dropFirst() { context.print("Fallback: \(TerminalText.sanitize(fallback, maxScalars: 300))") }
-        context.print("Auth: \(GatewayOutput.field(payload["auth"]))")
-        context.print("Access: \(GatewayOutput.field(payload["access"]))")
-        if payload["accessDowngraded"]?.boolValue == true { context.print(style.yellow(Self.downgradeWarning)) }
-        context.print("Source: \(GatewayOutput.field(payload["urlSource"], max: 80))")
+        context.print("Auth: \(GatewayOutput.field(minted.auth))")
+        context.print("Access: \(GatewayOutput.field(minted.access))")
+        if minted.accessDowngraded { context.print(style.yellow(Self.downgradeWarning)) }
+        context.print("Source: \(GatewayOutput.field(minted.urlSource, max: 80))")
         let minutes = max(0, (expiresAtMs - context.nowMs + 30_000) / 60_000)
         context.print("Expires: in \(minutes) min (\(WallClock.iso8601(ms: expiresAtMs) ?? "?"))")
         if let output { context.print("QR image: \(TerminalText.sanitize(output, maxScalars: 300)) (private, 0600; delete it after pairing)") }

@@ -58,49 +58,21 @@ enum GatewayCLI {
         """,
     ])
 
-    // MARK: Target
-
-    struct Target {
-        var endpoint: GatewayEndpoint
-        /// The registry record, when the gateway is a paired one.
-        var record: PairedGateway?
-        var registry: GatewayRegistry
-    }
+    // MARK: Target and credential (resolved in the library: OperatorSession)
 
     static func home(_ context: CommandContext) throws -> String {
         try IdentityStore.locate(environment: context.environment).directory
     }
 
-    /// `--url`, else `--gateway NAME`, else the active registry gateway, else the default URL.
-    static func target(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Target {
-        let registry = GatewayRegistry(home: try home(context))
-        if arguments.value("url") != nil && arguments.value("gateway") != nil {
-            throw UsageError("give either --url or --gateway, not both")
+    /// `--url`, else `--gateway NAME`, else automatic (`OPENCLAW_GATEWAY_URL`, the active registry
+    /// gateway, the default URL).
+    static func targetChoice(_ arguments: ParsedArguments) throws -> OperatorTargetChoice {
+        switch (arguments.value("url"), arguments.value("gateway")) {
+        case (.some, .some): throw UsageError("give either --url or --gateway, not both")
+        case (.some(let url), nil): return .url(url)
+        case (nil, .some(let name)): return .registryGateway(name)
+        case (nil, nil): return .automatic
         }
-        var endpoint: GatewayEndpoint
-        var record: PairedGateway?
-        if let url = arguments.value("url") {
-            endpoint = try GatewayEndpoint(parsing: url)
-            record = registry.gateway(url: endpoint.url)
-        } else if let name = arguments.value("gateway") {
-            let found = try registry.gateway(named: name)
-            record = found
-            endpoint = try GatewayEndpoint(parsing: found.urls[0])
-        } else if let active = registry.active() {
-            record = active
-            endpoint = try GatewayEndpoint(parsing: active.urls[0])
-        } else {
-            endpoint = try GatewayEndpoint(parsing: GatewayEndpoint.defaultURL)
-        }
-        if let pin = try ProbeCommand.fingerprint(arguments.value("tls-fingerprint"), option: "tls-fingerprint") {
-            endpoint.pin = pin
-        } else if endpoint.tls, let stored = record?.tlsFingerprint {
-            endpoint.pin = stored
-        }
-        if context.globals.verbosity > 0 {
-            context.note("gateway: \(endpoint.url)" + (record.map { " (paired gateway '\($0.name)')" } ?? ""))
-        }
-        return Target(endpoint: endpoint, record: record, registry: registry)
     }
 
     static func timeout(_ arguments: ParsedArguments) throws -> Duration {
@@ -125,72 +97,77 @@ enum GatewayCLI {
 
     // MARK: Credentials
 
+    /// The explicit secrets (files, standard input, literals); the environment is the library's.
     static let tokenInput = SecretInput(what: "gateway token", fileOption: "token-file", valueOption: "token",
-                                        environmentVariable: "OPENCLAW_GATEWAY_TOKEN")
+                                        environmentVariable: OperatorEnvironment.token, readsEnvironment: false)
     static let passwordInput = SecretInput(what: "gateway password", fileOption: "password-file", valueOption: "password",
-                                           environmentVariable: "OPENCLAW_GATEWAY_PASSWORD")
+                                           environmentVariable: OperatorEnvironment.password, readsEnvironment: false)
 
-    /// The operator credential, in the documented order, and where it came from.
-    static func operatorAuth(_ arguments: ParsedArguments, _ context: CommandContext, target: Target,
-                             identity: DeviceIdentity) throws -> (ConnectAuth, String, [String]?) {
+    /// `--token-file`/`--token` or `--password-file`/`--password`, when given.
+    static func explicitSecret(_ arguments: ParsedArguments, _ context: CommandContext) throws -> OperatorSecret? {
         let explicitToken = arguments.value("token-file") != nil || arguments.value("token") != nil
         let explicitPassword = arguments.value("password-file") != nil || arguments.value("password") != nil
         if explicitToken && explicitPassword {
             throw UsageError("give a token or a password, not both")
         }
-        if !explicitPassword, let token = try tokenInput.read(arguments, context) {
-            return (ConnectAuth(token: token), explicitToken ? "the token option" : "OPENCLAW_GATEWAY_TOKEN", nil)
+        if let token = try tokenInput.read(arguments, context) { return .token(token) }
+        if let password = try passwordInput.read(arguments, context) { return .password(password) }
+        return nil
+    }
+
+    /// Where the credential came from, for `-v`.
+    static func describe(_ source: OperatorCredentialSource) -> String {
+        switch source {
+        case .explicitToken: return "the token option"
+        case .explicitPassword: return "the password option"
+        case .environmentToken: return OperatorEnvironment.token
+        case .environmentPassword: return OperatorEnvironment.password
+        case .storedDeviceToken(let gateway): return "the operator device token stored for '\(TerminalText.sanitize(gateway, maxScalars: 80))'"
+        case .configToken(let path): return "gateway.auth.token in \(path)"
+        case .configPassword(let path): return "gateway.auth.password in \(path)"
+        case .none: return "no credential"
         }
-        if let password = try passwordInput.read(arguments, context) {
-            return (ConnectAuth(password: password), explicitPassword ? "the password option" : "OPENCLAW_GATEWAY_PASSWORD", nil)
-        }
-        if let stored = target.record?.token(for: GatewayRole.operator.rawValue, deviceId: identity.deviceId) {
-            // A device token is good for the scopes it was issued with; asking for more would be a
-            // scope upgrade (a new pairing request).
-            return (ConnectAuth(token: stored.token), "the operator device token stored for '\(target.record!.name)'", stored.scopes)
-        }
-        if target.endpoint.isLoopback, let path = OpenClawConfig.path(environment: context.environment),
-           let auth = try OpenClawConfig.gatewayAuth(path: path) {
-            switch auth {
-            case .token(let token): return (ConnectAuth(token: token), "gateway.auth.token in \(path)", nil)
-            case .password(let password): return (ConnectAuth(password: password), "gateway.auth.password in \(path)", nil)
-            }
-        }
-        return (ConnectAuth(), "no credential", nil)
     }
 
     // MARK: Connecting
 
-    struct OperatorSession {
-        let client: GatewayClient
-        let hello: HelloOK
-        let target: Target
-        let identity: DeviceIdentity
-        let timeout: Duration
+    /// The session options of an operator command.
+    static func sessionOptions(_ arguments: ParsedArguments, _ context: CommandContext) throws -> OperatorSessionOptions {
+        let choice = try targetChoice(arguments)
+        let registry = GatewayRegistry(home: try home(context))
+        let pin = try ProbeCommand.fingerprint(arguments.value("tls-fingerprint"), option: "tls-fingerprint")
+        let timeout = try timeout(arguments)
+        let identity = try identity(context)
+        let secret = try explicitSecret(arguments, context)
+        return OperatorSessionOptions(target: choice, pin: pin, explicitSecret: secret, environment: context.environment,
+                                      registry: registry, identity: identity, timeout: timeout)
     }
 
     /// Opens the connection and authenticates as an operator.
     static func connectOperator(_ arguments: ParsedArguments, _ context: CommandContext) throws -> OperatorSession {
-        let target = try target(arguments, context)
-        let timeout = try timeout(arguments)
-        let identity = try identity(context)
-        let (auth, source, tokenScopes) = try operatorAuth(arguments, context, target: target, identity: identity)
-        if context.globals.verbosity > 0 { context.note("credential: \(source)") }
-        let client = try GatewayClient(endpoint: target.endpoint, configuration: clientConfiguration(timeout: timeout))
-        try client.open(timeout: timeout)
-        let request = ConnectRequest(client: .operatorCLI(version: ClawpairVersion.current, platform: platformName()),
-                                     role: .operator, scopes: tokenScopes ?? ConnectRequest.operatorScopes, auth: auth)
-        let hello = try client.connect(request, identity: identity, timeout: timeout)
+        let options = try sessionOptions(arguments, context)
+        let plan = try OperatorSession.plan(options)
+        if context.globals.verbosity > 0 {
+            context.note("gateway: \(plan.target.endpoint.url)" + (plan.target.record.map { " (paired gateway '\($0.name)')" } ?? ""))
+            context.note("credential: \(describe(plan.credential.source))")
+        }
+        let session: OperatorSession
+        do {
+            session = try OperatorSession.connect(plan, options: options)
+        } catch {
+            throw presented(error, plan: plan)
+        }
+        let hello = session.hello
         if context.globals.verbosity > 0 {
             context.note("connected: protocol \(hello.protocolVersion), gateway \(TerminalText.sanitize(hello.serverVersion ?? "?", maxScalars: 40)), "
                          + "role \(hello.role ?? "?"), scopes \(hello.scopes.joined(separator: ","))")
         }
-        if let record = target.record { touch(record, registry: target.registry, context: context) }
-        return OperatorSession(client: client, hello: hello, target: target, identity: identity, timeout: timeout)
+        if let record = plan.target.record { touch(record, registry: options.registry, context: context) }
+        return session
     }
 
     static func clientConfiguration(timeout: Duration) -> GatewayClientConfiguration {
-        GatewayClientConfiguration(challengeTimeout: min(timeout, .seconds(6)), userAgent: "clawpair/\(ClawpairVersion.current)")
+        .clawpair(timeout: timeout)
     }
 
     /// Records that a paired gateway answered.
@@ -202,10 +179,7 @@ enum GatewayCLI {
 
     /// `Linux <release>` for ConnectParams.client.platform.
     static func platformName() -> String {
-        var info = utsname()
-        uname(&info)
-        let release = withUnsafeBytes(of: info.release) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
-        return release.isEmpty ? "Linux" : "Linux \(release)"
+        GatewayClientInfo.linuxPlatformName()
     }
 
     /// Connects as an operator, runs `body` with the session, closes it, and maps failures to
@@ -214,7 +188,7 @@ enum GatewayCLI {
                              _ body: (OperatorSession) throws -> ExitStatus) throws -> ExitStatus {
         try run(context) {
             let session = try connectOperator(arguments, context)
-            defer { session.client.close() }
+            defer { session.close() }
             return try body(session)
         }
     }
@@ -233,17 +207,56 @@ enum GatewayCLI {
         do {
             return try body()
         } catch let error as any ClawpairError {
-            if context.globals.json { context.printJSON(errorJSON(error)) }
-            context.report(error)
-            return error.exitStatus
+            let shown = presented(error)
+            if context.globals.json { context.printJSON(errorJSON(shown)) }
+            context.report(shown)
+            return shown.exitStatus
         }
+    }
+
+    /// A library error with the command line's hint: the one place where errors of the operator
+    /// session get hints that name options. `plan` is the session's, when it was resolved.
+    static func presented(_ error: any Error, plan: OperatorPlan? = nil) -> any Error {
+        guard let error = error as? any ClawpairError else { return error }
+        return presented(error, plan: plan)
+    }
+
+    static func presented(_ error: any ClawpairError, plan: OperatorPlan? = nil) -> any ClawpairError {
+        if error is HintedError { return error }
+        switch error {
+        case OperatorSessionError.emptyCredential:
+            return HintedError(error, hint: "check the file or variable that should hold it")
+        case GatewayError.authRejected:
+            guard let plan, plan.credential.source == .none, !plan.credential.withheldEnvironment.isEmpty else { return error }
+            let names = plan.credential.withheldEnvironment
+            return HintedError(error, hint: "\(names.joined(separator: " and ")) \(names.count > 1 ? "are" : "is") not sent to a "
+                               + "gateway named with --url (it could be a typo or someone "
+                               + "else's): pass --token-file FILE (or --password-file), or set OPENCLAW_GATEWAY_URL instead of --url")
+        default:
+            return error
+        }
+    }
+
+    /// A library error shown with a hint of the command line's.
+    struct HintedError: ClawpairError {
+        let underlying: any ClawpairError
+        let hint: String?
+
+        init(_ underlying: any ClawpairError, hint: String) {
+            self.underlying = underlying
+            self.hint = hint
+        }
+
+        var exitStatus: ExitStatus { underlying.exitStatus }
+        var message: String { underlying.message }
     }
 
     /// `{"ok": false, "error": {code, message, hint, gateway?, requestId?}}`.
     static func errorJSON(_ error: any ClawpairError) -> JSONValue {
         var members: [(String, JSONValue)] = [("code", .string(code(of: error))), ("message", .string(error.message)),
                                               ("hint", error.hint.map(JSONValue.string) ?? .null)]
-        if let gatewayError = error as? GatewayError {
+        let underlying = (error as? HintedError)?.underlying ?? error
+        if let gatewayError = underlying as? GatewayError {
             switch gatewayError {
             case .pairingRequired(let pairing):
                 members.append(("requestId", pairing.requestId.map(JSONValue.string) ?? .null))
@@ -258,6 +271,7 @@ enum GatewayCLI {
     }
 
     static func code(of error: any ClawpairError) -> String {
+        if let hinted = error as? HintedError { return code(of: hinted.underlying) }
         guard let gatewayError = error as? GatewayError else {
             return error is UsageError ? "usage" : "error"
         }

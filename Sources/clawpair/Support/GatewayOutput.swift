@@ -5,28 +5,32 @@ import ClawpairCore
 /// sanitized (it is untrusted), ids are shown whole where a command needs them.
 enum GatewayOutput {
     /// A sanitized single-line field, `-` when absent or empty.
-    static func field(_ value: JSONValue?, max: Int = 40) -> String {
-        guard let text = value?.stringValue, !text.isEmpty else { return "-" }
+    static func field(_ value: String?, max: Int = 40) -> String {
+        guard let text = value, !text.isEmpty else { return "-" }
         return TerminalText.sanitize(text, maxScalars: max)
     }
 
-    /// Strings of an array field joined with commas, `-` when none.
-    static func list(_ value: JSONValue?, max: Int = 60) -> String {
-        let items = (value?.arrayValue ?? []).compactMap(\.stringValue)
-        guard !items.isEmpty else { return "-" }
+    /// Strings joined with commas, `-` when none.
+    static func list(_ items: [String]?, max: Int = 60) -> String {
+        guard let items, !items.isEmpty else { return "-" }
         return TerminalText.sanitize(items.joined(separator: ","), maxScalars: max)
     }
 
-    /// `12m ago` from an epoch-ms field.
-    static func age(_ value: JSONValue?, now: Int64) -> String {
-        guard let ms = value?.int64Value, ms > 0 else { return "-" }
+    /// `12m ago` from an epoch-ms time.
+    static func age(_ value: Int64?, now: Int64) -> String {
+        guard let ms = value, ms > 0 else { return "-" }
         let delta = now - ms
         return delta < 0 ? "just now" : DurationText.describe(milliseconds: delta) + " ago"
     }
 
+    /// `12m ago` from an epoch-ms JSON field.
+    static func age(_ value: JSONValue?, now: Int64) -> String {
+        age(value?.int64Value, now: now)
+    }
+
     /// The first 12 characters of a device id and an ellipsis.
-    static func shortId(_ value: JSONValue?) -> String {
-        guard let id = value?.stringValue, !id.isEmpty else { return "-" }
+    static func shortId(_ value: String?) -> String {
+        guard let id = value, !id.isEmpty else { return "-" }
         let clean = TerminalText.sanitize(id, maxScalars: 80)
         return clean.count > 14 ? String(clean.prefix(12)) + "…" : clean
     }

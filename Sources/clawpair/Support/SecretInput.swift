@@ -15,6 +15,9 @@ struct SecretInput {
     let valueOption: String
     /// The environment variable, e.g. `CLAWPAIR_BOOTSTRAP_TOKEN`.
     let environmentVariable: String
+    /// Whether `read` falls back to the variable; false when the caller applies its own rules
+    /// to the environment (the operator session's credential order).
+    var readsEnvironment = true
 
     /// The secret, or nil when none of the sources was given. Trailing newlines from files
     /// and pipes are removed; an empty secret is an error.
@@ -35,7 +38,7 @@ struct SecretInput {
             context.warn("a \(what) on the command line is visible to other users (ps, shell history); "
                          + "prefer --\(fileOption) FILE, --\(valueOption) - (stdin) or \(environmentVariable)")
             text = value
-        } else if let env = context.environment[environmentVariable] {
+        } else if readsEnvironment, let env = context.environment[environmentVariable] {
             text = env
         } else {
             return nil
