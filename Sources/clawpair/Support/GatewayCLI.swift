@@ -14,8 +14,9 @@ enum GatewayCLI {
 
     /// Options of every command that talks to a gateway as an operator.
     static let connectionOptions: [OptionSpec] = [
-        .value("url", "URL", help: "The gateway's ws:// or wss:// URL (default: the gateway chosen with 'clawpair gateways use', "
-                   + "else ws://127.0.0.1:18789).", completion: .hostname),
+        .value("url", "URL", help: "The gateway's ws:// or wss:// URL (default: OPENCLAW_GATEWAY_URL, else the gateway chosen "
+                   + "with 'clawpair gateways use', else ws://127.0.0.1:18789). A --url gets only explicit credentials "
+                   + "(see CREDENTIALS).", completion: .hostname),
         .value("gateway", "NAME", help: "A paired gateway from the registry, by name or id ('clawpair gateways list')."),
         .value("token-file", "FILE", help: "Read the gateway's shared token from FILE.", completion: .file),
         .value("password-file", "FILE", help: "Read the gateway's password from FILE.", completion: .file),
@@ -28,19 +29,28 @@ enum GatewayCLI {
     ]
 
     static let credentialsSection = DocSection("CREDENTIALS", [
-        "The operator credential is taken from the first of: --token-file or --password-file (or --token/--password, "
-            + "which warn); OPENCLAW_GATEWAY_TOKEN or OPENCLAW_GATEWAY_PASSWORD; the operator device token stored in "
-            + "the registry for that gateway; and, for a gateway on loopback only, gateway.auth.token or "
-            + "gateway.auth.password in OpenClaw's config file (~/.openclaw/openclaw.json, JSON5). Every connection "
-            + "also proves this machine's device identity (the clawpair store's; one is created on first use): the "
-            + "connect request is signed over the gateway's challenge (v2 payload, signedAt = the challenge's ts).",
+        "The gateway is --url, else --gateway NAME, else OPENCLAW_GATEWAY_URL, else the gateway chosen with "
+            + "'clawpair gateways use', else ws://127.0.0.1:18789. The operator credential is taken from the first of: "
+            + "--token-file or --password-file (or --token/--password, which warn); OPENCLAW_GATEWAY_TOKEN or "
+            + "OPENCLAW_GATEWAY_PASSWORD; the operator device token stored in the registry for that gateway; and, for "
+            + "a gateway on loopback only, gateway.auth.token or gateway.auth.password in OpenClaw's config file "
+            + "(~/.openclaw/openclaw.json, JSON5).",
+        "A --url never reuses implicit credentials (OpenClaw's URL override safety): it gets only --token-file or "
+            + "--password-file and the device token stored for that same gateway, never OPENCLAW_GATEWAY_TOKEN, "
+            + "OPENCLAW_GATEWAY_PASSWORD or the config file, so a mistyped or hostile URL never receives the "
+            + "operator's secret. OPENCLAW_GATEWAY_URL may use OPENCLAW_GATEWAY_TOKEN and OPENCLAW_GATEWAY_PASSWORD, "
+            + "but not the config file. Token values a gateway returns are never printed (they read \"<redacted>\"), "
+            + "except by 'devices rotate --reveal'.",
+        "Every connection also proves this machine's device identity (the clawpair store's; one is created on first "
+            + "use): the connect request is signed over the gateway's challenge (v2 payload, signedAt = the challenge's ts).",
         "Operator commands connect as client 'cli' in mode 'cli' with role operator and the scopes operator.admin, "
             + "operator.approvals and operator.pairing. A gateway answers unknown devices with a pairing request "
             + "unless they connect over loopback; the error then prints the request id and the exact approve command.",
     ])
 
     static let environmentSection = DocSection("ENVIRONMENT", [
-        "OPENCLAW_GATEWAY_TOKEN, OPENCLAW_GATEWAY_PASSWORD: operator credentials (see CREDENTIALS).",
+        "OPENCLAW_GATEWAY_URL: the gateway when neither --url nor --gateway is given (see CREDENTIALS).",
+        "OPENCLAW_GATEWAY_TOKEN, OPENCLAW_GATEWAY_PASSWORD: operator credentials, never sent to a --url (see CREDENTIALS).",
         "CLAWPAIR_HOME: the clawpair home (default $XDG_CONFIG_HOME/clawpair, else ~/.config/clawpair), holding "
             + "identity/ and gateways/.",
         "OPENCLAW_CONFIG_PATH, OPENCLAW_STATE_DIR: where OpenClaw's config file is read from (loopback gateways only).",
