@@ -154,24 +154,29 @@ extension GatewayError: ClawpairError {
         }
     }
 
+    /// The hint of a refused device proof with no more specific advice.
+    public static let checkIdentityHint = "check this machine's device identity"
+
+    /// What to do next, in terms of the gateway (no command-line options: the clawpair
+    /// executable words its own hints for these errors).
     public var hint: String? {
         switch self {
         case .invalidURL: return "use ws://HOST:PORT or wss://HOST:PORT"
-        case .unreachable: return "is the gateway running? 'clawpair probe URL' shows which step fails"
-        case .tlsTrust(_, .pinMismatch): return "the certificate changed: if you expected that, check it and pass --tls-fingerprint with the new value"
+        case .unreachable: return "is the gateway running?"
+        case .tlsTrust(_, .pinMismatch): return "the certificate changed: if you expected that, check it and pin the new fingerprint"
         case .tlsTrust(_, let failure): return failure.hint
         case .notGateway: return "check the port (the gateway listens on 18789 by default) and the path"
-        case .timedOut, .stalled: return "the gateway may be overloaded or a proxy may be holding the connection; try again or raise --timeout"
+        case .timedOut, .stalled: return "the gateway may be overloaded or a proxy may be holding the connection; try again"
         case .closed, .protocolViolation, .frameTooLarge: return nil
         case .pairingRequired(let pairing):
-            return "approve it on the gateway host: \(pairing.approveCommand) (or: openclaw devices approve \(pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"))"
+            return "approve it on the gateway host: openclaw devices approve \(pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>")"
         case .authRejected:
-            return "pass the gateway's token with --token-file FILE or OPENCLAW_GATEWAY_TOKEN (or its password with --password-file)"
+            return "pass the gateway's shared token or password"
         case .deviceAuthRejected(let shape):
             switch shape.detailCode {
             case "DEVICE_AUTH_SIGNATURE_EXPIRED": return "this machine's clock and the gateway's differ by more than 2 minutes: sync the clock (timedatectl, chrony)"
             case "DEVICE_AUTH_NONCE_MISMATCH", "DEVICE_AUTH_NONCE_REQUIRED": return "retry; if it persists, a proxy may be mixing connections"
-            default: return "check the identity with 'clawpair identity show'"
+            default: return Self.checkIdentityHint
             }
         case .connectRejected, .rpcFailed(_, _):
             if case .rpcFailed(_, let shape) = self, Self.isPermissionCode(shape) {

@@ -140,6 +140,25 @@ import Testing
         #expect(try Self.resolve(try Self.target("ws://192.168.1.20:18789", .activeGateway, record: other)).source == .none)
     }
 
+    @Test("library errors carry no command-line hints: no option, no clawpair command")
+    func hintsNameNoOptions() {
+        let shape = GatewayErrorShape(code: "INVALID_REQUEST", message: "m", details: ["code": "DEVICE_AUTH_SIGNATURE_INVALID"])
+        let errors: [any ClawpairError] = [
+            GatewayError.unreachable(url: "ws://h:1", phase: "tcp", reason: "refused"),
+            GatewayError.tlsTrust(url: "wss://h:1", .pinMismatch(expected: "a", observed: "b")),
+            GatewayError.timedOut(what: "x", after: .seconds(1)),
+            GatewayError.stalled(silentFor: .seconds(2), tickInterval: .seconds(1)),
+            GatewayError.pairingRequired(PairingRequired(requestId: "r")),
+            GatewayError.authRejected(shape), GatewayError.deviceAuthRejected(shape),
+            GatewayError.rpcFailed(method: "m", GatewayErrorShape(code: "FORBIDDEN", message: "")),
+            OperatorSessionError.emptyCredential(variable: "OPENCLAW_GATEWAY_TOKEN"),
+        ]
+        for error in errors {
+            let hint = error.hint ?? ""
+            #expect(!hint.contains("--") && !hint.contains("clawpair "), "\(error): \(hint)")
+        }
+    }
+
     // MARK: Target
 
     @Test("targets: --url, a registry name, OPENCLAW_GATEWAY_URL before the active gateway, the default; pins from the record")

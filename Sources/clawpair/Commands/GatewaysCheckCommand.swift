@@ -85,11 +85,12 @@ struct GatewaysCheckCommand: ParsableCommand {
                     context.print("\(token.role): accepted" + (hello.scopes.isEmpty ? "" : " (scopes \(hello.scopes.joined(separator: ",")))"))
                 }
             case .failure(let error):
+                let shown = GatewayCLI.presented(error)
                 results.append(.object([("role", .string(token.role)), ("ok", false), ("scopes", .array([])),
-                                        ("error", GatewayCLI.errorJSON(error)["error"] ?? .null)]))
+                                        ("error", GatewayCLI.errorJSON(shown)["error"] ?? .null)]))
                 if error.exitStatus.rawValue > worst.rawValue || worst == .success { worst = error.exitStatus }
                 if !context.globals.json { context.print("\(token.role): refused") }
-                context.report(error)
+                context.report(shown)
             }
         }
         if usedURL != nil {

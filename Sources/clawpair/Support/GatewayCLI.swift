@@ -236,14 +236,34 @@ enum GatewayCLI {
         switch error {
         case OperatorSessionError.emptyCredential:
             return HintedError(error, hint: "check the file or variable that should hold it")
-        case GatewayError.authRejected:
-            guard let plan, plan.credential.source == .none, !plan.credential.withheldEnvironment.isEmpty else { return error }
-            let names = plan.credential.withheldEnvironment
+        case GatewayError.authRejected where plan?.credential.source == OperatorCredentialSource.none
+                                                && plan?.credential.withheldEnvironment.isEmpty == false:
+            let names = plan?.credential.withheldEnvironment ?? []
             return HintedError(error, hint: "\(names.joined(separator: " and ")) \(names.count > 1 ? "are" : "is") not sent to a "
                                + "gateway named with --url (it could be a typo or someone "
                                + "else's): pass --token-file FILE (or --password-file), or set OPENCLAW_GATEWAY_URL instead of --url")
+        case let gatewayError as GatewayError:
+            return hint(for: gatewayError).map { HintedError(error, hint: $0) } ?? error
         default:
             return error
+        }
+    }
+
+    /// The command line's hint for a gateway error: the library's, with the options and
+    /// commands that help.
+    static func hint(for error: GatewayError) -> String? {
+        switch error {
+        case .unreachable: return "is the gateway running? 'clawpair probe URL' shows which step fails"
+        case .tlsTrust(_, .pinMismatch): return "the certificate changed: if you expected that, check it and pass --tls-fingerprint with the new value"
+        case .timedOut, .stalled: return "the gateway may be overloaded or a proxy may be holding the connection; try again or raise --timeout"
+        case .pairingRequired(let pairing):
+            return "approve it on the gateway host: \(pairing.approveCommand) (or: openclaw devices approve \(pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"))"
+        case .authRejected:
+            return "pass the gateway's token with --token-file FILE or OPENCLAW_GATEWAY_TOKEN (or its password with --password-file)"
+        case .deviceAuthRejected where error.hint == GatewayError.checkIdentityHint:
+            return "check the identity with 'clawpair identity show'"
+        default:
+            return nil
         }
     }
 
