@@ -70,6 +70,9 @@ struct GatewayClientTests {
             }
             #expect(!client.isOpen)
             #expect(throws: GatewayError.self) { try client.call("device.pair.list", timeout: .seconds(1)) }
+            // The gateway's Close (1008) was answered with a Close frame.
+            let closed = try await gateway.waitForLog("connect-closed")
+            #expect(closed["clientCloseCode"] as? Int == 1008, "\(closed)")
         }
     }
 }

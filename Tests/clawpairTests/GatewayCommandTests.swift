@@ -187,6 +187,26 @@ struct GatewayCommandTests {
         }
     }
 
+    @Test("rotating this device's own token: in band, redacted in --json unless --reveal")
+    func rotateOwnTokenInBand() async throws {
+        try await Self.withHome { home in
+            try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
+                let list = try Self.json(try home.op(gateway, ["devices", "list", "--json"]).stdout)
+                let me = try #require((list["paired"] as? [[String: Any]])?.first?["deviceId"] as? String)
+                let rotate = ["devices", "rotate", "--device", me, "--role", "operator", "--json"]
+                let redacted = try Self.json(try home.op(gateway, rotate).stdout)
+                #expect(redacted["tokenDelivery"] as? String == "in-band")
+                #expect(redacted["token"] as? String == "<redacted>")
+                let revealed = try Self.json(try home.op(gateway, rotate + ["--reveal"]).stdout)
+                let token = try #require(revealed["token"] as? String)
+                #expect(token != "<redacted>" && token.count == 43, "\(revealed)")
+                let human = try home.op(gateway, Array(rotate.dropLast()))
+                #expect(human.status == 0, "\(human)")
+                #expect(human.stderr.contains("The gateway returned the new token; --reveal prints it."))
+            }
+        }
+    }
+
     @Test("a refused connect ends with our Close frame: answering the gateway's, or first when it holds the socket")
     func closeFrameAfterRefusal() async throws {
         try await Self.withHome { home in
