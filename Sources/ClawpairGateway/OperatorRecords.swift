@@ -120,23 +120,46 @@ struct RecordReader {
 
 // MARK: - Device pairing
 
-/// A device waiting for approval (`device.pair.list` `pending[]`, `pairing-rpcs.md` §5.2).
-public struct PendingRequest: Sendable, Equatable {
-    /// The id to approve or reject it by.
-    public var requestId: String
-    public var deviceId: String
+/// What a device told the gateway about itself when it connected (ConnectParams) and the
+/// access it asks for or holds: the members pending requests and paired devices share.
+public struct DeviceDescription: Sendable, Equatable {
+    /// Base64url raw Ed25519 key.
     public var publicKey: String?
     public var displayName: String?
     public var platform: String?
     public var deviceFamily: String?
     public var clientId: String?
     public var clientMode: String?
-    /// The requested role (older builds) …
+    /// The role (older builds) …
     public var role: String?
     /// … or roles.
     public var roles: [String]?
     public var scopes: [String]?
     public var remoteIp: String?
+
+    init(_ reader: RecordReader) throws(GatewayError) {
+        publicKey = try reader.string("publicKey")
+        displayName = try reader.string("displayName")
+        platform = try reader.string("platform")
+        deviceFamily = try reader.string("deviceFamily")
+        clientId = try reader.string("clientId")
+        clientMode = try reader.string("clientMode")
+        role = try reader.string("role")
+        roles = try reader.strings("roles")
+        scopes = try reader.strings("scopes")
+        remoteIp = try reader.string("remoteIp")
+    }
+}
+
+/// A device waiting for approval (`device.pair.list` `pending[]`, `pairing-rpcs.md` §5.2). Its
+/// ``DeviceDescription`` members read as its own (`request.displayName`).
+@dynamicMemberLookup
+public struct PendingRequest: Sendable, Equatable {
+    /// The id to approve or reject it by.
+    public var requestId: String
+    public var deviceId: String
+    /// Who it says it is and what it asks for.
+    public var details: DeviceDescription
     /// The gateway will approve it itself.
     public var silent: Bool
     /// The device is already paired and asks again (new key, role or scopes).
@@ -151,20 +174,15 @@ public struct PendingRequest: Sendable, Equatable {
         let reader = try RecordReader(json, context: context)
         requestId = try reader.requiredString("requestId")
         deviceId = try reader.requiredString("deviceId")
-        publicKey = try reader.string("publicKey")
-        displayName = try reader.string("displayName")
-        platform = try reader.string("platform")
-        deviceFamily = try reader.string("deviceFamily")
-        clientId = try reader.string("clientId")
-        clientMode = try reader.string("clientMode")
-        role = try reader.string("role")
-        roles = try reader.strings("roles")
-        scopes = try reader.strings("scopes")
-        remoteIp = try reader.string("remoteIp")
+        details = try DeviceDescription(reader)
         silent = try reader.bool("silent") ?? false
         isRepair = try reader.bool("isRepair") ?? false
         ts = try reader.int("ts")
         self.json = OperatorRecords.redactingTokens(json)
+    }
+
+    public subscript<Value>(dynamicMember member: KeyPath<DeviceDescription, Value>) -> Value {
+        details[keyPath: member]
     }
 }
 
@@ -178,21 +196,15 @@ public struct DeviceTokenSummary: Sendable, Equatable {
     public var lastUsedAtMs: Int64?
 }
 
-/// An approved device (`device.pair.list` `paired[]`, and `device.pair.approve`'s `device`).
+/// An approved device (`device.pair.list` `paired[]`, and `device.pair.approve`'s `device`). Its
+/// ``DeviceDescription`` members read as its own (`device.scopes`).
+@dynamicMemberLookup
 public struct PairedDevice: Sendable, Equatable {
     public var deviceId: String
-    public var publicKey: String?
-    public var displayName: String?
+    /// Who it said it was and the access it holds.
+    public var details: DeviceDescription
     /// The name an operator gave it (`device.pair.rename`).
     public var operatorLabel: String?
-    public var platform: String?
-    public var deviceFamily: String?
-    public var clientId: String?
-    public var clientMode: String?
-    public var role: String?
-    public var roles: [String]?
-    public var scopes: [String]?
-    public var remoteIp: String?
     /// The list form of its tokens (roles and times, never values); empty when not sent.
     public var tokens: [DeviceTokenSummary]
     public var approvedVia: String?
@@ -209,17 +221,8 @@ public struct PairedDevice: Sendable, Equatable {
     public init(json: JSONValue, context: String = "paired device") throws(GatewayError) {
         let reader = try RecordReader(json, context: context)
         deviceId = try reader.requiredString("deviceId")
-        publicKey = try reader.string("publicKey")
-        displayName = try reader.string("displayName")
+        details = try DeviceDescription(reader)
         operatorLabel = try reader.string("operatorLabel")
-        platform = try reader.string("platform")
-        deviceFamily = try reader.string("deviceFamily")
-        clientId = try reader.string("clientId")
-        clientMode = try reader.string("clientMode")
-        role = try reader.string("role")
-        roles = try reader.strings("roles")
-        scopes = try reader.strings("scopes")
-        remoteIp = try reader.string("remoteIp")
         // The list form is an array; the stored form (a map by role) is tolerated and not read.
         if let summary = json["tokens"], summary.arrayValue != nil {
             tokens = try reader.records("tokens") { entry, path throws(GatewayError) in
@@ -238,6 +241,10 @@ public struct PairedDevice: Sendable, Equatable {
         lastSeenReason = try reader.string("lastSeenReason")
         connected = try reader.bool("connected") ?? false
         self.json = OperatorRecords.redactingTokens(json)
+    }
+
+    public subscript<Value>(dynamicMember member: KeyPath<DeviceDescription, Value>) -> Value {
+        details[keyPath: member]
     }
 }
 
