@@ -79,8 +79,8 @@ final class Teardown {
 struct BrowseRun {
     enum Message: Sendable {
         case source(SourceMessage)
-        /// Source `index` returned, or threw `error`.
-        case finished(index: Int, error: (any Error)?)
+        /// A source returned (nil), or threw.
+        case finished((any Error)?)
     }
 
     let sources: [any GatewaySource]
@@ -96,17 +96,17 @@ struct BrowseRun {
         let mailbox = Mailbox<Message>()
         let context = SourceContext(deadline: clock.now + timeout, clock: clock, firstAnswer: firstAnswer, mailbox: mailbox)
         defer { context.stop() }
-        for (index, source) in sources.enumerated() {
-            BackgroundThread {
+        for source in sources {
+            BackgroundThread.detached {
                 let teardown = Teardown()
                 do {
                     try source.run(context, teardown: teardown)
-                    mailbox.put(.finished(index: index, error: nil))
+                    mailbox.put(.finished(nil))
                 } catch {
-                    mailbox.put(.finished(index: index, error: error))
+                    mailbox.put(.finished(error))
                 }
                 teardown.run()
-            }.detach()
+            }
         }
         var running = sources.count
         var failure: (any Error)?
@@ -114,7 +114,7 @@ struct BrowseRun {
             switch mailbox.take() {
             case .source(let message):
                 if !handle(message) { return }
-            case .finished(_, let error):
+            case .finished(let error):
                 running -= 1
                 guard let error else { continue }
                 if !firstAnswer { throw error }

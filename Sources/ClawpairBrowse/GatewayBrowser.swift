@@ -80,6 +80,8 @@ public struct GatewayBrowser: Sendable {
         /// one their TTLs give (``WideAreaRefresh``), for tests.
         public var wideAreaRefresh: Duration?
 
+        /// Options with every default: ``LocalBackend/auto``, mDNS on, the configured wide-area
+        /// domains, the servers of /etc/resolv.conf, the tailnet fallback on, 2 s, every gateway.
         public init(backend: LocalBackend = .auto, local: Bool = true, domains: [String]? = nil,
                     environment: [String: String] = Options.processEnvironment(), dnsServers: [DNSServerAddress] = [],
                     tailnetFallback: Bool = true, timeout: Duration = .seconds(2), firstAnswer: Bool = false,
@@ -246,6 +248,7 @@ public struct GatewaySighting: Sendable, Equatable {
         /// The domain it was browsed in (`local.` or the wide-area domain).
         public var domain: String
 
+        /// A report from `backend` in `domain`, on interface `interfaceIndex` when known.
         public init(backend: GatewayBrowser.Backend, interfaceIndex: UInt32? = nil, domain: String) {
             self.backend = backend
             self.interfaceIndex = interfaceIndex
@@ -266,6 +269,8 @@ public struct GatewaySighting: Sendable, Equatable {
     /// Every backend and interface that currently reports the gateway, oldest first.
     public var origins: [Origin]
 
+    /// A sighting of `beacon` whose latest report came from `origin`; `origins` (default: just
+    /// `origin`) lists every origin that reports it.
     public init(key: String, beacon: GatewayBeacon, addresses: [String], origin: Origin, origins: [Origin]? = nil) {
         self.key = key
         self.beacon = beacon

@@ -51,6 +51,12 @@ public final class BackgroundThread: Sendable {
         }
     }
 
+    /// Starts `work` on a thread nobody waits for; as `init`, it runs on the calling thread when
+    /// no thread can be made.
+    public static func detached(stackSize: Int? = nil, _ work: @escaping @Sendable () -> Void) {
+        BackgroundThread(stackSize: stackSize, work).detach()
+    }
+
     /// Whether the work runs on a thread of its own (false: it already ran in `init`).
     public var isThread: Bool { handle != nil }
 
