@@ -33,6 +33,22 @@ public final class BackgroundThread: Sendable {
     /// Starts `work` on a new thread (`stackSize` bytes of stack when given, else the system's
     /// default); runs it on the calling thread when no thread can be made.
     public init(stackSize: Int? = nil, _ work: @escaping @Sendable () -> Void) {
+        handle = Self.spawn(stackSize: stackSize, work)
+        if handle == nil { work() }
+    }
+
+    private init(started: pthread_t) {
+        handle = started
+    }
+
+    /// Starts `work` on a new thread; nil, with `work` not run, when no thread can be made
+    /// (for work that must not run on the calling thread, such as a loop that waits to be stopped).
+    public static func start(stackSize: Int? = nil, _ work: @escaping @Sendable () -> Void) -> BackgroundThread? {
+        spawn(stackSize: stackSize, work).map { BackgroundThread(started: $0) }
+    }
+
+    /// pthread_create with `work`; nil when it failed.
+    private static func spawn(stackSize: Int?, _ work: @escaping @Sendable () -> Void) -> pthread_t? {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -43,12 +59,11 @@ public final class BackgroundThread: Sendable {
             Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().work()
             return nil
         }, context)
-        if started == 0 {
-            handle = thread
-        } else {
-            handle = nil
-            Unmanaged<Job>.fromOpaque(context).takeRetainedValue().work()
+        guard started == 0 else {
+            Unmanaged<Job>.fromOpaque(context).release()
+            return nil
         }
+        return thread
     }
 
     /// Starts `work` on a thread nobody waits for; as `init`, it runs on the calling thread when

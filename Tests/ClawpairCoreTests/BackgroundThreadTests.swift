@@ -26,6 +26,15 @@ struct BackgroundThreadTests {
         #expect(steps.load(ordering: .relaxed) == 1)
     }
 
+    @Test("start: a thread that is joined, or nil (never the calling thread)")
+    func start() throws {
+        let caller = pthread_self()
+        let ranOn = Mutex<pthread_t?>(nil)
+        let thread = try #require(BackgroundThread.start { ranOn.withLock { $0 = pthread_self() } })
+        thread.join()
+        #expect(ranOn.withLock { $0 }.map { pthread_equal($0, caller) == 0 } == true)
+    }
+
     @Test("a detached thread with a small stack runs its work to the end")
     func detached() {
         let done = Atomic<Int>(0)
