@@ -79,13 +79,16 @@ public struct GatewayBrowser: Sendable {
         /// In ``watch(note:onEvent:)``: a fixed pause between two wide-area rounds instead of the
         /// one their TTLs give (``WideAreaRefresh``), for tests.
         public var wideAreaRefresh: Duration?
+        /// In ``watch(note:onEvent:)``: the most one wide-area round may take; nil (the
+        /// default): ``timeout``, at most 5 s.
+        public var wideAreaRoundTimeout: Duration?
 
         /// Options with every default: ``LocalBackend/auto``, mDNS on, the configured wide-area
         /// domains, the servers of /etc/resolv.conf, the tailnet fallback on, 2 s, every gateway.
         public init(backend: LocalBackend = .auto, local: Bool = true, domains: [String]? = nil,
                     environment: [String: String] = Options.processEnvironment(), dnsServers: [DNSServerAddress] = [],
                     tailnetFallback: Bool = true, timeout: Duration = .seconds(2), firstAnswer: Bool = false,
-                    wideAreaRefresh: Duration? = nil) {
+                    wideAreaRefresh: Duration? = nil, wideAreaRoundTimeout: Duration? = nil) {
             self.backend = backend
             self.local = local
             self.domains = domains
@@ -95,6 +98,7 @@ public struct GatewayBrowser: Sendable {
             self.timeout = timeout
             self.firstAnswer = firstAnswer
             self.wideAreaRefresh = wideAreaRefresh
+            self.wideAreaRoundTimeout = wideAreaRoundTimeout
         }
 
         /// The variables the browser reads: where the OpenClaw config is, and the wide-area domain.
@@ -211,9 +215,11 @@ public struct GatewayBrowser: Sendable {
         }
     }
 
-    /// The wide-area domains of ``Options/domains``, or the configured ones when that is nil.
+    /// The wide-area domains of ``Options/domains`` (none when it is empty), or the configured
+    /// ones when it is nil.
     func wideAreaDomains(note: (String) -> Void) -> [String] {
-        Self.configuredDomains(given: options.domains ?? [], environment: options.environment, note: note)
+        if let given = options.domains, given.isEmpty { return [] }
+        return Self.configuredDomains(given: options.domains ?? [], environment: options.environment, note: note)
     }
 
     /// The sources a run starts: mDNS, then the wide-area domains (one pass, or rounds for a watch).
@@ -226,7 +232,8 @@ public struct GatewayBrowser: Sendable {
                                     tailnet: tailnet)
             if watch {
                 sources.append(WideAreaRounds(plan: plan, backends: backends,
-                                              roundBudget: min(options.timeout, WideAreaRounds.maxRound),
+                                              roundBudget: options.wideAreaRoundTimeout
+                                                  ?? min(options.timeout, WideAreaRounds.maxRound),
                                               refreshOverride: options.wideAreaRefresh))
             } else {
                 sources.append(WideAreaPass(plan: plan, backends: backends))

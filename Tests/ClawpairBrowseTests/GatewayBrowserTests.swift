@@ -204,6 +204,20 @@ struct GatewayBrowserTests {
         #expect(!log.all.contains { $0.contains("100.100.100.100") }, "\(log.all)")
     }
 
+    @Test("domains nil: the configured one (here from the environment); empty: none, whatever is configured")
+    func domainsFromOptions() throws {
+        let log = Log()
+        let backends = Fixture.backends(unicast: ["env.example.": [[Fixture.service("Studio", domain: "env.example.")]]],
+                                        log: log)
+        let environment = ["OPENCLAW_WIDE_AREA_DOMAIN": "env.example"]
+        let configured = GatewayBrowser(options: .init(local: false, environment: environment), backends: backends)
+        #expect(try configured.scan().gateways.map(\.key) == ["env.example.|Studio"])
+        let none = GatewayBrowser(options: .init(local: false, domains: [], environment: environment), backends: backends)
+        let scan = try none.scan()
+        #expect(scan.gateways.isEmpty && scan.searched.isEmpty && scan.wideAreaDomains.isEmpty)
+        #expect(log.all == ["browse env.example. via 192.0.2.53:53"], "\(log.all)")
+    }
+
     @Test("configured domains: given ones win, else the config file, else the environment; normalized, each once")
     func configuredDomains() {
         var notes: [String] = []

@@ -152,8 +152,10 @@ struct DiscoverCommand: ParsableCommand {
 
     /// The browser for this run: the domains are resolved already, the rest is the options.
     private func browser(timeout: Duration) -> GatewayBrowser {
+        // A --watch round takes at most --timeout (2 s by default), and at most 5 s.
         GatewayBrowser(options: .init(backend: backend, local: !wideAreaOnly, domains: domains, dnsServers: servers,
-                                      timeout: timeout, firstAnswer: first, wideAreaRefresh: wideAreaRefresh))
+                                      timeout: timeout, firstAnswer: first, wideAreaRefresh: wideAreaRefresh,
+                                      wideAreaRoundTimeout: .milliseconds(min(timeoutMs, 5000))))
     }
 
     /// Prints the browser's notes with -v. They carry domains, file paths and DNS answers that
