@@ -83,6 +83,9 @@ struct BrowseRun {
         case finished((any Error)?)
     }
 
+    /// The longest run: a longer timeout is cut to this, so that the deadline cannot overflow.
+    static let maxTimeout: Duration = .seconds(100 * 365 * 86_400)
+
     let sources: [any GatewaySource]
     let clock: any BrowseClock
     let timeout: Duration
@@ -94,6 +97,7 @@ struct BrowseRun {
     /// first-answer mode, where it counts only when no source answers.
     func run(_ handle: (SourceMessage) -> Bool) throws {
         let mailbox = Mailbox<Message>()
+        let timeout = min(max(self.timeout, .zero), Self.maxTimeout)
         let context = SourceContext(deadline: clock.now + timeout, clock: clock, firstAnswer: firstAnswer, mailbox: mailbox)
         defer { context.stop() }
         for source in sources {

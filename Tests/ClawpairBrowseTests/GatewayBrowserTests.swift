@@ -5,6 +5,19 @@ import ClawpairMDNS
 import ClawpairWideArea
 import Testing
 
+/// A querier that only logs whether the deadline it was given lies ahead of `clock`.
+final class DeadlineProbe: MDNSBrowsing {
+    let clock: FakeClock
+    let log: Log
+    init(clock: FakeClock, log: Log) {
+        self.clock = clock
+        self.log = log
+    }
+    func run(until deadline: Monotonic.Instant, onEvent: (MDNSEvent) -> Bool) throws {
+        log.add(deadline > clock.now ? "deadline ahead" : "deadline passed")
+    }
+}
+
 /// GatewayBrowser on fake backends: the merge across backends and interfaces, updates and
 /// removals, the first answer, the fallback from Avahi to the built-in querier, and the notes.
 /// The time limit only catches a hang (a run that waits for a source it should not wait for).
@@ -202,6 +215,17 @@ struct GatewayBrowserTests {
         options.tailnetFallback = false
         #expect(try GatewayBrowser(options: options, backends: backends).scan().gateways.isEmpty)
         #expect(!log.all.contains { $0.contains("100.100.100.100") }, "\(log.all)")
+    }
+
+    @Test("a timeout too long for the clock is cut, not wrapped into the past")
+    func hugeTimeout() throws {
+        let log = Log()
+        let backends = Fixture.backends(native: { FakeMDNS([Fixture.mdns("Studio")], log: log) }, log: log)
+        #expect(try browser(backends, backend: .native, timeout: .seconds(Int64.max)).scan().gateways.count == 1)
+        let clock = FakeClock()
+        let probing = Fixture.backends(native: { DeadlineProbe(clock: clock, log: log) }, clock: clock, log: log)
+        _ = try browser(probing, backend: .native, timeout: .seconds(Int64.max)).scan()
+        #expect(log.all.contains("deadline ahead"), "\(log.all)")
     }
 
     @Test("domains nil: the configured one (here from the environment); empty: none, whatever is configured")
