@@ -99,7 +99,10 @@ struct BrowseRun {
         let mailbox = Mailbox<Message>()
         let timeout = min(max(self.timeout, .zero), Self.maxTimeout)
         let context = SourceContext(deadline: clock.now + timeout, clock: clock, firstAnswer: firstAnswer, mailbox: mailbox)
-        defer { context.stop() }
+        defer {
+            context.stop()
+            mailbox.close()
+        }
         for source in sources {
             BackgroundThread.detached {
                 let teardown = Teardown()

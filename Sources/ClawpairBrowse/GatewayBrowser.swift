@@ -3,10 +3,14 @@
 // fallback to MagicDNS), run side by side on their own threads and merged into one list in
 // which each gateway is one entry.
 //
-// Adding a backend: write a `GatewaySource` (BrowseSources.swift) that reports what it sees
-// with the same key (`domain|instance name`) the others use, give it a `GatewayBrowser.Backend`
-// case, and start it in `GatewayBrowser.sources(watch:)`. The merge, first-answer mode, the
-// event stream and the notes then work for it unchanged.
+// Files: GatewayBrowser (the public API), GatewayTable (the merge), BrowseRun (threads and
+// the mailbox between them), LocalSource and WideAreaSource (the backends), BrowseBackends
+// (the seams tests fill with fakes), TailnetDetection.
+//
+// Adding a backend: write a `GatewaySource` (BrowseRun.swift) that reports what it sees with
+// the same key (`domain|instance name`) the others use, give it a `GatewayBrowser.Backend`
+// case and a factory in `BrowseBackends`, and start it in `GatewayBrowser.sources(domains:watch:)`.
+// The merge, first-answer mode, the event stream and the notes then work for it unchanged.
 
 import ClawpairCore
 import ClawpairDiscovery
