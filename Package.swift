@@ -5,6 +5,8 @@
 //   clawpair (executable: argument parsing + output only)
 //     ├─ ClawpairCLIKit      declarative CLI: tokenize → match → validate → run; help, man, completions
 //     ├─ ClawpairIdentity    Ed25519 device identities (libsodium), connect signatures, key files
+//     ├─ ClawpairBrowse      GatewayBrowser: mDNS (Avahi or native) and wide-area DNS-SD side by side, merged into
+//     │                      one entry per gateway; scan, first answer, added/updated/removed events
 //     ├─ ClawpairQR          QR render (libqrencode → terminal, PNG, SVG) and scan (zbar, dlopen'ed; PNG/JPEG/PNM input)
 //     ├─ ClawpairDiscovery   beacons: TXT rules, display names, endpoint selection, wide-area zones
 //     │   └─ ClawpairDNS     bounded DNS message codec (RFC 1035 + mDNS bits)
@@ -49,6 +51,7 @@ let package = Package(
         .library(name: "ClawpairDBus", targets: ["ClawpairDBus"]),
         .library(name: "ClawpairMDNS", targets: ["ClawpairMDNS"]),
         .library(name: "ClawpairWideArea", targets: ["ClawpairWideArea"]),
+        .library(name: "ClawpairBrowse", targets: ["ClawpairBrowse"]),
         .library(name: "ClawpairWebSocket", targets: ["ClawpairWebSocket"]),
         .library(name: "ClawpairTransport", targets: ["ClawpairTransport"]),
         .library(name: "ClawpairProbe", targets: ["ClawpairProbe"]),
@@ -82,6 +85,8 @@ let package = Package(
         .target(name: "ClawpairDBus", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairMDNS", dependencies: ["ClawpairCore", "ClawpairDNS"]),
         .target(name: "ClawpairWideArea", dependencies: ["ClawpairCore", "ClawpairDNS"]),
+        .target(name: "ClawpairBrowse", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairDiscovery", "ClawpairAvahi",
+                                                       "ClawpairMDNS", "ClawpairWideArea"]),
         .target(name: "ClawpairWebSocket", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSLShims"]),
         .target(name: "ClawpairProbe", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
@@ -95,8 +100,11 @@ let package = Package(
             name: "clawpair",
             dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit", "ClawpairIdentity", "ClawpairQR",
                            "ClawpairDNS", "ClawpairDiscovery", "ClawpairProbe", "ClawpairAvahi", "ClawpairMDNS",
-                           "ClawpairWideArea", "ClawpairGateway", "CClawpairHeadStart"]
+                           "ClawpairWideArea", "ClawpairGateway", "ClawpairBrowse", "CClawpairHeadStart"]
         ),
+
+        // Examples (built by a plain `swift build`).
+        .executableTarget(name: "ListGateways", dependencies: ["ClawpairBrowse"], path: "Examples/ListGateways"),
 
         // Tests.
         .target(name: "ClawpairTestSupport", dependencies: ["ClawpairCore", "CTestShims"], path: "Tests/ClawpairTestSupport"),
@@ -113,6 +121,7 @@ let package = Package(
         .testTarget(name: "ClawpairDBusTests", dependencies: ["ClawpairDBus", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairMDNSTests", dependencies: ["ClawpairMDNS", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairWideAreaTests", dependencies: ["ClawpairWideArea", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairBrowseTests", dependencies: ["ClawpairBrowse", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairWebSocketTests", dependencies: ["ClawpairWebSocket", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairTransportTests", dependencies: ["ClawpairTransport", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairProbeTests", dependencies: ["ClawpairProbe", "ClawpairTestSupport"]),

@@ -11,21 +11,23 @@ import Glibc
 /// ``TailnetFallback/statusBudget`` and lists a 100.64/10 address in `Self.TailscaleIPs`.
 /// The answer is kept for ``validity``, so a long `--watch` notices Tailscale coming and going
 /// without running the CLI every round. The probe is injectable.
-final class TailnetDetection: Sendable {
+public final class TailnetDetection: Sendable {
     /// Runs the status command until `deadline`; its standard output when it exited 0, else nil.
-    typealias Probe = @Sendable (_ deadline: Monotonic.Instant) -> [UInt8]?
+    public typealias Probe = @Sendable (_ deadline: Monotonic.Instant) -> [UInt8]?
 
-    static let validity: Duration = .seconds(60)
+    /// How long an answer is kept.
+    public static let validity: Duration = .seconds(60)
     private let probe: Probe
     private let cache = Mutex<(address: String?, at: Monotonic.Instant)?>(nil)
 
-    init(probe: @escaping Probe = { TailscaleStatus.run(until: $0) }) {
-        self.probe = probe
+    /// Asks `probe`, by default `tailscale status --json` (the `tailscale` of PATH).
+    public init(probe: Probe? = nil) {
+        self.probe = probe ?? { TailscaleStatus.run(until: $0) }
     }
 
     /// This machine's tailnet IPv4 address, or nil when it has none (or Tailscale did not say
     /// so before `deadline`).
-    func address(deadline: Monotonic.Instant) -> String? {
+    public func address(deadline: Monotonic.Instant) -> String? {
         let now = Monotonic.now
         if let cached = cache.withLock({ $0 }), now - cached.at < Self.validity { return cached.address }
         let output = probe(min(deadline, now + TailnetFallback.statusBudget))
