@@ -1,4 +1,3 @@
-internal import CClawpairHeadStart
 import ClawpairAvahi
 import ClawpairCore
 import ClawpairDNS
@@ -9,7 +8,7 @@ import ClawpairMDNS
 enum DiscoveryBackendChoice: String, CaseIterable {
     /// Avahi when its daemon answers, else the built-in querier.
     case auto
-    /// avahi-daemon, through its D-Bus API (or its dns_sd compatibility API).
+    /// avahi-daemon, through its client library (libavahi-client).
     case avahi
     /// The built-in one-shot mDNS querier (needs no daemon).
     case native
@@ -63,16 +62,14 @@ enum LocalDiscovery {
         case .auto:
             do {
                 try runAvahi(until: deadline, teardown: teardown, onEvent: onEvent)
-                note(CClawpairHeadStart_started() == 1
-                     ? "backend: avahi (avahi-daemon answered; browse started before main)"
-                     : "backend: avahi (avahi-daemon answered)")
+                note("backend: avahi (avahi-daemon answered)")
                 return "avahi"
             } catch AvahiError.daemonNotRunning {
                 note("backend: native (no avahi-daemon on the system bus)")
                 try runNative(until: deadline, onEvent: onEvent)
                 return "native"
             } catch AvahiError.libraryUnavailable {
-                note("backend: native (Avahi's dns_sd library is not installed)")
+                note("backend: native (Avahi's client library is not installed)")
                 try runNative(until: deadline, onEvent: onEvent)
                 return "native"
             }
@@ -81,14 +78,9 @@ enum LocalDiscovery {
 
     static func runAvahi(until deadline: Monotonic.Instant, teardown: Teardown? = nil,
                          onEvent: (SightingEvent) -> Bool) throws {
-        // Takes over the browse CClawpairHeadStart sent before main, if any (same messages).
-        assert(serviceType == CCLAWPAIR_HEAD_START_TYPE, "CClawpairHeadStart browses another type")
         let browser = try AvahiBrowser(type: serviceType)
         if let teardown { teardown.add(browser.stop) }
         defer { if teardown == nil { browser.stop() } }
-        // avahi-daemon holds a new browse back for about 10 ms, even with the answer in its cache:
-        // time enough to pay the answer path's first-use costs now rather than after the answer.
-        warmUp()
         // Avahi reports an instance once per interface and protocol; it is gone when the last goes.
         var seenOn: [String: Set<BrowsedInstance>] = [:]
         var last: [String: GatewayBeacon] = [:]
@@ -110,32 +102,11 @@ enum LocalDiscovery {
                                            txt: TXTRecord(strings: splitTXT(resolved.txtRecord)))
                 last[k] = beacon
                 return onEvent(.seen(Sighting(key: k, beacon: beacon, addresses: resolved.addresses, backend: "avahi")))
+            case .resolveFailed, .allForNow, .cacheExhausted, .limited:
+                return true
             }
         }
     }
-
-    /// Runs what an Avahi answer goes through once, on a made-up gateway, and drops the result:
-    /// the first use of each generic type makes the Swift runtime instantiate its metadata and
-    /// look up its conformances (a scan of every conformance record in the binary), and the
-    /// code's pages fault in. Measured: about 0.5 ms that otherwise comes after the answer.
-    static func warmUp() {
-        let instance = BrowsedInstance(name: "warm-up", type: serviceType + ".", domain: "local.", interfaceIndex: 1)
-        var seenOn: [String: Set<BrowsedInstance>] = [:]
-        seenOn[key(instance), default: []].insert(instance)
-        let txt: [UInt8] = Array("\u{0C}role=gateway\u{0C}gatewayTls=1\u{11}gatewayPort=18789\u{0A}sshPort=22".utf8)
-        let beacon = GatewayBeacon(instanceName: instance.name, domain: domain(instance.domain), host: "warm-up.local.",
-                                   port: 18789, txt: TXTRecord(strings: splitTXT(txt)))
-        var last: [String: GatewayBeacon] = [:]
-        last[key(instance)] = beacon
-        let sighting = Sighting(key: key(instance), beacon: beacon, addresses: ["192.0.2.1"], backend: "avahi")
-        var found: [String: Sighting] = [:]
-        found[sighting.key] = sighting
-        let beacons = GatewayBeacon.sorted(GatewayBeacon.deduplicated([beacon]))
-        let byBeacon = Dictionary(beacons.map { ($0.dedupeKey, sighting) }, uniquingKeysWith: { first, _ in first })
-        keep(beacons.map(\.json).map { $0.pretty() }.count + byBeacon.count + seenOn.count + last.count + found.count)
-    }
-
-    @inline(never) private static func keep(_ value: Int) { _ = value }
 
     static func runNative(until deadline: Monotonic.Instant, onEvent: (SightingEvent) -> Bool) throws {
         let querier = try MDNSQuerier(serviceType: serviceType + ".local.")
