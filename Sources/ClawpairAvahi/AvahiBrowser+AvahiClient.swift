@@ -9,6 +9,10 @@ import ClawpairCore
 ///
 /// Confined to the thread that calls ``run(until:onEvent:)`` (not `Sendable`); ``stop()`` or
 /// `deinit` frees the client, and with it every browser and resolver it made in the daemon.
+///
+/// The library makes some calls to the daemon blocking ones: connecting (in `init`), starting a
+/// resolver (in `run`, per instance) and freeing. A daemon that is alive but stopped answering
+/// holds each of them for libdbus's default timeout (25 s), beyond the caller's deadline.
 public final class AvahiBrowser {
     /// What is known of an instance.
     struct Entry {
