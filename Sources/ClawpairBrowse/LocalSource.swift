@@ -57,8 +57,19 @@ struct LocalSource: GatewaySource {
                                                     domain: domain)
                 return context.report(.seen(SourceReport(key: Self.key(resolved.instance), beacon: beacon,
                                                          addresses: resolved.addresses, origin: origin)))
-            @unknown default:
-                // Events a newer backend adds (say, "all for now") change nothing here.
+            case .resolveFailed(let instance, let error):
+                context.note("avahi: resolving \(TerminalText.sanitize(instance.name, maxScalars: 80)) failed: \(error.message)")
+                return !context.stopped
+            case .limited(.instance(let instance)):
+                context.note("warning: avahi: \(TerminalText.sanitize(instance.name, maxScalars: 80)) not tracked: "
+                             + "the browse already tracks its maximum number of gateways")
+                return !context.stopped
+            case .limited(.address(let instance, let address)):
+                context.note("warning: avahi: address \(TerminalText.sanitize(address, maxScalars: 64)) of "
+                             + "\(TerminalText.sanitize(instance.name, maxScalars: 80)) not kept: the gateway has its maximum number of addresses")
+                return !context.stopped
+            case .allForNow, .cacheExhausted:
+                // Discovery does not end on them yet (it runs to its deadline).
                 return !context.stopped
             }
         }
