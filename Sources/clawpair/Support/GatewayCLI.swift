@@ -193,11 +193,10 @@ enum GatewayCLI {
         GatewayClientConfiguration(challengeTimeout: min(timeout, .seconds(6)), userAgent: "clawpair/\(ClawpairVersion.current)")
     }
 
-    /// Records that a paired gateway answered.
+    /// Records that a paired gateway answered: its lastSeen, if the record still exists (a
+    /// concurrent `gateways forget` wins; nothing else in the record is written back).
     static func touch(_ record: PairedGateway, registry: GatewayRegistry, context: CommandContext) {
-        var updated = record
-        updated.lastSeenAtMs = context.nowMs
-        try? registry.save(updated)
+        _ = try? registry.update(id: record.id) { $0.lastSeenAtMs = context.nowMs }
     }
 
     /// `Linux <release>` for ConnectParams.client.platform.
