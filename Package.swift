@@ -98,7 +98,13 @@ let package = Package(
                            "ClawpairWideArea", "ClawpairGateway", "CClawpairHeadStart"]
         ),
 
+        // Examples: small programs using the libraries (README, "Using clawpair from Swift").
+        .executableTarget(name: "PairFromCode", dependencies: ["ClawpairCore", "ClawpairGateway", "ClawpairIdentity", "ClawpairSetupCode"],
+                          path: "Examples/PairFromCode"),
+
         // Tests.
+        // Two of these change one registry at once in GatewayRegistryRaceTests.
+        .executableTarget(name: "registry-race", dependencies: ["ClawpairGateway"], path: "Tests/RegistryRace"),
         .target(name: "ClawpairTestSupport", dependencies: ["ClawpairCore", "CTestShims"], path: "Tests/ClawpairTestSupport"),
         .target(name: "CTestShims", path: "Tests/CTestShims"),
         .testTarget(name: "ClawpairCoreTests", dependencies: ["ClawpairCore", "ClawpairTestSupport"]),

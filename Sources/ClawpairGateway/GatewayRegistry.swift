@@ -23,7 +23,7 @@ import ClawpairIdentity
 //
 // Records are read with the key-file rules (ClawpairIdentity's `PrivateFile`): no symbolic
 // links, regular files only, no group/other permission bits. A record that breaks them is
-// refused and reported, never used. At most `maxRecords` records are read; more are reported
+// refused and reported, never used. At most `maxRecords` (4096) records are read; more are reported
 // (`tooManyRecords`) and the registry then refuses changes. `forget` deletes the record and with
 // it the tokens and the pin.
 
@@ -185,21 +185,24 @@ public enum GatewayRegistryError: Error, Sendable, Equatable, CustomStringConver
 public struct GatewayRegistry: Sendable, Equatable {
     /// The largest record read.
     public static let maxRecordBytes = 256 * 1024
-    /// At most this many records are read; more are reported as
-    /// ``GatewayRegistryError/tooManyRecords(directory:limit:)``.
-    public static let maxRecords = 4096
+    /// The default of ``maxRecords``.
+    public static let defaultMaxRecords = 4096
 
     /// `<home>/gateways`.
     public let directory: String
+    /// At most this many records are read; more are reported as
+    /// ``GatewayRegistryError/tooManyRecords(directory:limit:)``, and changes are refused.
+    public let maxRecords: Int
 
     /// The registry under the clawpair home directory (see `IdentityStore`).
-    public init(home: String) {
-        directory = home + "/gateways"
+    public init(home: String, maxRecords: Int = GatewayRegistry.defaultMaxRecords) {
+        self.init(directory: home + "/gateways", maxRecords: maxRecords)
     }
 
     /// A registry in `directory` itself.
-    public init(directory: String) {
+    public init(directory: String, maxRecords: Int = GatewayRegistry.defaultMaxRecords) {
         self.directory = directory
+        self.maxRecords = max(1, maxRecords)
     }
 
     private func path(of id: String) -> String { "\(directory)/\(id).json" }
@@ -220,8 +223,8 @@ public struct GatewayRegistry: Sendable, Equatable {
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             guard name.hasSuffix(".json"), !name.hasPrefix(".") else { continue }
-            if names.count == Self.maxRecords {
-                problems.append(.tooManyRecords(directory: directory, limit: Self.maxRecords))
+            if names.count == maxRecords {
+                problems.append(.tooManyRecords(directory: directory, limit: maxRecords))
                 break
             }
             names.append(name)
