@@ -356,6 +356,26 @@ public struct GatewayRegistry: Sendable, Equatable {
         try update { (snapshot: inout RegistrySnapshot) throws(GatewayRegistryError) in snapshot.forget(id: gateway.id) }
     }
 
+    /// Deletes the file of the record with this id although it cannot be read (damaged,
+    /// insecure, a symbolic link: the link itself goes), and the selection when it pointed
+    /// there. Returns its path, or nil when there is no such file.
+    public func removeUnreadable(id: String) throws(GatewayRegistryError) -> String? {
+        guard PairedGateway.isValidID(id) else { return nil }
+        let file = path(of: id)
+        var info = stat()
+        guard lstat(file, &info) == 0 else { return nil }
+        let lock = try RegistryLock(path: lockPath, directory: directory)
+        defer { lock.release() }
+        let hold = SignalHold()
+        defer { hold.release() }
+        if let bytes = try? readPrivate(activePath, limit: 128),
+           String(decoding: bytes, as: UTF8.self).trimmingWhitespaceAndNewlines == id {
+            try remove(activePath)
+        }
+        try remove(file)
+        return file
+    }
+
     private func commit(_ before: RegistrySnapshot, _ after: RegistrySnapshot) throws(GatewayRegistryError) {
         var names = Set<String>()
         for gateway in after.gateways {

@@ -22,13 +22,21 @@ extension GatewayRegistryError: ClawpairError {
         case .unknownGateway(_, let known):
             return known.isEmpty ? "no gateway is paired yet: 'clawpair pair' pairs this machine with a setup code"
                 : "paired gateways: \(known.joined(separator: ", ")) ('clawpair gateways list')"
-        case .damaged: return "'clawpair gateways forget NAME' removes it; then pair again"
+        case .damaged(let path, _): return "'clawpair gateways forget \(Self.recordID(path) ?? "NAME")' removes it; then pair again"
         case .insecureFile(let path, let mode): return IdentityError.unsafePermissions(path: path, mode: mode).hint
-        case .symlink(let path): return "replace \(path) with the file it points to, or remove it and pair again"
+        case .symlink(let path):
+            return "replace \(path) with the file it points to, or remove it" + (Self.recordID(path).map { ": clawpair gateways forget \($0)" } ?? "")
         case .nameTaken: return "choose another --name, or 'clawpair gateways forget' the old one"
         case .tooManyRecords: return "forget the gateways you no longer use ('clawpair gateways forget NAME')"
         case .io: return nil
         }
+    }
+
+    /// The id in a record's path (`…/gateways/<id>.json`).
+    static func recordID(_ path: String) -> String? {
+        guard path.hasSuffix(".json"), let slash = path.lastIndex(of: "/") else { return nil }
+        let id = String(path[path.index(after: slash)...].dropLast(5))
+        return PairedGateway.isValidID(id) ? id : nil
     }
 }
 
