@@ -12,6 +12,17 @@ import Testing
         try await body(home)
     }
 
+    /// A registry in a fresh directory holding one gateway called `name`, selected.
+    static func withSelected(_ name: String, _ body: (GatewayRegistry, PairedGateway, String) throws -> Void) async throws {
+        try await withDirectory { home in
+            let registry = GatewayRegistry(home: home)
+            let gateway = Self.gateway(name)
+            try registry.save(gateway)
+            try registry.setActive(gateway)
+            try body(registry, gateway, home)
+        }
+    }
+
     static func gateway(_ name: String, url: String = "ws://192.168.1.5:18789") -> PairedGateway {
         PairedGateway(name: name, urls: [url], deviceId: "d1", pairedAtMs: 1)
     }
@@ -57,11 +68,7 @@ import Testing
 
     @Test("update(id:) changes a record only while it exists: a copy read before a forget does not bring it back")
     func updateByIDAfterForget() async throws {
-        try await Self.withDirectory { home in
-            let registry = GatewayRegistry(home: home)
-            let a = Self.gateway("a")
-            try registry.save(a)
-            try registry.setActive(a)
+        try await Self.withSelected("a") { registry, a, _ in
             let copy = try registry.gateway(named: "a")
             #expect(try registry.update(id: copy.id) { $0.lastSeenAtMs = 7 }?.lastSeenAtMs == 7)
             try registry.forget(copy)
@@ -74,11 +81,7 @@ import Testing
 
     @Test("records others can read, and symbolic links, are refused with the file named, never used")
     func insecureRecords() async throws {
-        try await Self.withDirectory { home in
-            let registry = GatewayRegistry(home: home)
-            let open = Self.gateway("open")
-            try registry.save(open)
-            try registry.setActive(open)
+        try await Self.withSelected("open") { registry, open, home in
             let file = registry.directory + "/\(open.id).json"
             chmod(file, 0o644)
             let (gateways, problems) = registry.list()
