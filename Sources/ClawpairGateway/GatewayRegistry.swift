@@ -215,7 +215,10 @@ public struct GatewayRegistry: Sendable, Equatable {
     /// The registry as it is now, without a lock (every file is replaced by a rename, so each
     /// one read is whole).
     public func snapshot() -> RegistrySnapshot {
-        guard let dir = opendir(directory) else { return RegistrySnapshot() }
+        guard let dir = opendir(directory) else {
+            if errno == ENOENT { return RegistrySnapshot() }
+            return RegistrySnapshot(problems: [.io(SystemError(call: "opendir", errno: errno, path: directory).message)])
+        }
         var names: [String] = []
         var problems: [GatewayRegistryError] = []
         while let entry = readdir(dir) {
@@ -257,8 +260,7 @@ public struct GatewayRegistry: Sendable, Equatable {
         return (snapshot.gateways, snapshot.problems)
     }
 
-    /// The gateway called `name` (or with this id). When none is and a record was refused as
-    /// insecure, that refusal is thrown instead (it may be the one meant).
+    /// The gateway called `name` (or with this id); see ``RegistrySnapshot/gateway(named:)``.
     public func gateway(named name: String) throws(GatewayRegistryError) -> PairedGateway {
         try snapshot().gateway(named: name)
     }
@@ -353,13 +355,15 @@ public struct GatewayRegistry: Sendable, Equatable {
 
     /// Deletes the record (tokens and pin with it), and the selection when it pointed there.
     public func forget(_ gateway: PairedGateway) throws(GatewayRegistryError) {
-        try update { (snapshot: inout RegistrySnapshot) throws(GatewayRegistryError) in snapshot.forget(id: gateway.id) }
+        _ = try forget(id: gateway.id)
     }
 
-    /// Deletes the file of the record with this id although it cannot be read (damaged,
-    /// insecure, a symbolic link: the link itself goes), and the selection when it pointed
-    /// there. Returns its path, or nil when there is no such file.
-    public func removeUnreadable(id: String) throws(GatewayRegistryError) -> String? {
+    /// Deletes the record file with this id, under the lock, whether it can be read or not
+    /// (damaged, insecure, a symbolic link: the link itself goes; beyond ``maxRecords``: this is
+    /// how a registry gets back under it), and the selection when it pointed there. Returns the
+    /// file's path, or nil when there is no such file.
+    @discardableResult
+    public func forget(id: String) throws(GatewayRegistryError) -> String? {
         guard PairedGateway.isValidID(id) else { return nil }
         let file = path(of: id)
         var info = stat()
@@ -456,12 +460,13 @@ public struct RegistrySnapshot: Sendable, Equatable {
     public func gateway(url: String) -> PairedGateway? { gateways.first { $0.matches(url: url) } }
 
     /// The gateway called `name` (or with this id). When none is and a record was refused as
-    /// insecure or a symbolic link, that refusal is thrown instead (it may be the one meant).
+    /// insecure or a symbolic link, or records beyond the limit were not read, that is thrown
+    /// instead (it may hide the one meant).
     public func gateway(named name: String) throws(GatewayRegistryError) -> PairedGateway {
         if let match = gateways.first(where: { $0.name == name || $0.id == name }) { return match }
         for problem in problems {
             switch problem {
-            case .insecureFile, .symlink: throw problem
+            case .insecureFile, .symlink, .tooManyRecords, .io: throw problem
             default: continue
             }
         }

@@ -136,6 +136,15 @@ import Testing
             #expect(throws: GatewayRegistryError.tooManyRecords(directory: tight.directory, limit: 3)) {
                 try tight.save(Self.gateway("g5", url: "ws://10.0.0.5:18789"))
             }
+            let unread = try #require(roomy.list().gateways.first { !gateways.contains($0) })
+            #expect(throws: GatewayRegistryError.tooManyRecords(directory: tight.directory, limit: 3),
+                    "a name that may be among the unread records is not 'unknown'") {
+                try tight.gateway(named: unread.name)
+            }
+            // Forgetting by id works past the bound; then every record is read again.
+            #expect(try tight.forget(id: unread.id) == tight.directory + "/\(unread.id).json")
+            #expect(tight.list().damaged.isEmpty)
+            #expect(tight.list().gateways.count == 3)
             #expect(GatewayRegistry.defaultMaxRecords > 256)
         }
     }

@@ -29,7 +29,7 @@ struct GatewaysForgetCommand: ParsableCommand {
         } catch {
             // A record that cannot be used (damaged, readable by others, a symbolic link) is
             // forgotten by its id, the file name without .json.
-            guard let file = try registry.removeUnreadable(id: name) else { throw error }
+            guard let file = try registry.forget(id: name) else { throw error }
             if context.globals.json {
                 context.printJSON(.object([("forgotten", .string(name)), ("name", .null)]))
             } else {

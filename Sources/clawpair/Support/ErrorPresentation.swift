@@ -27,7 +27,8 @@ extension GatewayRegistryError: ClawpairError {
         case .symlink(let path):
             return "replace \(path) with the file it points to, or remove it" + (Self.recordID(path).map { ": clawpair gateways forget \($0)" } ?? "")
         case .nameTaken: return "choose another --name, or 'clawpair gateways forget' the old one"
-        case .tooManyRecords: return "forget the gateways you no longer use ('clawpair gateways forget NAME')"
+        case .tooManyRecords(let directory, _):
+            return "forget the gateways you no longer use: clawpair gateways forget ID (the ids are the file names in \(directory))"
         case .io: return nil
         }
     }
