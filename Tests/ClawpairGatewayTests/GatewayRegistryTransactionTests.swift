@@ -59,10 +59,13 @@ import Testing
             #expect(registry.list().gateways.map(\.name) == ["a", "b"])
 
             #expect(throws: GatewayRegistryError.nameTaken("a")) {
-                try registry.update { (snapshot: inout RegistrySnapshot) throws(GatewayRegistryError) in
-                    snapshot.gateways[1].name = "a"
-                }
+                try registry.update { snapshot in snapshot.gateways[1].name = "a" }
             }
+            let renamed = try registry.update { (snapshot: inout RegistrySnapshot) throws(GatewayRegistryError) in
+                try snapshot.setActive(id: a.id)
+                return snapshot.active?.name
+            }
+            #expect(renamed == "a")
         }
     }
 
