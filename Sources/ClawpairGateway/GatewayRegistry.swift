@@ -183,8 +183,9 @@ public enum GatewayRegistryError: Error, Sendable, Equatable, CustomStringConver
 /// The registry directory: read it with `list`/`gateway(named:)`/`active()`, change it with
 /// `update` (a locked read-modify-write) or the one-change helpers built on it.
 public struct GatewayRegistry: Sendable, Equatable {
-    /// The largest record read.
-    public static let maxRecordBytes = 256 * 1024
+    /// The largest record read (a record with every role's token is about 2 KiB; each read goes
+    /// through a guarded buffer this large).
+    public static let maxRecordBytes = 64 * 1024
     /// The default of ``maxRecords``.
     public static let defaultMaxRecords = 4096
 
