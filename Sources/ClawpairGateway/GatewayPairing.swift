@@ -108,7 +108,8 @@ public struct PairingOptions: Sendable, Equatable {
     public var deviceName: String
     /// The registry name for the gateway (default: its host without `.local`, made unique).
     public var gatewayName: String?
-    /// How long to wait for an operator's approval (0: give up at the first pending answer).
+    /// How long to wait for an operator's approval (0: give up at the first pending answer; at
+    /// most ``GatewayPairing/maxWait``).
     public var wait: Duration
     /// Limit for the probe and for each connection attempt.
     public var timeout: Duration
@@ -230,6 +231,8 @@ public struct GatewayPairing {
     public static let firstBackoff: Duration = .seconds(1)
     /// The longest wait between attempts.
     public static let maxBackoff: Duration = .seconds(5)
+    /// `wait` is clamped to 0…this (a day), so a huge value cannot wrap the deadline around.
+    public static let maxWait: Duration = .seconds(86_400)
 
     /// The decoded setup code.
     public let setup: DecodedSetup
@@ -337,8 +340,9 @@ public struct GatewayPairing {
     /// runs out; returns the hello and the last pending request id.
     private func waitForApproval(_ request: ConnectRequest, endpoint: GatewayEndpoint, identity: DeviceIdentity,
                                  progress: (PairingProgress) -> Void) throws(PairingError) -> (PairingHello, String?) {
+        let wait = min(max(options.wait, .zero), Self.maxWait)
         let start = clock.now
-        let deadline = start + options.wait
+        let deadline = start + wait
         var pending: PairingRequired?
         var firstPending = start
         var backoff = Self.firstBackoff
@@ -363,7 +367,7 @@ public struct GatewayPairing {
                     pending = pairing
                     guard clock.now + backoff < deadline else {
                         progress(.expired(requestId: pairing.requestId))
-                        throw .notApproved(requestId: pairing.requestId, waitedMs: Self.milliseconds(options.wait),
+                        throw .notApproved(requestId: pairing.requestId, waitedMs: Self.milliseconds(wait),
                                            approveCommand: pairing.approveCommand)
                     }
                     clock.sleep(for: backoff)
@@ -416,9 +420,10 @@ public struct GatewayPairing {
         }
     }
 
+    /// Whole milliseconds of a duration within 0…``maxWait``.
     static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
-        return seconds.multipliedReportingOverflow(by: 1000).overflow ? Int64.max : seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }
 

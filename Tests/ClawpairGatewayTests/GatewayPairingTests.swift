@@ -207,6 +207,18 @@ import Testing
         #expect(run.clock.sleeps.isEmpty)
     }
 
+    @Test("a huge or negative --wait is clamped: it neither wraps the deadline around nor waits")
+    func waitIsClamped() throws {
+        let (huge, run) = try Self.pair([Self.pending("r1"), Self.hello()], options: PairingOptions(deviceName: "n", wait: .seconds(Int64(1) << 62)))
+        defer { Self.cleanUp(run) }
+        #expect(try huge.get().requestId == "r1")
+        #expect(run.clock.sleeps == [.seconds(1)])
+        let (negative, other) = try Self.pair([Self.pending("r1")], options: PairingOptions(deviceName: "n", wait: .seconds(-5)))
+        defer { Self.cleanUp(other) }
+        guard case .failure(.notApproved(_, 0, _)) = negative else { Issue.record("\(negative)"); return }
+        #expect(other.clock.sleeps.isEmpty)
+    }
+
     @Test("superseded: a new request id is reported and the approved one is the last")
     func superseded() throws {
         let (outcome, run) = try Self.pair([Self.pending("r1"), Self.pending("r2"), Self.hello()])
