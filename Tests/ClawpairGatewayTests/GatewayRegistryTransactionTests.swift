@@ -12,14 +12,15 @@ import Testing
         try await body(home)
     }
 
-    /// A registry in a fresh directory holding one gateway called `name`, selected.
-    static func withSelected(_ name: String, _ body: (GatewayRegistry, PairedGateway, String) throws -> Void) async throws {
+    /// A registry in a fresh directory holding one gateway called `name` (selected, unless not).
+    static func withGateway(_ name: String, selected: Bool = true,
+                            _ body: (GatewayRegistry, PairedGateway, String) async throws -> Void) async throws {
         try await withDirectory { home in
             let registry = GatewayRegistry(home: home)
             let gateway = Self.gateway(name)
             try registry.save(gateway)
-            try registry.setActive(gateway)
-            try body(registry, gateway, home)
+            if selected { try registry.setActive(gateway) }
+            try await body(registry, gateway, home)
         }
     }
 
@@ -33,10 +34,7 @@ import Testing
 
     @Test("update writes what changed, and nothing when the change throws; the lock file is 0600")
     func updateIsAllOrNothing() async throws {
-        try await Self.withDirectory { home in
-            let registry = GatewayRegistry(home: home)
-            let a = Self.gateway("a")
-            try registry.save(a)
+        try await Self.withGateway("a", selected: false) { registry, a, _ in
             #expect(try Self.mode(registry.lockPath) == 0o600)
             #expect(throws: GatewayRegistryError.io("stop")) {
                 try registry.update { (snapshot: inout RegistrySnapshot) throws(GatewayRegistryError) in
@@ -71,7 +69,7 @@ import Testing
 
     @Test("update(id:) changes a record only while it exists: a copy read before a forget does not bring it back")
     func updateByIDAfterForget() async throws {
-        try await Self.withSelected("a") { registry, a, _ in
+        try await Self.withGateway("a") { registry, a, _ in
             let copy = try registry.gateway(named: "a")
             #expect(try registry.update(id: copy.id) { $0.lastSeenAtMs = 7 }?.lastSeenAtMs == 7)
             try registry.forget(copy)
@@ -84,7 +82,7 @@ import Testing
 
     @Test("records others can read, and symbolic links, are refused with the file named, never used")
     func insecureRecords() async throws {
-        try await Self.withSelected("open") { registry, open, home in
+        try await Self.withGateway("open") { registry, open, home in
             let file = registry.directory + "/\(open.id).json"
             chmod(file, 0o644)
             let (gateways, problems) = registry.list()
@@ -176,10 +174,7 @@ import Testing
 
     @Test("two processes committing to one record 50 times each lose no write: every token and URL is there")
     func concurrentCommitsLoseNothing() async throws {
-        try await Self.withDirectory { home in
-            let registry = GatewayRegistry(home: home)
-            let record = Self.gateway("shared")
-            try registry.save(record)
+        try await Self.withGateway("shared", selected: false) { registry, record, home in
             let go = home + "/go"
             _ = try await Self.race([["commit", registry.directory, go, record.id, "node", "50"],
                                      ["commit", registry.directory, go, record.id, "operator", "50"]], go: go)
