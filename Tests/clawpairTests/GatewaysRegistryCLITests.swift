@@ -121,3 +121,63 @@ struct GatewaysRegistryCLITests {
         }
     }
 }
+
+/// How `clawpair pair` reports the pairing flow's own failures: exit status and hint.
+@Suite("clawpair pair (failures)")
+struct PairFailureCLITests {
+    static let now: Int64 = 1_737_264_000_000
+
+    static func withHome(_ body: (GatewaysRegistryCLITests.Home) async throws -> Void) async throws {
+        let home = try GatewaysRegistryCLITests.Home()
+        defer { home.remove() }
+        try await body(home)
+    }
+
+    static func run(_ home: GatewaysRegistryCLITests.Home, _ arguments: [String], stdin: String, nowMs: Int64? = nil) throws -> ClawpairBinary.Result {
+        try ClawpairBinary.run(arguments, stdin: stdin, environment: ["CLAWPAIR_HOME": home.directory + "/home", "HOME": home.directory],
+                               nowMs: nowMs)
+    }
+
+    @Test("an expired code is exit 4 and says when it expired; a code without a credential is exit 2")
+    func badCodes() async throws {
+        try await Self.withHome { home in
+            let code = try ClawpairBinary.run(["setup-code", "encode", "--url", "ws://192.168.1.5:18789", "--bootstrap-token", "-"],
+                                              stdin: "bootstrap-0123456789\n", nowMs: Self.now)
+            #expect(code.status == 0, "\(code)")
+            let expired = try Self.run(home, ["pair", "-"], stdin: code.stdout, nowMs: Self.now + 600_000)
+            #expect(expired.status == 4, "\(expired)")
+            #expect(expired.stderr == "error: the setup code expired 2025-01-19T05:30:00.000Z\n"
+                    + "hint: mint a new one on the gateway: clawpair qr (or openclaw qr)\n", "\(expired)")
+
+            let bare = Data(#"{"url":"ws://192.168.1.5:18789"}"#.utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            let none = try Self.run(home, ["pair", "-", "--json"], stdin: bare + "\n")
+            #expect(none.status == 2, "\(none)")
+            #expect(none.stderr == "error: the setup code carries no bootstrap token, token or password\n"
+                    + "hint: it only names a gateway; mint a pairing code with 'clawpair qr'\n", "\(none)")
+            #expect(none.stdout.contains("\"ok\": false"), "--json still prints the error document: \(none)")
+            #expect(!FileManager.default.fileExists(atPath: home.directory + "/home/identity"), "no identity is made for a code that cannot pair")
+        }
+    }
+
+    @Test("--gateway-name that another gateway has: exit 2 with the registry's hint, nothing stored")
+    func gatewayNameTaken() async throws {
+        try await Self.withHome { home in
+            let token = "pair-failure-token-0123456789"
+            let tokenFile = home.directory + "/token"
+            try (token + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
+            try await withTestGateway(TestGatewayOptions(token: token)) { gateway in
+                let minted = try ClawpairBinary.run(["qr", "--setup-code-only", "--node", "--url", gateway.url, "--token-file", tokenFile],
+                                                    environment: ["CLAWPAIR_HOME": home.directory + "/operator", "HOME": home.directory])
+                #expect(minted.status == 0, "\(minted)")
+                let existing = try home.writeRecord(7, name: "lan")
+                let paired = try Self.run(home, ["pair", "-", "--gateway-name", "lan"], stdin: minted.stdout)
+                #expect(paired.status == 2, "\(paired)")
+                #expect(paired.stderr.hasSuffix("error: a paired gateway is already called 'lan'\n"
+                                                + "hint: choose another --name, or 'clawpair gateways forget' the old one\n"), "\(paired)")
+                let records = try FileManager.default.contentsOfDirectory(atPath: home.gateways).filter { $0.hasSuffix(".json") }
+                #expect(records == [(existing as NSString).lastPathComponent])
+            }
+        }
+    }
+}
