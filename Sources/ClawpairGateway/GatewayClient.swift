@@ -216,8 +216,11 @@ public final class GatewayClient {
         }
         phase = .connecting
         let payload = try exchange(method: "connect", params: params, timeout: timeout, isConnect: true)
-        guard let hello = HelloOK(payload) else {
-            fail(.protocolViolation("the connect response is not hello-ok"))
+        let hello: HelloOK
+        switch HelloOK.accepting(payload, requested: ConnectRequest.protocolRange) {
+        case .success(let accepted): hello = accepted
+        case .failure(let refusal):
+            fail(refusal)
             throw failure ?? .notConnected
         }
         self.hello = hello

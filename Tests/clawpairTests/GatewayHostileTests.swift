@@ -1,0 +1,115 @@
+import ClawpairTestSupport
+import Foundation
+import Testing
+
+/// `clawpair devices list` and `clawpair probe` against the hostile gateway (Tests/Fixtures/
+/// hostile_gateway.py) on loopback: numbers from the peer never trap or arm absurd timers, a
+/// protocol outside the requested range is refused, and a ping flood from a peer that never
+/// reads keeps the command under ``memoryBoundKiB`` of peak RSS and inside its --timeout.
+@Suite("clawpair against a hostile gateway (loopback)", .serialized)
+struct GatewayHostileTests {
+    /// The memory bound README's security section promises for every command (64 MB).
+    static let memoryBoundKiB = 64 * 1024
+    static let timeoutMs = 4000
+
+    /// A private clawpair home for one run, removed afterwards.
+    static func withHome<T>(_ body: (String) async throws -> T) async throws -> T {
+        let directory = NSTemporaryDirectory() + "clawpair-hostile-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        return try await body(directory)
+    }
+
+    /// Runs `clawpair arguments…` with a private home and a gateway token in the environment;
+    /// returns its result (with peak RSS) and how long it ran.
+    static func clawpair(_ arguments: [String], home: String) async throws -> (ProcessResult, Duration) {
+        let environment: [String: String?] = ["CLAWPAIR_HOME": home + "/home", "HOME": home, "XDG_CONFIG_HOME": nil,
+                                              "OPENCLAW_GATEWAY_TOKEN": "hostile-test-token", "NO_COLOR": "1"]
+        let started = ContinuousClock.now
+        let result = try await Subprocess.run([ClawpairBinary.path] + arguments, environment: environment,
+                                              timeout: .milliseconds(timeoutMs + Harness.hangSlackMs))
+        return (result, ContinuousClock.now - started)
+    }
+
+    static func expectBounded(_ result: ProcessResult, _ elapsed: Duration, _ what: String) {
+        let peak = result.peakRSSKiB ?? Int.max
+        #expect(peak < memoryBoundKiB, "\(what): peak RSS \(peak) KiB")
+        // Only catches a hang: the command must end by itself (its own --timeout), never need killing.
+        #expect(elapsed < .milliseconds(timeoutMs + Harness.hangSlackMs), "\(what): ran \(elapsed)")
+    }
+
+    @Test("huge policy numbers (tick 2^62 ms and more): the call succeeds, nothing traps")
+    func hugePolicy() async throws {
+        for tick in ["4611686018427387904", "9223372036854775807", "9223372036854775"] {
+            let gateway = try await startHostileGateway("huge-policy", ["--tick-ms", tick])
+            try await Self.withHome { home in
+                let (result, elapsed) = try await Self.clawpair(["devices", "list", "--json", "--url", gateway.url,
+                                                                 "--timeout", String(Self.timeoutMs)], home: home)
+                #expect(result.status == .exited(0), "tick \(tick): \(result.status)\n\(result.stderr)")
+                #expect(result.stdout.contains("\"pending\""), "tick \(tick): \(result.stdout)")
+                Self.expectBounded(result, elapsed, "tick \(tick)")
+            }
+            await gateway.stop()
+        }
+    }
+
+    @Test("a hello-ok protocol outside 3...4 is refused")
+    func protocolOutsideRange() async throws {
+        for version in ["99", "0", "-1", "2", "5"] {
+            let gateway = try await startHostileGateway("bad-protocol", ["--protocol", version])
+            try await Self.withHome { home in
+                let (result, elapsed) = try await Self.clawpair(["devices", "list", "--url", gateway.url,
+                                                                 "--timeout", String(Self.timeoutMs)], home: home)
+                #expect(result.status == .exited(1), "protocol \(version): \(result.status)\n\(result.stderr)")
+                #expect(result.stderr.contains("the gateway chose protocol \(version), outside the requested 3–4"),
+                        "protocol \(version): \(result.stderr)")
+                #expect(!result.stdout.contains("Pending"), "protocol \(version): \(result.stdout)")
+                Self.expectBounded(result, elapsed, "protocol \(version)")
+            }
+            await gateway.stop()
+        }
+    }
+
+    @Test("a ping flood from a peer that never reads: bounded memory, within --timeout", arguments: ["challenge", "hello"])
+    func pingFloodDevicesList(at phase: String) async throws {
+        let gateway = try await startHostileGateway("ping-flood", ["--flood-at", phase, "--flood-seconds", "30"])
+        try await Self.withHome { home in
+            let (result, elapsed) = try await Self.clawpair(["devices", "list", "--url", gateway.url,
+                                                             "--timeout", String(Self.timeoutMs)], home: home)
+            #expect(result.status == .exited(1), "flood at \(phase): \(result.status)\n\(result.stderr)")
+            Self.expectBounded(result, elapsed, "flood at \(phase)")
+        }
+        let flood = try await gateway.process.waitForLine(on: .stdout, timeout: .seconds(40), describing: "flood log") {
+            $0.contains("\"flood\"")
+        }
+        // The flood really happened: the client read megabytes of pings before it gave up.
+        let bytes = (try? JSONSerialization.jsonObject(with: Data(flood.utf8)) as? [String: Any])?["bytes"] as? Int ?? 0
+        #expect(bytes >= 4 << 20, "\(flood)")
+        await gateway.stop()
+    }
+
+    @Test("probe against a ping flood before connect.challenge: bounded memory, within --timeout")
+    func pingFloodProbe() async throws {
+        let gateway = try await startHostileGateway("ping-flood", ["--flood-at", "upgrade", "--flood-seconds", "30"])
+        try await Self.withHome { home in
+            let (result, elapsed) = try await Self.clawpair(["probe", "--json", gateway.url, "--timeout", String(Self.timeoutMs)],
+                                                            home: home)
+            #expect(result.status == .exited(3), "\(result.status)\n\(result.stdout)\n\(result.stderr)")
+            #expect(result.stdout.contains("\"timedOut\":true") || result.stdout.contains("\"timedOut\": true"), "\(result.stdout)")
+            Self.expectBounded(result, elapsed, "probe")
+        }
+        await gateway.stop()
+    }
+
+    @Test("a peer that never reads nor answers: the command ends with its --timeout")
+    func neverRead() async throws {
+        let gateway = try await startHostileGateway("never-read")
+        try await Self.withHome { home in
+            let (result, elapsed) = try await Self.clawpair(["devices", "list", "--url", gateway.url, "--timeout", "1500"], home: home)
+            #expect(result.status == .exited(1), "\(result.status)\n\(result.stderr)")
+            #expect(result.stderr.contains("did not send the connect response within"), "\(result.stderr)")
+            Self.expectBounded(result, elapsed, "never-read")
+        }
+        await gateway.stop()
+    }
+}
