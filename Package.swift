@@ -12,12 +12,14 @@
 //     │   │                  Avahi's Bonjour-compat dns_sd API as the fallback and for registration)
 //     │   └─ ClawpairDBus    D-Bus message wire format: bounded, validating marshal/unmarshal (no I/O)
 //     ├─ ClawpairMDNS        built-in one-shot mDNS querier: record cache + browse state machine + sockets
-//     ├─ ClawpairWideArea    unicast DNS-SD browse (resolv.conf, UDP with TCP fallback), JSON5 config reader
+//     ├─ ClawpairWideArea    unicast DNS-SD browse (resolv.conf, UDP with TCP fallback)
 //     ├─ ClawpairGateway     gateway RPC client: frames, signed connect, devices/nodes RPCs, paired-gateways registry
 //     ├─ ClawpairProbe       race gateway routes: TCP → TLS (pinning) → WebSocket → connect.challenge
 //     │   ├─ ClawpairTransport  poll()-based sockets, Happy Eyeballs, TLS on OpenSSL
 //     │   └─ ClawpairWebSocket  RFC 6455 handshake and frame codec (value-type state machines, no I/O)
 //     ├─ ClawpairSetupCode   setup codes, URL normalization, plaintext policy, access profiles
+//     ├─ ClawpairConfig      OpenClaw's openclaw.json: bounded JSON5 reader, config path, credentials
+//     │                      (below ClawpairGateway and ClawpairWideArea, which read it)
 //     └─ ClawpairCore        exit codes, errors, base64url, JSON, terminal sanitizing, redaction
 //   C<Lib>                   system-library shims found through pkg-config (one per C library)
 //   CLazyLibrary             dlopen on first use, into a table of typed function pointers (for the shims below)
@@ -49,6 +51,7 @@ let package = Package(
         .library(name: "ClawpairDBus", targets: ["ClawpairDBus"]),
         .library(name: "ClawpairMDNS", targets: ["ClawpairMDNS"]),
         .library(name: "ClawpairWideArea", targets: ["ClawpairWideArea"]),
+        .library(name: "ClawpairConfig", targets: ["ClawpairConfig"]),
         .library(name: "ClawpairWebSocket", targets: ["ClawpairWebSocket"]),
         .library(name: "ClawpairTransport", targets: ["ClawpairTransport"]),
         .library(name: "ClawpairProbe", targets: ["ClawpairProbe"]),
@@ -81,13 +84,14 @@ let package = Package(
         .target(name: "ClawpairAvahi", dependencies: ["ClawpairCore", "ClawpairDBus", "CDNSSDShims", "CAvahiBus"]),
         .target(name: "ClawpairDBus", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairMDNS", dependencies: ["ClawpairCore", "ClawpairDNS"]),
-        .target(name: "ClawpairWideArea", dependencies: ["ClawpairCore", "ClawpairDNS"]),
+        .target(name: "ClawpairConfig", dependencies: ["ClawpairCore"]),
+        .target(name: "ClawpairWideArea", dependencies: ["ClawpairCore", "ClawpairConfig", "ClawpairDNS"]),
         .target(name: "ClawpairWebSocket", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSLShims"]),
         .target(name: "ClawpairProbe", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
                                                       "ClawpairSetupCode"]),
         .target(name: "ClawpairGateway", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
-                                                        "ClawpairIdentity", "ClawpairProbe", "ClawpairSetupCode", "ClawpairWideArea"]),
+                                                        "ClawpairIdentity", "ClawpairProbe", "ClawpairSetupCode", "ClawpairConfig"]),
 
         // The command-line tool: parses arguments, calls the libraries, formats output.
         // Release builds link the Swift runtime statically (`make build`: --static-swift-stdlib).
@@ -95,7 +99,7 @@ let package = Package(
             name: "clawpair",
             dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit", "ClawpairIdentity", "ClawpairQR",
                            "ClawpairDNS", "ClawpairDiscovery", "ClawpairProbe", "ClawpairAvahi", "ClawpairMDNS",
-                           "ClawpairWideArea", "ClawpairGateway", "CClawpairHeadStart"]
+                           "ClawpairWideArea", "ClawpairConfig", "ClawpairGateway", "CClawpairHeadStart"]
         ),
 
         // Tests.
@@ -113,6 +117,7 @@ let package = Package(
         .testTarget(name: "ClawpairDBusTests", dependencies: ["ClawpairDBus", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairMDNSTests", dependencies: ["ClawpairMDNS", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairWideAreaTests", dependencies: ["ClawpairWideArea", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairConfigTests", dependencies: ["ClawpairConfig", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairWebSocketTests", dependencies: ["ClawpairWebSocket", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairTransportTests", dependencies: ["ClawpairTransport", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairProbeTests", dependencies: ["ClawpairProbe", "ClawpairTestSupport"]),

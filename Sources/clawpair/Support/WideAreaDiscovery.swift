@@ -1,3 +1,4 @@
+import ClawpairConfig
 import ClawpairCore
 import ClawpairDNS
 import ClawpairDiscovery
