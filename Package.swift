@@ -27,6 +27,7 @@
 //   CDNSSDShims              Avahi's dns_sd API loaded with dlopen on first use (keeps start-up fast)
 //   CAvahiBus                the system bus socket: address, connect, pipelined authentication (no libdbus)
 //   CClawpairHeadStart       the executable's constructor that sends `discover`'s Avahi browse before main
+//   CProcessShims            core dumps off for the process (RLIMIT_CORE 0, prctl PR_SET_DUMPABLE 0)
 //   CImageShims              libjpeg reads and libpng row writes inside setjmp (fatal errors return, never exit);
 //                            zbar loaded on first use
 import PackageDescription
@@ -72,6 +73,7 @@ let package = Package(
         .target(name: "CAvahiBus"),
         .target(name: "CClawpairHeadStart", dependencies: ["CAvahiBus"]),
         .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG", "CLazyLibrary"]),
+        .target(name: "CProcessShims"),
 
         // Libraries (public API for Linux nodes).
         .target(name: "ClawpairCore"),
@@ -99,7 +101,7 @@ let package = Package(
             name: "clawpair",
             dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit", "ClawpairIdentity", "ClawpairQR",
                            "ClawpairDNS", "ClawpairDiscovery", "ClawpairProbe", "ClawpairAvahi", "ClawpairMDNS",
-                           "ClawpairWideArea", "ClawpairConfig", "ClawpairGateway", "CClawpairHeadStart"]
+                           "ClawpairWideArea", "ClawpairConfig", "ClawpairGateway", "CClawpairHeadStart", "CProcessShims"]
         ),
 
         // Tests.

@@ -112,4 +112,25 @@ struct GatewayHostileTests {
         }
         await gateway.stop()
     }
+
+    @Test("while a command holds a gateway token, its core dumps are off (RLIMIT_CORE 0, soft and hard)")
+    func noCoreDumps() async throws {
+        let gateway = try await startHostileGateway("never-read")
+        try await Self.withHome { home in
+            let environment: [String: String?] = ["CLAWPAIR_HOME": home + "/home", "HOME": home,
+                                                  "OPENCLAW_GATEWAY_TOKEN": "hostile-test-token"]
+            let child = try Subprocess.spawn([ClawpairBinary.path, "devices", "list", "--url", gateway.url, "--timeout", "3000"],
+                                             environment: environment)
+            // The gateway saw the connection: the command is past start-up and holds the token.
+            _ = try await gateway.process.waitForLine(on: .stdout, timeout: .seconds(10), describing: "connection") {
+                $0.contains("\"connection\"")
+            }
+            let limits = (try? String(contentsOfFile: "/proc/\(child.pid)/limits", encoding: .utf8)) ?? ""
+            let core = limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") }
+                .map { $0.split(separator: " ", omittingEmptySubsequences: true) } ?? []
+            #expect(core.count >= 6 && core[4] == "0" && core[5] == "0", "\(limits)")
+            #expect(try await child.waitForExit(timeout: .seconds(20)) == .exited(1))
+        }
+        await gateway.stop()
+    }
 }
