@@ -128,9 +128,10 @@ public struct CommandContext: Sendable {
         }
     }
 
-    /// Writes a JSON document to stdout, pretty-printed, with a final newline.
+    /// Writes a JSON document to stdout, pretty-printed, with a final newline; terminal-safe (DEL,
+    /// C1 and bidi controls escaped as `\u`, the value unchanged).
     public func printJSON(_ value: JSONValue) {
-        stdout.write(value.pretty() + "\n")
+        stdout.write(value.pretty(terminalSafe: true) + "\n")
     }
 }
 

@@ -7,12 +7,13 @@ handles numbers and traffic chosen by the peer. Standard library only; loopback 
 Command line
     hostile_gateway.py --scenario S [--host 127.0.0.1] [--port 0] [--max-seconds 60]
         [--tick-ms N] [--protocol N] [--flood-at upgrade|challenge|hello]
-        [--flood-seconds 30] [--flood-bytes 8589934592]
+        [--flood-seconds 30] [--flood-bytes 8589934592] [--hostile-names]
 
 Scenarios
     huge-policy   hello-ok with policy.tickIntervalMs --tick-ms (default 2^62), maxPayload 2^62 and
-                  maxBufferedBytes 2^63-1; RPCs are answered (device.pair.list with empty lists,
-                  anything else with {}).
+                  maxBufferedBytes 2^63-1; RPCs are answered (device.pair.list with empty lists, or
+                  with --hostile-names one pending request whose displayName holds C1 and bidi
+                  controls; anything else with {}).
     bad-protocol  hello-ok with protocol --protocol (default 99); RPCs answered as above.
     ping-flood    at --flood-at (after the 101, after connect.challenge, or at the first RPC
                   after hello-ok) stops reading and sends 125-byte pings as fast as the client
@@ -125,7 +126,11 @@ class Connection:
             log("rpc", method=method)
             if self.args.scenario == "ping-flood" and self.args.flood_at == "hello":
                 return await self.flood()
-            result = {"pending": [], "paired": []} if method == "device.pair.list" else {}
+            result = {}
+            if method == "device.pair.list":
+                # A display name with a C1 CSI, a bidi override and an isolate: --json must escape them.
+                hostile = {"requestId": "r1", "deviceId": "d1", "displayName": "Evil\u009b31m \u202egnp.exe\u2066", "ts": 1}
+                result = {"pending": [hostile] if self.args.hostile_names else [], "paired": []}
             self.writer.write(text({"type": "res", "id": request.get("id"), "ok": True, "payload": result}))
             await self.writer.drain()
 
@@ -176,6 +181,7 @@ async def main():
     parser.add_argument("--flood-at", choices=["upgrade", "challenge", "hello"], default="challenge")
     parser.add_argument("--flood-seconds", type=float, default=30)
     parser.add_argument("--flood-bytes", type=int, default=8 << 30)
+    parser.add_argument("--hostile-names", action="store_true")
     args = parser.parse_args()
 
     async def handle(reader, writer):

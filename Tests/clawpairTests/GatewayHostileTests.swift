@@ -133,4 +133,30 @@ struct GatewayHostileTests {
         }
         await gateway.stop()
     }
+
+    @Test("--json escapes the C1 and bidi controls a gateway sends (exact value, safe terminal); userinfo is redacted")
+    func jsonEscapesAndUserinfo() async throws {
+        let gateway = try await startHostileGateway("huge-policy", ["--tick-ms", "15000", "--hostile-names"])
+        try await Self.withHome { home in
+            let (result, _) = try await Self.clawpair(["devices", "list", "--json", "--url", gateway.url], home: home)
+            #expect(result.status == .exited(0), "\(result.status)\n\(result.stderr)")
+            #expect(result.stdout.contains(#""displayName": "Evil\u009b31m \u202egnp.exe\u2066""#), "\(result.stdout)")
+            let raw = result.stdout.unicodeScalars.filter { (0x80...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value)
+                || (0x2066...0x2069).contains($0.value) }
+            #expect(raw.isEmpty, "\(result.stdout)")
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let pending = (object?["pending"] as? [[String: Any]])?.first
+            #expect(pending?["displayName"] as? String == "Evil\u{9B}31m \u{202E}gnp.exe\u{2066}")
+
+            for arguments in [["devices", "list", "--json", "--url", "wss://admin:hunter2@gw.example.com"],
+                              ["setup-code", "decode", "--json", "wss://admin:hunter2@gw.example.com"],
+                              ["probe", "--json", "wss://admin:hunter2@gw.example.com"]] {
+                let (rejected, _) = try await Self.clawpair(arguments, home: home)
+                #expect(rejected.status != .exited(0), "\(arguments)")
+                #expect(!(rejected.stdout + rejected.stderr).contains("hunter2"), "\(arguments): \(rejected.stdout)\(rejected.stderr)")
+                #expect((rejected.stdout + rejected.stderr).contains("wss://<redacted>@gw.example.com"), "\(arguments): \(rejected.stderr)")
+            }
+        }
+        await gateway.stop()
+    }
 }
