@@ -102,4 +102,24 @@ struct LocalFileHostileTests {
         }
         await gateway.stop()
     }
+
+    @Test("qr scan: a JPEG whose header claims 6000×6600 over a few KiB is a damaged image (exit 1), not \"no QR code\"")
+    func forgedJPEG() async throws {
+        try await Self.withHome { home in
+            let jpeg = home.directory + "/forged.jpg"
+            let made = try await Subprocess.run(["/usr/bin/convert", "-size", "64x64", "xc:white", "-quality", "80", "JPEG:\(jpeg)"])
+            #expect(made.status == .exited(0), "\(made.stderr)")
+            var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: jpeg)))
+            var offset = 2
+            while offset + 4 <= bytes.count, bytes[offset] == 0xFF, bytes[offset + 1] != 0xC0 {
+                offset += 2 + (Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3]))
+            }
+            try #require(offset + 9 <= bytes.count && bytes[offset + 1] == 0xC0)
+            bytes.replaceSubrange((offset + 5)..<(offset + 9), with: [0x19, 0xC8, 0x17, 0x70])  // 6600 high, 6000 wide
+            try Data(bytes).write(to: URL(fileURLWithPath: jpeg))
+            let result = try home.run(["qr", "scan", jpeg])
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.hasPrefix("error: \(jpeg): the JPEG image is damaged: "), "\(result)")
+        }
+    }
 }
