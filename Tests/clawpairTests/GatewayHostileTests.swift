@@ -20,6 +20,18 @@ struct GatewayHostileTests {
         return try await body(directory)
     }
 
+    /// Runs `body` with a started hostile gateway and a private home; the gateway is always stopped.
+    static func withGateway<T>(_ scenario: String, _ arguments: [String] = [],
+                               _ body: (HostileGateway, String) async throws -> T) async throws -> T {
+        let gateway = try await startHostileGateway(scenario, arguments)
+        do {
+            let value = try await withHome { home in try await body(gateway, home) }
+            return value
+        } catch {
+            throw error
+        }
+    }
+
     /// Runs `clawpair arguments…` with a private home and a gateway token in the environment;
     /// returns its result (with peak RSS) and how long it ran.
     static func clawpair(_ arguments: [String], home: String) async throws -> (ProcessResult, Duration) {
@@ -41,23 +53,20 @@ struct GatewayHostileTests {
     @Test("huge policy numbers (tick 2^62 ms and more): the call succeeds, nothing traps")
     func hugePolicy() async throws {
         for tick in ["4611686018427387904", "9223372036854775807", "9223372036854775"] {
-            let gateway = try await startHostileGateway("huge-policy", ["--tick-ms", tick])
-            try await Self.withHome { home in
+            try await Self.withGateway("huge-policy", ["--tick-ms", tick]) { gateway, home in
                 let (result, elapsed) = try await Self.clawpair(["devices", "list", "--json", "--url", gateway.url,
                                                                  "--timeout", String(Self.timeoutMs)], home: home)
                 #expect(result.status == .exited(0), "tick \(tick): \(result.status)\n\(result.stderr)")
                 #expect(result.stdout.contains("\"pending\""), "tick \(tick): \(result.stdout)")
                 Self.expectBounded(result, elapsed, "tick \(tick)")
             }
-            await gateway.stop()
         }
     }
 
     @Test("a hello-ok protocol outside 3...4 is refused")
     func protocolOutsideRange() async throws {
         for version in ["99", "0", "-1", "2", "5"] {
-            let gateway = try await startHostileGateway("bad-protocol", ["--protocol", version])
-            try await Self.withHome { home in
+            try await Self.withGateway("bad-protocol", ["--protocol", version]) { gateway, home in
                 let (result, elapsed) = try await Self.clawpair(["devices", "list", "--url", gateway.url,
                                                                  "--timeout", String(Self.timeoutMs)], home: home)
                 #expect(result.status == .exited(1), "protocol \(version): \(result.status)\n\(result.stderr)")
@@ -66,57 +75,49 @@ struct GatewayHostileTests {
                 #expect(!result.stdout.contains("Pending"), "protocol \(version): \(result.stdout)")
                 Self.expectBounded(result, elapsed, "protocol \(version)")
             }
-            await gateway.stop()
         }
     }
 
     @Test("a ping flood from a peer that never reads: bounded memory, within --timeout", arguments: ["challenge", "hello"])
     func pingFloodDevicesList(at phase: String) async throws {
-        let gateway = try await startHostileGateway("ping-flood", ["--flood-at", phase, "--flood-seconds", "30"])
-        try await Self.withHome { home in
+        try await Self.withGateway("ping-flood", ["--flood-at", phase, "--flood-seconds", "30"]) { gateway, home in
             let (result, elapsed) = try await Self.clawpair(["devices", "list", "--url", gateway.url,
                                                              "--timeout", String(Self.timeoutMs)], home: home)
             #expect(result.status == .exited(1), "flood at \(phase): \(result.status)\n\(result.stderr)")
             Self.expectBounded(result, elapsed, "flood at \(phase)")
+            let flood = try await gateway.process.waitForLine(on: .stdout, timeout: .seconds(40), describing: "flood log") {
+                $0.contains("\"flood\"")
+            }
+            // The flood really happened: the client read megabytes of pings before it gave up.
+            let bytes = (try? JSONSerialization.jsonObject(with: Data(flood.utf8)) as? [String: Any])?["bytes"] as? Int ?? 0
+            #expect(bytes >= 4 << 20, "\(flood)")
         }
-        let flood = try await gateway.process.waitForLine(on: .stdout, timeout: .seconds(40), describing: "flood log") {
-            $0.contains("\"flood\"")
-        }
-        // The flood really happened: the client read megabytes of pings before it gave up.
-        let bytes = (try? JSONSerialization.jsonObject(with: Data(flood.utf8)) as? [String: Any])?["bytes"] as? Int ?? 0
-        #expect(bytes >= 4 << 20, "\(flood)")
-        await gateway.stop()
     }
 
     @Test("probe against a ping flood before connect.challenge: bounded memory, within --timeout")
     func pingFloodProbe() async throws {
-        let gateway = try await startHostileGateway("ping-flood", ["--flood-at", "upgrade", "--flood-seconds", "30"])
-        try await Self.withHome { home in
+        try await Self.withGateway("ping-flood", ["--flood-at", "upgrade", "--flood-seconds", "30"]) { gateway, home in
             let (result, elapsed) = try await Self.clawpair(["probe", "--json", gateway.url, "--timeout", String(Self.timeoutMs)],
                                                             home: home)
             #expect(result.status == .exited(3), "\(result.status)\n\(result.stdout)\n\(result.stderr)")
             #expect(result.stdout.contains("\"timedOut\":true") || result.stdout.contains("\"timedOut\": true"), "\(result.stdout)")
             Self.expectBounded(result, elapsed, "probe")
         }
-        await gateway.stop()
     }
 
     @Test("a peer that never reads nor answers: the command ends with its --timeout")
     func neverRead() async throws {
-        let gateway = try await startHostileGateway("never-read")
-        try await Self.withHome { home in
+        try await Self.withGateway("never-read") { gateway, home in
             let (result, elapsed) = try await Self.clawpair(["devices", "list", "--url", gateway.url, "--timeout", "1500"], home: home)
             #expect(result.status == .exited(1), "\(result.status)\n\(result.stderr)")
             #expect(result.stderr.contains("did not send the connect response within"), "\(result.stderr)")
             Self.expectBounded(result, elapsed, "never-read")
         }
-        await gateway.stop()
     }
 
     @Test("while a command holds a gateway token, its core dumps are off (RLIMIT_CORE 0, soft and hard)")
     func noCoreDumps() async throws {
-        let gateway = try await startHostileGateway("never-read")
-        try await Self.withHome { home in
+        try await Self.withGateway("never-read") { gateway, home in
             let environment: [String: String?] = ["CLAWPAIR_HOME": home + "/home", "HOME": home,
                                                   "OPENCLAW_GATEWAY_TOKEN": "hostile-test-token"]
             let child = try Subprocess.spawn([ClawpairBinary.path, "devices", "list", "--url", gateway.url, "--timeout", "3000"],
@@ -131,13 +132,11 @@ struct GatewayHostileTests {
             #expect(core.count >= 6 && core[4] == "0" && core[5] == "0", "\(limits)")
             #expect(try await child.waitForExit(timeout: .seconds(20)) == .exited(1))
         }
-        await gateway.stop()
     }
 
     @Test("--json escapes the C1 and bidi controls a gateway sends (exact value, safe terminal); userinfo is redacted")
     func jsonEscapesAndUserinfo() async throws {
-        let gateway = try await startHostileGateway("huge-policy", ["--tick-ms", "15000", "--hostile-names"])
-        try await Self.withHome { home in
+        try await Self.withGateway("huge-policy", ["--tick-ms", "15000", "--hostile-names"]) { gateway, home in
             let (result, _) = try await Self.clawpair(["devices", "list", "--json", "--url", gateway.url], home: home)
             #expect(result.status == .exited(0), "\(result.status)\n\(result.stderr)")
             #expect(result.stdout.contains(#""displayName": "Evil\u009b31m \u202egnp.exe\u2066""#), "\(result.stdout)")
@@ -157,6 +156,5 @@ struct GatewayHostileTests {
                 #expect((rejected.stdout + rejected.stderr).contains("wss://<redacted>@gw.example.com"), "\(arguments): \(rejected.stderr)")
             }
         }
-        await gateway.stop()
     }
 }
