@@ -92,7 +92,9 @@ public enum FileIO {
         public let kind: String
         public var exitStatus: ExitStatus { .failure }
         public var message: String { "\(path) is not a regular file (it is \(kind))" }
-        public var hint: String? { "replace \(path) with a regular file, or point clawpair at one" }
+        public var hint: String? {
+            kind == "a directory" ? "give a file, not a directory" : "replace \(path) with a regular file, or point clawpair at one"
+        }
     }
 
     /// All bytes of the regular file at `path`, at most `limit`.

@@ -50,9 +50,6 @@ public struct ProcessResult: Sendable {
     public let status: ProcessTermination
     public let stdout: String
     public let stderr: String
-    /// The command's peak resident set size in KiB (`ru_maxrss`; under `ip netns exec`, the
-    /// wrapper's, which execs the command).
-    public var peakRSSKiB: Int? = nil
 
     /// Returns `self` when the command exited 0; otherwise throws with its output.
     @discardableResult
@@ -204,7 +201,6 @@ public final class ChildProcess: Sendable, CustomStringConvertible {
         var stderr = StreamState()
         var lines: [Line] = []
         var exitStatus: ProcessTermination?
-        var peakRSSKiB: Int?
         var outputAbandoned = false
 
         subscript(stream: Stream) -> StreamState {
@@ -232,9 +228,6 @@ public final class ChildProcess: Sendable, CustomStringConvertible {
     public var exitStatus: ProcessTermination? { state.withLock { $0.exitStatus } }
     /// Whether the process has been reaped.
     public var hasExited: Bool { exitStatus != nil }
-    /// The process's peak resident set size in KiB (`wait4`'s `ru_maxrss`), once it has been
-    /// reaped: the memory a hostile peer made it use.
-    public var peakRSSKiB: Int? { state.withLock { $0.peakRSSKiB } }
     /// Whether both output pipes reached end of file (and were closed).
     public var outputClosed: Bool { state.withLock { $0.stdout.closed && $0.stderr.closed } }
 
@@ -342,8 +335,7 @@ public final class ChildProcess: Sendable, CustomStringConvertible {
         if !(await waitForOutputClosed(timeout: .seconds(5))) {
             abandonOutput()
         }
-        return ProcessResult(command: argv, status: exitStatus ?? .signaled(SIGKILL), stdout: stdout, stderr: stderr,
-                             peakRSSKiB: peakRSSKiB)
+        return ProcessResult(command: argv, status: exitStatus ?? .signaled(SIGKILL), stdout: stdout, stderr: stderr)
     }
 
     // MARK: Signals
@@ -543,17 +535,13 @@ public final class ChildProcess: Sendable, CustomStringConvertible {
                 usleep(5_000)
             }
             var status: Int32 = 0
-            var usage = rusage()
             var reaped: pid_t
             repeat {
-                reaped = wait4(pid, &status, 0, &usage)
+                reaped = waitpid(pid, &status, 0)
             } while reaped == -1 && errno == EINTR
             // reaped != pid only if something else in the process reaped our child (ECHILD):
             // the status is unknown then, reported as signal 0.
-            state.withLock {
-                $0.exitStatus = reaped == pid ? ProcessTermination(waitStatus: status) : .signaled(0)
-                $0.peakRSSKiB = reaped == pid ? Int(usage.ru_maxrss) : nil
-            }
+            state.withLock { $0.exitStatus = reaped == pid ? ProcessTermination(waitStatus: status) : .signaled(0) }
             changes.bump()
         }
         thread.name = "clawpair.reaper.\(pid)"

@@ -32,33 +32,49 @@ struct GatewayHostileTests {
         }
     }
 
-    /// Runs `clawpair arguments…` with a private home and a gateway token in the environment;
-    /// returns its result (with peak RSS) and how long it ran.
-    static func clawpair(_ arguments: [String], home: String) async throws -> (ProcessResult, Duration) {
-        let environment: [String: String?] = ["CLAWPAIR_HOME": home + "/home", "HOME": home, "XDG_CONFIG_HOME": nil,
-                                              "OPENCLAW_GATEWAY_TOKEN": "hostile-test-token", "NO_COLOR": "1"]
-        let started = ContinuousClock.now
-        let result = try await Subprocess.run([ClawpairBinary.path] + arguments, environment: environment,
-                                              timeout: .milliseconds(timeoutMs + Harness.hangSlackMs))
-        return (result, ContinuousClock.now - started)
+    /// What one run printed, how it ended and its peak RSS.
+    struct Run {
+        let result: ProcessResult
+        let elapsed: Duration
+        /// Peak resident set size in KiB, as GNU time reports it (`wait4`'s `ru_maxrss`). Measured
+        /// by /usr/bin/time, a small process that forks and execs clawpair: the test runner's
+        /// own posix_spawn shares its (large) address space with the child until exec, and
+        /// Linux carries that high-water mark across exec into ru_maxrss.
+        let peakRSSKiB: Int?
+        var status: ProcessTermination { result.status }
+        var stdout: String { result.stdout }
+        var stderr: String { result.stderr }
     }
 
-    static func expectBounded(_ result: ProcessResult, _ elapsed: Duration, _ what: String) {
-        let peak = result.peakRSSKiB ?? Int.max
+    /// Runs `clawpair arguments…` with a private home and a gateway token in the environment.
+    static func clawpair(_ arguments: [String], home: String) async throws -> Run {
+        let environment: [String: String?] = ["CLAWPAIR_HOME": home + "/home", "HOME": home, "XDG_CONFIG_HOME": nil,
+                                              "OPENCLAW_GATEWAY_TOKEN": "hostile-test-token", "NO_COLOR": "1"]
+        let report = home + "/rusage-\(UUID().uuidString.prefix(8))"
+        let started = ContinuousClock.now
+        let result = try await Subprocess.run(["/usr/bin/time", "-o", report, "-f", "%M", ClawpairBinary.path] + arguments,
+                                              environment: environment, timeout: .milliseconds(timeoutMs + Harness.hangSlackMs))
+        let elapsed = ContinuousClock.now - started
+        let lines = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(separator: "\n")
+        return Run(result: result, elapsed: elapsed, peakRSSKiB: lines.last.flatMap { Int($0) })
+    }
+
+    static func expectBounded(_ run: Run, _ what: String) {
+        let peak = run.peakRSSKiB ?? Int.max
         #expect(peak < memoryBoundKiB, "\(what): peak RSS \(peak) KiB")
         // Only catches a hang: the command must end by itself (its own --timeout), never need killing.
-        #expect(elapsed < .milliseconds(timeoutMs + Harness.hangSlackMs), "\(what): ran \(elapsed)")
+        #expect(run.elapsed < .milliseconds(timeoutMs + Harness.hangSlackMs), "\(what): ran \(run.elapsed)")
     }
 
     @Test("huge policy numbers (tick 2^62 ms and more): the call succeeds, nothing traps")
     func hugePolicy() async throws {
         for tick in ["4611686018427387904", "9223372036854775807", "9223372036854775"] {
             try await Self.withGateway("huge-policy", ["--tick-ms", tick]) { gateway, home in
-                let (result, elapsed) = try await Self.clawpair(["devices", "list", "--json", "--url", gateway.url,
+                let result = try await Self.clawpair(["devices", "list", "--json", "--url", gateway.url,
                                                                  "--timeout", String(Self.timeoutMs)], home: home)
                 #expect(result.status == .exited(0), "tick \(tick): \(result.status)\n\(result.stderr)")
                 #expect(result.stdout.contains("\"pending\""), "tick \(tick): \(result.stdout)")
-                Self.expectBounded(result, elapsed, "tick \(tick)")
+                Self.expectBounded(result, "tick \(tick)")
             }
         }
     }
@@ -67,13 +83,13 @@ struct GatewayHostileTests {
     func protocolOutsideRange() async throws {
         for version in ["99", "0", "-1", "2", "5"] {
             try await Self.withGateway("bad-protocol", ["--protocol", version]) { gateway, home in
-                let (result, elapsed) = try await Self.clawpair(["devices", "list", "--url", gateway.url,
+                let result = try await Self.clawpair(["devices", "list", "--url", gateway.url,
                                                                  "--timeout", String(Self.timeoutMs)], home: home)
                 #expect(result.status == .exited(1), "protocol \(version): \(result.status)\n\(result.stderr)")
                 #expect(result.stderr.contains("the gateway chose protocol \(version), outside the requested 3–4"),
                         "protocol \(version): \(result.stderr)")
                 #expect(!result.stdout.contains("Pending"), "protocol \(version): \(result.stdout)")
-                Self.expectBounded(result, elapsed, "protocol \(version)")
+                Self.expectBounded(result, "protocol \(version)")
             }
         }
     }
@@ -81,10 +97,10 @@ struct GatewayHostileTests {
     @Test("a ping flood from a peer that never reads: bounded memory, within --timeout", arguments: ["challenge", "hello"])
     func pingFloodDevicesList(at phase: String) async throws {
         try await Self.withGateway("ping-flood", ["--flood-at", phase, "--flood-seconds", "30"]) { gateway, home in
-            let (result, elapsed) = try await Self.clawpair(["devices", "list", "--url", gateway.url,
+            let result = try await Self.clawpair(["devices", "list", "--url", gateway.url,
                                                              "--timeout", String(Self.timeoutMs)], home: home)
             #expect(result.status == .exited(1), "flood at \(phase): \(result.status)\n\(result.stderr)")
-            Self.expectBounded(result, elapsed, "flood at \(phase)")
+            Self.expectBounded(result, "flood at \(phase)")
             let flood = try await gateway.process.waitForLine(on: .stdout, timeout: .seconds(40), describing: "flood log") {
                 $0.contains("\"flood\"")
             }
@@ -97,21 +113,21 @@ struct GatewayHostileTests {
     @Test("probe against a ping flood before connect.challenge: bounded memory, within --timeout")
     func pingFloodProbe() async throws {
         try await Self.withGateway("ping-flood", ["--flood-at", "upgrade", "--flood-seconds", "30"]) { gateway, home in
-            let (result, elapsed) = try await Self.clawpair(["probe", "--json", gateway.url, "--timeout", String(Self.timeoutMs)],
+            let result = try await Self.clawpair(["probe", "--json", gateway.url, "--timeout", String(Self.timeoutMs)],
                                                             home: home)
             #expect(result.status == .exited(3), "\(result.status)\n\(result.stdout)\n\(result.stderr)")
             #expect(result.stdout.contains("\"timedOut\":true") || result.stdout.contains("\"timedOut\": true"), "\(result.stdout)")
-            Self.expectBounded(result, elapsed, "probe")
+            Self.expectBounded(result, "probe")
         }
     }
 
     @Test("a peer that never reads nor answers: the command ends with its --timeout")
     func neverRead() async throws {
         try await Self.withGateway("never-read") { gateway, home in
-            let (result, elapsed) = try await Self.clawpair(["devices", "list", "--url", gateway.url, "--timeout", "1500"], home: home)
+            let result = try await Self.clawpair(["devices", "list", "--url", gateway.url, "--timeout", "1500"], home: home)
             #expect(result.status == .exited(1), "\(result.status)\n\(result.stderr)")
             #expect(result.stderr.contains("did not send the connect response within"), "\(result.stderr)")
-            Self.expectBounded(result, elapsed, "never-read")
+            Self.expectBounded(result, "never-read")
         }
     }
 
@@ -137,7 +153,7 @@ struct GatewayHostileTests {
     @Test("--json escapes the C1 and bidi controls a gateway sends (exact value, safe terminal); userinfo is redacted")
     func jsonEscapesAndUserinfo() async throws {
         try await Self.withGateway("huge-policy", ["--tick-ms", "15000", "--hostile-names"]) { gateway, home in
-            let (result, _) = try await Self.clawpair(["devices", "list", "--json", "--url", gateway.url], home: home)
+            let result = try await Self.clawpair(["devices", "list", "--json", "--url", gateway.url], home: home)
             #expect(result.status == .exited(0), "\(result.status)\n\(result.stderr)")
             #expect(result.stdout.contains(#""displayName": "Evil\u009b31m \u202egnp.exe\u2066""#), "\(result.stdout)")
             let raw = result.stdout.unicodeScalars.filter { (0x80...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value)
@@ -150,7 +166,7 @@ struct GatewayHostileTests {
             for arguments in [["devices", "list", "--json", "--url", "wss://admin:hunter2@gw.example.com"],
                               ["setup-code", "decode", "--json", "wss://admin:hunter2@gw.example.com"],
                               ["probe", "--json", "wss://admin:hunter2@gw.example.com"]] {
-                let (rejected, _) = try await Self.clawpair(arguments, home: home)
+                let rejected = try await Self.clawpair(arguments, home: home)
                 #expect(rejected.status != .exited(0), "\(arguments)")
                 #expect(!(rejected.stdout + rejected.stderr).contains("hunter2"), "\(arguments): \(rejected.stdout)\(rejected.stderr)")
                 #expect((rejected.stdout + rejected.stderr).contains("wss://<redacted>@gw.example.com"), "\(arguments): \(rejected.stderr)")
