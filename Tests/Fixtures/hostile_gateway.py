@@ -19,6 +19,9 @@ Scenarios
                   after hello-ok) stops reading and sends 125-byte pings as fast as the client
                   takes them, until --flood-seconds or --flood-bytes or the client goes away.
     never-read    sends connect.challenge and then neither reads nor writes again.
+    huge-message  answers device.pair.list with a 20 MB list (100,000 pending requests).
+    event-flood   at the first RPC after hello-ok, sends 1 MB events for --flood-seconds and
+                  never answers.
 
 stdout: `ready <port>`, then one JSON object per line: {"log":"connection"},
 {"log":"connect","protocol":N}, {"log":"rpc","method":M}, {"log":"flood","bytes":N,"reason":R}.
@@ -126,11 +129,16 @@ class Connection:
             log("rpc", method=method)
             if self.args.scenario == "ping-flood" and self.args.flood_at == "hello":
                 return await self.flood()
+            if self.args.scenario == "event-flood":
+                return await self.event_flood()
             result = {}
             if method == "device.pair.list":
                 # A display name with a C1 CSI, a bidi override and an isolate: --json must escape them.
                 hostile = {"requestId": "r1", "deviceId": "d1", "displayName": "Evil\u009b31m \u202egnp.exe\u2066", "ts": 1}
                 result = {"pending": [hostile] if self.args.hostile_names else [], "paired": []}
+                if self.args.scenario == "huge-message":
+                    result["pending"] = [{"requestId": "r%d" % i, "deviceId": "d" * 64, "displayName": "x" * 100}
+                                         for i in range(100_000)]
             self.writer.write(text({"type": "res", "id": request.get("id"), "ok": True, "payload": result}))
             await self.writer.drain()
 
@@ -148,6 +156,19 @@ class Connection:
         log("connect", protocol=protocol)
         self.writer.write(text({"type": "res", "id": request.get("id"), "ok": True, "payload": hello}))
         await self.writer.drain()
+
+    async def event_flood(self):
+        """Large events, as fast as the client reads them; the RPC is never answered."""
+        event = text({"type": "event", "event": "device.pair.requested", "payload": {"blob": "x" * (1 << 20)}})
+        sent, until = 0, time.monotonic() + self.args.flood_seconds
+        try:
+            while time.monotonic() < until:
+                self.writer.write(event)
+                await asyncio.wait_for(self.writer.drain(), max(0.01, until - time.monotonic()))
+                sent += len(event)
+        except (asyncio.TimeoutError, ConnectionError, OSError):
+            pass
+        log("flood", bytes=sent, reason="events")
 
     async def flood(self):
         """Pings, never reading: each write waits until the client took the previous one."""
@@ -172,7 +193,8 @@ class Connection:
 
 async def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--scenario", required=True, choices=["huge-policy", "bad-protocol", "ping-flood", "never-read"])
+    parser.add_argument("--scenario", required=True, choices=["huge-policy", "bad-protocol", "ping-flood", "never-read",
+                                                            "huge-message", "event-flood"])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--max-seconds", type=float, default=60)

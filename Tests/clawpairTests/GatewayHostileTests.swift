@@ -173,4 +173,19 @@ struct GatewayHostileTests {
             }
         }
     }
+
+    @Test("a 20 MB answer is refused as too large before it is parsed; a flood of 1 MB events stays bounded")
+    func hugeMessagesAndEventFloods() async throws {
+        try await Self.withGateway("huge-message") { gateway, home in
+            let result = try await Self.clawpair(["devices", "list", "--url", gateway.url, "--timeout", String(Self.timeoutMs)], home: home)
+            #expect(result.status == .exited(1), "\(result.status)\n\(result.stderr)")
+            #expect(result.stderr.contains("2097152"), "\(result.stderr)")
+            Self.expectBounded(result, "huge message")
+        }
+        try await Self.withGateway("event-flood", ["--flood-seconds", "30"]) { gateway, home in
+            let result = try await Self.clawpair(["devices", "list", "--url", gateway.url, "--timeout", String(Self.timeoutMs)], home: home)
+            #expect(result.status == .exited(1), "\(result.status)\n\(result.stderr)")
+            Self.expectBounded(result, "event flood")
+        }
+    }
 }
