@@ -5,8 +5,8 @@
 // Each blocking call runs the loop until its answer arrives, the connection fails, or its own
 // deadline passes; nothing runs between calls. After hello-ok a watchdog closes the connection
 // when the gateway is silent for more than twice its tick interval (`identity-and-handshake.md`
-// §4). Messages are capped at 64 KiB before `connect` succeeds and at hello-ok's
-// `policy.maxPayload` after.
+// §4). Messages are capped at 64 KiB before `connect` succeeds and after it at hello-ok's
+// `policy.maxPayload` or the configuration's ceiling (2 MiB by default), whichever is smaller.
 
 import ClawpairCore
 import ClawpairIdentity
