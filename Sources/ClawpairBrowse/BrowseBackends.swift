@@ -18,14 +18,17 @@ protocol AvahiBrowsing: AnyObject {
     func run(until deadline: Monotonic.Instant, onEvent: (AvahiEvent) -> Bool) throws
     /// Closes the browse and everything it opened.
     func stop()
+    /// Instances whose first resolve has not answered yet (``AvahiBrowser/pendingResolves``).
+    var pendingResolves: Int { get }
 }
 
 extension AvahiBrowser: AvahiBrowsing {}
 
 /// The built-in mDNS querier as the browser drives it (``MDNSQuerier``).
 protocol MDNSBrowsing: AnyObject {
-    /// Hands over events until `deadline`, or until `onEvent` returns false.
-    func run(until deadline: Monotonic.Instant, onEvent: (MDNSEvent) -> Bool) throws
+    /// Hands over events until `deadline`, or until `onEvent` returns false; with
+    /// `untilComplete`, until the answer is complete (``MDNSBrowser/completesAt``).
+    func run(until deadline: Monotonic.Instant, untilComplete: Bool, onEvent: (MDNSEvent) -> Bool) throws
 }
 
 extension MDNSQuerier: MDNSBrowsing {}

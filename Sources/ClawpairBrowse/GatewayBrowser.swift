@@ -230,7 +230,7 @@ public struct GatewayBrowser: Sendable {
     /// The sources a run starts: mDNS, then the wide-area domains (one pass, or rounds for a watch).
     func sources(domains: [String], watch: Bool) -> [any GatewaySource] {
         var sources: [any GatewaySource] = []
-        if options.local { sources.append(LocalSource(choice: options.backend, backends: backends)) }
+        if options.local { sources.append(LocalSource(choice: options.backend, backends: backends, untilComplete: !watch)) }
         if !domains.isEmpty {
             let plan = WideAreaPlan(domains: domains,
                                     servers: options.dnsServers.isEmpty ? backends.resolvConf() : options.dnsServers,

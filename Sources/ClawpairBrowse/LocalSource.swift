@@ -9,6 +9,9 @@ import ClawpairMDNS
 struct LocalSource: GatewaySource {
     let choice: GatewayBrowser.LocalBackend
     let backends: BrowseBackends
+    /// End when the backend has the complete answer (``AvahiCompletion``, ``MDNSBrowser/completesAt``)
+    /// instead of at the deadline: a scan, not a watch.
+    var untilComplete = false
 
     func run(_ context: SourceContext, teardown: Teardown) throws {
         switch choice {
@@ -37,48 +40,57 @@ struct LocalSource: GatewaySource {
         if noting { context.note("backend: avahi (avahi-daemon answered)") }
         context.report(.answered(.avahi))
         var seenOn: [String: Set<BrowsedInstance>] = [:]
+        var completion = AvahiCompletion()
         try browser.run(until: context.deadline) { event in
-            switch event {
-            case .added(let instance):
-                seenOn[Self.key(instance), default: []].insert(instance)
-                return !context.stopped
-            case .removed(let instance):
-                let key = Self.key(instance)
-                seenOn[key]?.remove(instance)
-                guard seenOn[key]?.isEmpty ?? true else { return !context.stopped }
-                seenOn[key] = nil
-                return context.report(.gone(key: key, backend: .avahi))
-            case .resolved(let resolved):
-                let domain = Self.domain(resolved.instance.domain)
-                let beacon = GatewayBeacon(instanceName: resolved.instance.name, domain: domain,
-                                           host: resolved.hostTarget, port: Int(resolved.port),
-                                           txt: TXTRecord(strings: Self.splitTXT(resolved.txtRecord)))
-                let origin = GatewaySighting.Origin(backend: .avahi, interfaceIndex: resolved.instance.interfaceIndex,
-                                                    domain: domain)
-                return context.report(.seen(SourceReport(key: Self.key(resolved.instance), beacon: beacon,
-                                                         addresses: resolved.addresses, origin: origin)))
-            case .resolveFailed(let instance, let error):
-                context.note("avahi: resolving \(TerminalText.sanitize(instance.name, maxScalars: 80)) failed: \(error.message)")
-                return !context.stopped
-            case .limited(.instance(let instance)):
-                context.note("warning: avahi: \(TerminalText.sanitize(instance.name, maxScalars: 80)) not tracked: "
-                             + "the browse already tracks its maximum number of gateways")
-                return !context.stopped
-            case .limited(.address(let instance, let address)):
-                context.note("warning: avahi: address \(TerminalText.sanitize(address, maxScalars: 64)) of "
-                             + "\(TerminalText.sanitize(instance.name, maxScalars: 80)) not kept: the gateway has its maximum number of addresses")
-                return !context.stopped
-            case .allForNow, .cacheExhausted:
-                // Discovery does not end on them yet (it runs to its deadline).
-                return !context.stopped
-            }
+            guard report(event, context: context, seenOn: &seenOn) else { return false }
+            completion.observe(event)
+            guard untilComplete, completion.isComplete(pendingResolves: browser.pendingResolves) else { return true }
+            context.note("avahi: complete (all for now, every resolve answered)")
+            return false
+        }
+    }
+
+    /// Hands one Avahi event on; false when the run should stop.
+    private func report(_ event: AvahiEvent, context: SourceContext, seenOn: inout [String: Set<BrowsedInstance>]) -> Bool {
+        switch event {
+        case .added(let instance):
+            seenOn[Self.key(instance), default: []].insert(instance)
+            return !context.stopped
+        case .removed(let instance):
+            let key = Self.key(instance)
+            seenOn[key]?.remove(instance)
+            guard seenOn[key]?.isEmpty ?? true else { return !context.stopped }
+            seenOn[key] = nil
+            return context.report(.gone(key: key, backend: .avahi))
+        case .resolved(let resolved):
+            let domain = Self.domain(resolved.instance.domain)
+            let beacon = GatewayBeacon(instanceName: resolved.instance.name, domain: domain,
+                                       host: resolved.hostTarget, port: Int(resolved.port),
+                                       txt: TXTRecord(strings: Self.splitTXT(resolved.txtRecord)))
+            let origin = GatewaySighting.Origin(backend: .avahi, interfaceIndex: resolved.instance.interfaceIndex,
+                                                domain: domain)
+            return context.report(.seen(SourceReport(key: Self.key(resolved.instance), beacon: beacon,
+                                                     addresses: resolved.addresses, origin: origin)))
+        case .resolveFailed(let instance, let error):
+            context.note("avahi: resolving \(TerminalText.sanitize(instance.name, maxScalars: 80)) failed: \(error.message)")
+            return !context.stopped
+        case .limited(.instance(let instance)):
+            context.note("warning: avahi: \(TerminalText.sanitize(instance.name, maxScalars: 80)) not tracked: "
+                         + "the browse already tracks its maximum number of gateways")
+            return !context.stopped
+        case .limited(.address(let instance, let address)):
+            context.note("warning: avahi: address \(TerminalText.sanitize(address, maxScalars: 64)) of "
+                         + "\(TerminalText.sanitize(instance.name, maxScalars: 80)) not kept: the gateway has its maximum number of addresses")
+            return !context.stopped
+        case .allForNow, .cacheExhausted:
+            return !context.stopped
         }
     }
 
     private func runNative(_ context: SourceContext) throws {
         let querier = try backends.native()
         context.report(.answered(.native))
-        try querier.run(until: context.deadline) { event in
+        try querier.run(until: context.deadline, untilComplete: untilComplete) { event in
             switch event {
             case .added:
                 return !context.stopped

@@ -35,9 +35,11 @@ public enum MDNSEvent: Sendable, Equatable {
 /// The browse-and-resolve logic as a pure state machine: feed it packets and the time, it says
 /// which queries to send and what changed. No sockets, no sleeping: tests drive the clock.
 ///
-/// Scheduling (RFC 6762 §5.2): the PTR query goes out at start with the QU bit, then after 1 s,
-/// 2 s, 4 s, … with known-answer suppression (§7.1). Instances missing SRV/TXT, and SRV targets
-/// missing addresses, are asked for directly (QU first, then every 500 ms) until answered.
+/// Scheduling (RFC 6762 §5.2): the PTR query goes out after a random 20–120 ms with the QU bit,
+/// then after 1 s, 2 s, 4 s, … with known-answer suppression (§7.1). Instances missing SRV/TXT,
+/// and SRV targets missing addresses, are asked for directly (QU first, then every 500 ms) until
+/// answered. ``completesAt`` says when a one-shot browse has its complete answer (the rule and
+/// its constants: ``MDNSTiming``).
 public struct MDNSBrowser: Sendable {
     /// The service type, e.g. `_openclaw-gw._tcp.local.`.
     public let serviceType: DNSName
@@ -45,9 +47,18 @@ public struct MDNSBrowser: Sendable {
     /// Most instances tracked at once.
     public let maxInstances: Int
 
+    /// The delay before the first browse query.
+    public let firstQueryDelay: Duration
+
     private var nextBrowseQuery: Monotonic.Instant?
     private var browseInterval: Duration = MDNSTiming.firstQueryInterval
     private var sentFirstQuery = false
+    /// Browse queries sent so far.
+    private var browseQueries = 0
+    /// When the last browse query went out, or the last answer changed what is known.
+    private var lastActivity: Monotonic.Instant?
+    /// Whether an instance not seen before arrived after the last browse query (not the first).
+    private var newSinceLastQuery = false
     /// An instance being tracked: its name as first seen and what was last reported.
     private struct Tracked: Sendable {
         let name: DNSName
@@ -56,8 +67,12 @@ public struct MDNSBrowser: Sendable {
     private var known: [DNSName: Tracked] = [:]  // keyed by the lowercased instance name
     private var nextResolveQuery: [DNSName: Monotonic.Instant] = [:]
 
-    public init(serviceType: DNSName, cacheCapacity: Int = 4096, maxInstances: Int = 512) {
+    /// A browser for `serviceType`; `firstQueryDelay` is random in ``MDNSTiming/firstQueryDelay``
+    /// unless given (tests pass a fixed one).
+    public init(serviceType: DNSName, cacheCapacity: Int = 4096, maxInstances: Int = 512,
+                firstQueryDelay: Duration = .milliseconds(Int.random(in: MDNSTiming.firstQueryDelay))) {
         self.serviceType = serviceType
+        self.firstQueryDelay = max(firstQueryDelay, .zero)
         self.cache = MDNSCache(capacity: cacheCapacity)
         self.maxInstances = maxInstances
     }
@@ -65,14 +80,20 @@ public struct MDNSBrowser: Sendable {
     /// Queries due at `now`, and events from records that expired by then.
     public mutating func tick(at now: Monotonic.Instant) -> (queries: [DNSMessage], events: [MDNSEvent]) {
         var queries: [DNSMessage] = []
-        if nextBrowseQuery == nil || now >= nextBrowseQuery! {
+        let due = nextBrowseQuery ?? now + firstQueryDelay
+        nextBrowseQuery = due
+        if now >= due {
             queries.append(browseQuery(at: now))
             if sentFirstQuery { browseInterval = min(browseInterval * 2, MDNSTiming.maxQueryInterval) }
             nextBrowseQuery = now + browseInterval
             sentFirstQuery = true
+            browseQueries += 1
+            lastActivity = now
+            newSinceLastQuery = false
         }
         _ = cache.expire(at: now)
         let events = reconcile()
+        if !events.isEmpty { lastActivity = now }
         for (key, due) in nextResolveQuery where now >= due {
             if let name = known[key]?.name, let query = resolveQuery(for: name, first: false) { queries.append(query) }
             nextResolveQuery[key] = now + MDNSTiming.resolveRetryInterval
@@ -88,6 +109,10 @@ public struct MDNSBrowser: Sendable {
         }
         var queries: [DNSMessage] = []
         let events = reconcile()
+        if !events.isEmpty { lastActivity = now }
+        if browseQueries > 1, events.contains(where: { if case .added = $0 { true } else { false } }) {
+            newSinceLastQuery = true
+        }
         // Newly seen instances or targets that are still incomplete get a direct QU query now.
         for (key, tracked) in known where tracked.reported == nil && nextResolveQuery[key] == nil {
             if let query = resolveQuery(for: tracked.name, first: true) { queries.append(query) }
@@ -99,6 +124,20 @@ public struct MDNSBrowser: Sendable {
     /// When ``tick(at:)`` next has work.
     public var nextDeadline: Monotonic.Instant? {
         ([nextBrowseQuery, cache.nextExpiry].compactMap { $0 } + nextResolveQuery.values).min()
+    }
+
+    /// When a one-shot browse has its complete answer if nothing new arrives before then; nil
+    /// while it cannot be complete yet (too few queries, an instance unresolved, or the last query
+    /// brought a new instance). The rule: ``MDNSTiming``.
+    public var completesAt: Monotonic.Instant? {
+        guard browseQueries >= MDNSTiming.completionQueries, !newSinceLastQuery, let lastActivity,
+              known.values.allSatisfy({ $0.reported != nil }) else { return nil }
+        return lastActivity + MDNSTiming.quietPeriod
+    }
+
+    /// Whether a one-shot browse has its complete answer at `now` (``completesAt`` has passed).
+    public func isComplete(at now: Monotonic.Instant) -> Bool {
+        completesAt.map { now >= $0 } ?? false
     }
 
     // MARK: Internals

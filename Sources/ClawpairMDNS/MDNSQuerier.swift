@@ -100,8 +100,10 @@ public final class MDNSQuerier {
         for socket in sockets { close(socket.fd) }
     }
 
-    /// Browses until `deadline` or until `onEvent` returns false.
-    public func run(until deadline: Monotonic.Instant, onEvent: (MDNSEvent) -> Bool) throws(MDNSError) {
+    /// Browses until `deadline` or until `onEvent` returns false; with `untilComplete`, also ends
+    /// once the answer is complete (``MDNSBrowser/completesAt``, the rule in ``MDNSTiming``).
+    public func run(until deadline: Monotonic.Instant, untilComplete: Bool = false,
+                    onEvent: (MDNSEvent) -> Bool) throws(MDNSError) {
         var buffer = [UInt8](repeating: 0, count: MDNSTiming.maxMessageBytes)
         while true {
             let now = Monotonic.now
@@ -109,7 +111,9 @@ public final class MDNSQuerier {
             send(queries)
             for event in expired where !onEvent(event) { return }
             guard now < deadline else { return }
-            let wake = min(deadline, browser.nextDeadline ?? deadline)
+            let complete = untilComplete ? browser.completesAt : nil
+            if let complete, now >= complete { return }
+            let wake = min(deadline, browser.nextDeadline ?? deadline, complete ?? deadline)
             var fds = sockets.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&fds, nfds_t(fds.count), Monotonic.pollTimeout(until: wake, from: now))
             if ready < 0 {

@@ -1,4 +1,16 @@
 // RFC 6762 timing and addresses, in one place.
+//
+// When a one-shot browse (`clawpair discover`) ends, the native querier's rule:
+//   1. The first PTR query goes out after a random 20–120 ms (§5.2, ``firstQueryDelay``), with
+//      the QU bit; the next after ``firstQueryInterval`` (1 s), and each later interval doubles.
+//   2. The answer is complete once at least ``completionQueries`` (2) browse queries have gone
+//      out, every instance seen has its SRV, TXT and an address, the last browse query brought
+//      no instance not seen before (one that did is a sign answers are being lost: wait for the
+//      next query), and nothing new has arrived for ``quietPeriod`` since the last query or answer.
+//   The second query repeats the question for answers lost on the way (with known-answer
+//   suppression, only the gateways not heard yet answer it); the quiet period covers responders
+//   that delay their answers (20–120 ms, §6) and links that add their own delay. The caller's
+//   deadline (`--timeout`) stays the upper bound.
 
 /// Multicast DNS constants (RFC 6762).
 public enum MDNSTiming {
@@ -8,6 +20,13 @@ public enum MDNSTiming {
     public static let ipv4Group: [UInt8] = [224, 0, 0, 251]
     /// The IPv6 group ff02::fb (§3).
     public static let ipv6Group: [UInt8] = [0xFF, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFB]
+    /// The range of the random delay before the first query (§5.2: 20–120 ms).
+    public static let firstQueryDelay: ClosedRange<Int> = 20...120
+    /// Browse queries sent before a one-shot browse may call its answer complete (rule 2 above).
+    public static let completionQueries = 2
+    /// How long nothing new must arrive after the last query or answer before a one-shot browse
+    /// ends (rule 2 above): twice a responder's longest shared-answer delay (§6: 120 ms), and a little.
+    public static let quietPeriod: Duration = .milliseconds(250)
     /// The first continuous query interval; each later one doubles (§5.2).
     public static let firstQueryInterval: Duration = .seconds(1)
     /// The longest interval between continuous queries (§5.2).

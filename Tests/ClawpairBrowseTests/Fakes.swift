@@ -38,10 +38,22 @@ final class FakeAvahi: AvahiBrowsing {
         self.log = log
     }
 
+    /// Instances added and not yet resolved, failed or removed, as of the event handed over last.
+    private(set) var pending: Set<BrowsedInstance> = []
+    var pendingResolves: Int { pending.count }
+
     func run(until deadline: Monotonic.Instant, onEvent: (AvahiEvent) -> Bool) throws {
-        for (index, event) in events.enumerated() where !onEvent(event) {
-            log.add("avahi stopped after event \(index)")
-            return
+        for (index, event) in events.enumerated() {
+            switch event {
+            case .added(let instance): pending.insert(instance)
+            case .removed(let instance), .resolveFailed(let instance, _): pending.remove(instance)
+            case .resolved(let resolved): pending.remove(resolved.instance)
+            default: break
+            }
+            if !onEvent(event) {
+                log.add("avahi stopped after event \(index)")
+                return
+            }
         }
         log.add("avahi ran out of events")
     }
@@ -61,8 +73,9 @@ final class FakeMDNS: MDNSBrowsing {
         self.gate = gate
     }
 
-    func run(until deadline: Monotonic.Instant, onEvent: (MDNSEvent) -> Bool) throws {
+    func run(until deadline: Monotonic.Instant, untilComplete: Bool, onEvent: (MDNSEvent) -> Bool) throws {
         if let gate { _ = gate.take() }
+        log.add(untilComplete ? "native until complete" : "native until the deadline")
         for (index, event) in events.enumerated() where !onEvent(event) {
             log.add("native stopped after event \(index)")
             return

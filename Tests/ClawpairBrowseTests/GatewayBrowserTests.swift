@@ -13,7 +13,7 @@ final class DeadlineProbe: MDNSBrowsing {
         self.clock = clock
         self.log = log
     }
-    func run(until deadline: Monotonic.Instant, onEvent: (MDNSEvent) -> Bool) throws {
+    func run(until deadline: Monotonic.Instant, untilComplete: Bool, onEvent: (MDNSEvent) -> Bool) throws {
         log.add(deadline > clock.now ? "deadline ahead" : "deadline passed")
     }
 }
@@ -123,6 +123,54 @@ struct GatewayBrowserTests {
         // Rounds at 0, 1, 2 and 3 s of the 4 s run; each ends with the pause it takes.
         #expect(log.all.filter { $0.hasPrefix("browse openclaw.internal.") }.count == 4, "\(log.all)")
         #expect(notes.filter { $0 == "wide-area: next browse in 1.0 seconds" }.count == 4, "\(notes)")
+    }
+
+    @Test("scan: Avahi ends once all-for-now and cache-exhausted are in and every resolve answered; watch goes on")
+    func avahiScanEndsWhenComplete() throws {
+        let log = Log()
+        let avahi: [AvahiEvent] = [
+            .added(Fixture.instance("Studio", interface: 2)),
+            .added(Fixture.instance("Attic", interface: 2)),
+            .cacheExhausted,
+            Fixture.resolved("Studio", interface: 2, addresses: ["192.0.2.10"]),
+            .allForNow,  // Attic still resolving: not complete
+            .resolveFailed(Fixture.instance("Attic", interface: 2), .refused("the service resolver", "Timeout reached")),
+            .added(Fixture.instance("Later", interface: 2)),  // never read by a scan
+        ]
+        let backends = Fixture.backends(avahi: { FakeAvahi(avahi, log: log) }, log: log)
+        let scan = try browser(backends, backend: .avahi, timeout: .seconds(30)).scan()
+        #expect(scan.gateways.map(\.key) == ["local.|Studio"])
+        #expect(scan.notes.last == "avahi: complete (all for now, every resolve answered)", "\(scan.notes)")
+        log.waitUntil { $0.contains("avahi closed") }
+        #expect(log.all.contains("avahi stopped after event 5"), "\(log.all)")
+
+        let watchLog = Log()
+        let watching = Fixture.backends(avahi: { FakeAvahi(avahi, log: watchLog) }, log: watchLog)
+        try browser(watching, backend: .avahi).watch { _ in true }
+        #expect(watchLog.all.contains("avahi ran out of events"), "a watch reads on: \(watchLog.all)")
+    }
+
+    @Test("scan: without all-for-now (or cache-exhausted) Avahi's answer is not complete")
+    func avahiScanNeedsBothSignals() throws {
+        for signal in [AvahiEvent.allForNow, .cacheExhausted] {
+            let log = Log()
+            let avahi: [AvahiEvent] = [.added(Fixture.instance("Studio", interface: 2)), signal,
+                                       Fixture.resolved("Studio", interface: 2, addresses: ["192.0.2.10"])]
+            let backends = Fixture.backends(avahi: { FakeAvahi(avahi, log: log) }, log: log)
+            #expect(try browser(backends, backend: .avahi).scan().gateways.count == 1)
+            log.waitUntil { $0.contains("avahi closed") }
+            #expect(log.all.contains("avahi ran out of events"), "\(signal): \(log.all)")
+        }
+    }
+
+    @Test("scan asks the built-in querier to end when complete; a watch runs it to the deadline")
+    func nativeUntilComplete() throws {
+        let log = Log()
+        let backends = Fixture.backends(native: { FakeMDNS([Fixture.mdns("Studio")], log: log) }, log: log)
+        _ = try browser(backends, backend: .native).scan()
+        try browser(backends, backend: .native).watch { _ in true }
+        #expect(log.all.filter { $0.hasPrefix("native until") } == ["native until complete", "native until the deadline"],
+                "\(log.all)")
     }
 
     @Test("first answer: the run ends at the first resolved gateway and the backend is told to stop")

@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func firstQueryAsksForUnicastThenIntervalsDouble() {
-        var browser = MDNSBrowser(serviceType: Self.type)
+        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
         let first = browser.tick(at: t0).queries
         #expect(first.count == 1)
         #expect(first[0].questions == [DNSQuestion(name: Self.type, type: .ptr, unicastResponse: true)])
@@ -38,8 +38,72 @@ import Testing
         #expect(browser.nextDeadline == t0 + .seconds(3), "the next interval is 2 s")
     }
 
+    @Test("§5.2: the first query waits its random 20–120 ms delay")
+    func firstQueryIsDelayed() {
+        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .milliseconds(70))
+        #expect(browser.tick(at: t0).queries.isEmpty)
+        #expect(browser.nextDeadline == t0 + .milliseconds(70))
+        #expect(browser.tick(at: t0 + .milliseconds(69)).queries.isEmpty)
+        let first = browser.tick(at: t0 + .milliseconds(70)).queries
+        #expect(first.first?.questions == [DNSQuestion(name: Self.type, type: .ptr, unicastResponse: true)])
+        #expect(browser.nextDeadline == t0 + .milliseconds(1070), "then 1 s to the second")
+        for _ in 0..<20 {
+            let delay = MDNSBrowser(serviceType: Self.type).firstQueryDelay
+            #expect(delay >= .milliseconds(20) && delay <= .milliseconds(120), "\(delay)")
+        }
+    }
+
+    @Test("complete: two queries, everything resolved, then the quiet period")
+    func completeAfterSecondQueryAndQuiet() {
+        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
+        _ = browser.tick(at: t0)
+        _ = browser.receive(Self.announcement(), at: t0 + .milliseconds(30))
+        #expect(browser.completesAt == nil, "one query is not enough: its answers may have been lost")
+        #expect(!browser.isComplete(at: t0 + .milliseconds(900)))
+        let t1 = t0 + .seconds(1)
+        #expect(browser.tick(at: t1).queries.count == 1)
+        #expect(browser.completesAt == t1 + MDNSTiming.quietPeriod)
+        #expect(!browser.isComplete(at: t1 + MDNSTiming.quietPeriod - .milliseconds(1)))
+        #expect(browser.isComplete(at: t1 + MDNSTiming.quietPeriod))
+    }
+
+    @Test("complete: a new instance after the second query (a lost answer) waits for the third query")
+    func lateInstanceWaitsForTheNextQuery() {
+        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
+        _ = browser.tick(at: t0)
+        _ = browser.receive(Self.announcement(), at: t0 + .milliseconds(30))
+        let t1 = t0 + .seconds(1)
+        _ = browser.tick(at: t1)
+        let late = try! DNSName(labels: ["Attic", "_openclaw-gw", "_tcp", "local"])
+        let events = browser.receive(Self.response([
+            DNSResourceRecord(name: Self.type, ttl: 4500, data: .ptr(late)),
+            DNSResourceRecord(name: late, ttl: 120, data: .srv(SRVData(port: 18789, target: Self.host))),
+            DNSResourceRecord(name: late, ttl: 120, data: .txt([Array("role=gateway".utf8)])),
+        ]), at: t1 + .milliseconds(100)).events
+        #expect(events.first == .added(late))
+        #expect(browser.completesAt == nil, "the second query found a gateway the first missed")
+        let t3 = t1 + .seconds(2)
+        #expect(!browser.isComplete(at: t3 - .milliseconds(1)))
+        #expect(browser.tick(at: t3).queries.contains { $0.questions.first?.type == .ptr })
+        #expect(browser.completesAt == t3 + MDNSTiming.quietPeriod)
+    }
+
+    @Test("complete: an instance still missing its SRV/TXT holds the answer open until they come")
+    func unresolvedInstanceHoldsCompletion() {
+        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
+        _ = browser.tick(at: t0)
+        _ = browser.receive(Self.response([DNSResourceRecord(name: Self.type, ttl: 4500, data: .ptr(Self.instance))]),
+                            at: t0 + .milliseconds(30))
+        let t1 = t0 + .seconds(1)
+        _ = browser.tick(at: t1)
+        #expect(browser.completesAt == nil)
+        let answered = t1 + .milliseconds(600)
+        _ = browser.receive(Self.announcement(), at: answered)
+        #expect(browser.completesAt == answered + MDNSTiming.quietPeriod)
+    }
+
     @Test func announcementResolvesAtOnce() {
-        var browser = MDNSBrowser(serviceType: Self.type)
+        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
         _ = browser.tick(at: t0)
         let (queries, events) = browser.receive(Self.announcement(), at: t0 + .milliseconds(20))
         #expect(queries.isEmpty, "nothing is missing, so nothing is asked")
@@ -51,7 +115,7 @@ import Testing
     }
 
     @Test func missingRecordsAreAskedForDirectly() {
-        var browser = MDNSBrowser(serviceType: Self.type)
+        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
         _ = browser.tick(at: t0)
         let (queries, events) = browser.receive(
             Self.response([DNSResourceRecord(name: Self.type, ttl: 4500, data: .ptr(Self.instance))]), at: t0)
@@ -64,7 +128,7 @@ import Testing
     }
 
     @Test func knownAnswersSuppressRepeats() {
-        var browser = MDNSBrowser(serviceType: Self.type)
+        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
         _ = browser.tick(at: t0)
         _ = browser.receive(Self.announcement(), at: t0)
         let next = browser.tick(at: t0 + .seconds(1)).queries
@@ -72,7 +136,7 @@ import Testing
     }
 
     @Test func goodbyeRemovesAfterOneSecond() {
-        var browser = MDNSBrowser(serviceType: Self.type)
+        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
         _ = browser.tick(at: t0)
         _ = browser.receive(Self.announcement(), at: t0)
         _ = browser.receive(Self.announcement(ttl: 0), at: t0 + .seconds(5))
@@ -81,7 +145,7 @@ import Testing
     }
 
     @Test func ignoresQueriesAndKeepsTheCacheBounded() {
-        var browser = MDNSBrowser(serviceType: Self.type, cacheCapacity: 8)
+        var browser = MDNSBrowser(serviceType: Self.type, cacheCapacity: 8, firstQueryDelay: .zero)
         _ = browser.tick(at: t0)
         #expect(browser.receive(DNSMessage(questions: [DNSQuestion(name: Self.type, type: .ptr)]), at: t0).events.isEmpty)
         for index in 0..<50 {

@@ -67,6 +67,52 @@ struct DiscoverCLITests {
         }
     }
 
+    @Test("without --first, discover ends once the answer is complete, long before --timeout, with every gateway, over a slow link")
+    func endsWhenComplete() async throws {
+        try await withNetworkLab { lab in
+            // B joins A's subnet through the delay bridge (Tests/Fixtures/delay_bridge.py; the
+            // kernel has no netem): every frame takes 40 ms each way. An answer then comes up to
+            // 200 ms after its query (the round trip and a responder's own delay, RFC 6762 §6: at
+            // most 120 ms), within the quiet period the native querier waits (MDNSTiming.quietPeriod).
+            let a = try await lab.addHost("A")
+            let router = try await lab.addHost("router")
+            let b = try await lab.addHost("B")
+            let toRouter = try await lab.link(a, router)
+            let fromRouter = try await lab.link(router, b)
+            let farAddress = "10.250.0.3"
+            try await b.ip("addr", "add", "\(farAddress)/24", "dev", fromRouter.b.interface)
+            let bridge = try router.spawn([Harness.python3, Harness.fixturesDirectory.appendingPathComponent("delay_bridge.py").path,
+                                           toRouter.b.interface, fromRouter.a.interface, "--delay-ms", "40"],
+                                          label: "delay-bridge@router")
+            _ = try await bridge.waitForLine(containing: "ready", on: .stdout, timeout: .seconds(20))
+            let bus = try await lab.startDBus(in: a)
+            try await lab.startAvahi(in: a, bus: bus)
+            let names = ["Alpha", "Beta", "Gamma"]
+            for (index, name) in names.enumerated() {
+                // IPv4 only: Avahi's resolve of the other family would take 5 s to fail, and is not waited for.
+                try await lab.startZeroconfAdvertiser(in: b, instance: "\(name) Gateway", port: UInt16(18789 + index),
+                                                      txt: ["role": "gateway"], interfaceAddresses: [farAddress],
+                                                      server: "\(name.lowercased()).local.")
+            }
+            let env: [String: String?] = ["DBUS_SYSTEM_BUS_ADDRESS": bus.address]
+            // --timeout takes milliseconds or a duration with a unit.
+            for (backend, timeout) in [("avahi", "30s"), ("native", "30000")] {
+                // The hang bound is a third of --timeout: a run that waited for its timeout fails.
+                let result = try await a.run([ClawpairBinary.path, "discover", "--backend", backend, "--json", "-v",
+                                              "--timeout", timeout],
+                                             environment: env, timeout: .milliseconds(Harness.hangSlackMs))
+                #expect(result.status == .exited(0), "\(backend): \(result.stdout)\(result.stderr)")
+                let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+                #expect(document["timeoutMs"] as? Int == 30000)
+                let listed = (document["beacons"] as? [[String: Any]])?.compactMap { $0["instanceName"] as? String }
+                #expect(listed == names.map { "\($0) Gateway" }, "\(backend): \(result.stdout)")
+                if backend == "avahi" {
+                    #expect(result.stderr.contains("avahi: complete (all for now, every resolve answered)"), "\(result.stderr)")
+                }
+            }
+        }
+    }
+
     @Test("auto falls back to the native querier when no avahi-daemon answers")
     func autoFallsBack() async throws {
         try await withNetworkLab { lab in

@@ -19,6 +19,15 @@ struct DiscoverCommand: ParsableCommand {
                 + "checking it another way.",
             "Backends: avahi uses the system's avahi-daemon; native is a built-in multicast DNS querier for machines "
                 + "without one; auto (the default) uses avahi when its daemon answers, else native (-v says which).",
+            "When it ends: as soon as the answer is complete, at the latest at --timeout. With avahi, once "
+                + "avahi-daemon has reported its cache and the answers to its first queries (all for now) and every "
+                + "gateway it listed has resolved or failed, as 'avahi-browse -rt' ends; a gateway's second address "
+                + "family is not waited for (--watch reports it). With native, after the second browse query (RFC "
+                + "6762: the first after 20-120 ms, the second 1 s later, which repeats the question for answers lost "
+                + "on the way), once every gateway seen has resolved, the last query brought no gateway not seen "
+                + "before (else it waits for the next, 2 s later) and nothing new has arrived for 250 ms. Wide-area "
+                + "domains end when every question has been answered or has failed. --first ends at the first "
+                + "gateway resolved; --watch runs until --timeout or Ctrl-C.",
             "Wide-area (unicast) DNS-SD: for each domain from --domain, else discovery.wideArea.domain in "
                 + "~/.openclaw/openclaw.json ($OPENCLAW_CONFIG_PATH, $OPENCLAW_STATE_DIR), else "
                 + "$OPENCLAW_WIDE_AREA_DOMAIN, clawpair asks the DNS servers of --dns-server (else /etc/resolv.conf) "
@@ -36,7 +45,7 @@ struct DiscoverCommand: ParsableCommand {
                 + "the results. None with --json, --watch, -q or -v, or when standard error is not a terminal.",
         ],
         options: [
-            .value("timeout", "MS", help: "Stop after this many milliseconds (default 2000); bounds the whole run."),
+            .value("timeout", "MS", help: "Stop after this long at the latest, in ms or with a unit such as 3s (default 2000); bounds the whole run."),
             .value("backend", "BACKEND", help: "auto, avahi or native (default auto).",
                    completion: .values(GatewayBrowser.LocalBackend.allCases.map(\.rawValue))),
             .flag("first", help: "Exit as soon as one gateway is fully resolved."),
@@ -92,11 +101,13 @@ struct DiscoverCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         if let text = arguments.value("timeout") {
-            guard let value = Int(text), (1...3_600_000).contains(value) else {
+            // Digits are milliseconds; anything else a duration with a unit (3s, 1m), as other commands take.
+            let digits = !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber }
+            guard let value = digits ? Int64(text) : DurationText.milliseconds(text), (1...3_600_000).contains(value) else {
                 throw UsageError("--timeout '\(TerminalText.sanitize(text, maxScalars: 32))' is not a time in milliseconds",
-                                 hint: "use e.g. --timeout 2000")
+                                 hint: "use e.g. --timeout 2000 or --timeout 3s (at most 1h)")
             }
-            timeoutMs = value
+            timeoutMs = Int(value)
             timeoutGiven = true
         } else {
             timeoutMs = 2000

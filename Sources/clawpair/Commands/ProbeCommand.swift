@@ -35,10 +35,11 @@ struct ProbeCommand: ParsableCommand {
                 + "('clawpair gateways list') without another pin is pinned to the fingerprint stored when it was "
                 + "paired (pinSource registry).",
             "--discover adds the gateways local discovery finds (mDNS, as 'clawpair discover' does) after the "
-                + "candidates given: discovery listens for the first part of the run (2 s, or half of --timeout when "
-                + "that is shorter), then each gateway is raced at its resolved SRV host and port, over wss:// when it "
-                + "advertises TLS, dialed at the addresses the answer carried. Its advertised TXT fingerprint is an "
-                + "unauthenticated hint and never becomes a pin.",
+                + "candidates given: discovery takes the first part of the run (at most 2 s, or half of --timeout when "
+                + "that is shorter) and ends at the first gateway resolved, or with --fastest or --all once the "
+                + "answer is complete (as 'clawpair discover' ends); then each gateway is raced at its resolved SRV "
+                + "host and port, over wss:// when it advertises TLS, dialed at the addresses the answer carried. Its "
+                + "advertised TXT fingerprint is an unauthenticated hint and never becomes a pin.",
         ],
         options: [
             .value("stagger", "MS", help: "Delay between the starts of consecutive routes, in ms or with a unit (default 250)."),
@@ -52,7 +53,7 @@ struct ProbeCommand: ParsableCommand {
                    help: "Accept a certificate with this SHA-256 fingerprint, after you checked it belongs to your gateway "
                        + "(what a failed route prints); applies like --tls-fingerprint."),
             .flag("allow-insecure", help: "Also dial ws:// routes to hosts that need wss:// (public and tailnet addresses)."),
-            .flag("discover", help: "Also race the gateways local discovery (mDNS) finds in the first 2 s of the run."),
+            .flag("discover", help: "Also race the gateway local discovery (mDNS) finds first (every one with --fastest or --all)."),
             .value("discover-backend", "BACKEND", help: "Discovery backend: auto (avahi-daemon when it answers, else the "
                        + "built-in querier), avahi or native (default auto).",
                    completion: .values(GatewayBrowser.LocalBackend.allCases.map(\.rawValue))),
@@ -170,11 +171,14 @@ struct ProbeCommand: ParsableCommand {
         trust = try FingerprintOption.normalized(arguments.value("trust"), option: "trust")
     }
 
-    /// Runs local discovery for `budgetMs` and returns a route per gateway found (in the order
-    /// `discover` lists them), skipping beacons without a usable endpoint.
+    /// Runs local discovery for at most `budgetMs` and returns a route per gateway found (in the
+    /// order `discover` lists them), skipping beacons without a usable endpoint. In first mode
+    /// without --all it ends at the first gateway resolved, else once the answer is complete.
     func discoverRoutes(_ backend: GatewayBrowser.LocalBackend, budgetMs: Int64, context: CommandContext) throws -> [ProbeRoute] {
         let verbose = context.globals.verbosity > 0
-        let browser = GatewayBrowser(options: .init(backend: backend, domains: [], timeout: .milliseconds(budgetMs)))
+        let firstAnswer = configuration.mode == .first && !showAll
+        let browser = GatewayBrowser(options: .init(backend: backend, domains: [], timeout: .milliseconds(budgetMs),
+                                                    firstAnswer: firstAnswer))
         let routes = try browser.scan(note: DiscoverCommand.verboseNotes(context)).gateways.compactMap { gateway -> ProbeRoute? in
             guard let endpoint = gateway.beacon.endpoint else { return nil }
             return ProbeCandidates.discovered(instance: gateway.beacon.instanceName, host: endpoint.host, port: endpoint.port,
