@@ -12,4 +12,4 @@ signal(SIGPIPE, SIG_IGN)
 // discover's Avahi browse has already started, in a constructor (CClawpairHeadStart).
 
 exit(CommandLineTool.run(root: RootCommand.spec, arguments: Array(CommandLine.arguments.dropFirst()),
-                         version: ClawpairVersion.current))
+                         version: ClawpairVersion.current, present: ErrorPresentation.present))

@@ -1,3 +1,4 @@
+import ClawpairCLIKit
 import ClawpairCore
 import ClawpairDNS
 import ClawpairDiscovery
