@@ -92,7 +92,7 @@ public enum IdentityError: ClawpairError, Equatable {
     case notARegularFile(path: String)
     /// There is no identity file at the path.
     case noIdentity(path: String)
-    /// A file exists and `--force` was not given.
+    /// A file exists and replacing it was not allowed.
     case alreadyExists(path: String)
     /// The stored deviceId is not the SHA-256 of the stored public key.
     case deviceIdMismatch(path: String, stored: String, derived: String)
