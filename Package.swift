@@ -5,12 +5,13 @@
 //   clawpair (executable: argument parsing + output only)
 //     ├─ ClawpairCLIKit      declarative CLI: tokenize → match → validate → run; help, man, completions
 //     ├─ ClawpairIdentity    Ed25519 device identities (libsodium), connect signatures, key files
+//     ├─ ClawpairBrowse      GatewayBrowser: mDNS (Avahi or native) and wide-area DNS-SD side by side, merged into
+//     │                      one entry per gateway; scan, first answer, added/updated/removed events
 //     ├─ ClawpairQR          QR render (libqrencode → terminal, PNG, SVG) and scan (zbar, dlopen'ed; PNG/JPEG/PNM input)
 //     ├─ ClawpairDiscovery   beacons: TXT rules, display names, endpoint selection, wide-area zones
 //     │   └─ ClawpairDNS     bounded DNS message codec (RFC 1035 + mDNS bits)
-//     ├─ ClawpairAvahi       browse/resolve through avahi-daemon (its D-Bus API on our own connection;
-//     │   │                  Avahi's Bonjour-compat dns_sd API as the fallback and for registration)
-//     │   └─ ClawpairDBus    D-Bus message wire format: bounded, validating marshal/unmarshal (no I/O)
+//     ├─ ClawpairAvahi       browse/resolve through avahi-daemon with libavahi-client (CAvahiClientShims);
+//     │                      registration with Avahi's Bonjour-compat dns_sd API (CDNSSDShims)
 //     ├─ ClawpairMDNS        built-in one-shot mDNS querier: record cache + browse state machine + sockets
 //     ├─ ClawpairWideArea    unicast DNS-SD browse (resolv.conf, UDP with TCP fallback), JSON5 config reader
 //     ├─ ClawpairGateway     gateway RPC client: frames, signed connect, devices/nodes RPCs, paired-gateways registry
@@ -23,8 +24,8 @@
 //   CLazyLibrary             dlopen on first use, into a table of typed function pointers (for the shims below)
 //   COpenSSLShims            OpenSSL loaded with dlopen when TLS is first used; forwarders for its macros
 //   CDNSSDShims              Avahi's dns_sd API loaded with dlopen on first use (keeps start-up fast)
-//   CAvahiBus                the system bus socket: address, connect, pipelined authentication (no libdbus)
-//   CClawpairHeadStart       the executable's constructor that sends `discover`'s Avahi browse before main
+//   CAvahiClientShims        libavahi-client (+ libavahi-common) loaded with dlopen on first use: linked,
+//                            its libdbus/libsystemd/libgcrypt chain costs every command ~0.7 ms
 //   CImageShims              libjpeg reads and libpng row writes inside setjmp (fatal errors return, never exit);
 //                            zbar loaded on first use
 import PackageDescription
@@ -46,9 +47,9 @@ let package = Package(
         .library(name: "ClawpairDNS", targets: ["ClawpairDNS"]),
         .library(name: "ClawpairDiscovery", targets: ["ClawpairDiscovery"]),
         .library(name: "ClawpairAvahi", targets: ["ClawpairAvahi"]),
-        .library(name: "ClawpairDBus", targets: ["ClawpairDBus"]),
         .library(name: "ClawpairMDNS", targets: ["ClawpairMDNS"]),
         .library(name: "ClawpairWideArea", targets: ["ClawpairWideArea"]),
+        .library(name: "ClawpairBrowse", targets: ["ClawpairBrowse"]),
         .library(name: "ClawpairWebSocket", targets: ["ClawpairWebSocket"]),
         .library(name: "ClawpairTransport", targets: ["ClawpairTransport"]),
         .library(name: "ClawpairProbe", targets: ["ClawpairProbe"]),
@@ -57,6 +58,7 @@ let package = Package(
     targets: [
         // C libraries.
         systemLibrary("CDNSSD", pkgConfig: "avahi-compat-libdns_sd", apt: ["libavahi-compat-libdnssd-dev"]),
+        systemLibrary("CAvahiClient", pkgConfig: "avahi-client", apt: ["libavahi-client-dev"]),
         systemLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
         systemLibrary("CSodium", pkgConfig: "libsodium", apt: ["libsodium-dev"]),
         systemLibrary("COpenSSL", pkgConfig: "openssl", apt: ["libssl-dev"]),
@@ -66,8 +68,7 @@ let package = Package(
         .target(name: "CLazyLibrary", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "COpenSSLShims", dependencies: ["CLazyLibrary"]),
         .target(name: "CDNSSDShims", dependencies: ["CLazyLibrary"]),
-        .target(name: "CAvahiBus"),
-        .target(name: "CClawpairHeadStart", dependencies: ["CAvahiBus"]),
+        .target(name: "CAvahiClientShims", dependencies: ["CLazyLibrary"]),
         .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG", "CLazyLibrary"]),
 
         // Libraries (public API for Linux nodes).
@@ -78,10 +79,11 @@ let package = Package(
         .target(name: "ClawpairQR", dependencies: ["ClawpairCore", "CQRencode", "CPNG", "CJPEG", "CImageShims"]),
         .target(name: "ClawpairDNS", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairDiscovery", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairSetupCode"]),
-        .target(name: "ClawpairAvahi", dependencies: ["ClawpairCore", "ClawpairDBus", "CDNSSDShims", "CAvahiBus"]),
-        .target(name: "ClawpairDBus", dependencies: ["ClawpairCore"]),
+        .target(name: "ClawpairAvahi", dependencies: ["ClawpairCore", "CAvahiClientShims", "CDNSSDShims"]),
         .target(name: "ClawpairMDNS", dependencies: ["ClawpairCore", "ClawpairDNS"]),
         .target(name: "ClawpairWideArea", dependencies: ["ClawpairCore", "ClawpairDNS"]),
+        .target(name: "ClawpairBrowse", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairDiscovery", "ClawpairAvahi",
+                                                       "ClawpairMDNS", "ClawpairWideArea"]),
         .target(name: "ClawpairWebSocket", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSLShims"]),
         .target(name: "ClawpairProbe", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
@@ -95,8 +97,11 @@ let package = Package(
             name: "clawpair",
             dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit", "ClawpairIdentity", "ClawpairQR",
                            "ClawpairDNS", "ClawpairDiscovery", "ClawpairProbe", "ClawpairAvahi", "ClawpairMDNS",
-                           "ClawpairWideArea", "ClawpairGateway", "CClawpairHeadStart"]
+                           "ClawpairWideArea", "ClawpairGateway", "ClawpairBrowse"]
         ),
+
+        // Examples (built by a plain `swift build`).
+        .executableTarget(name: "ListGateways", dependencies: ["ClawpairBrowse"], path: "Examples/ListGateways"),
 
         // Tests.
         .target(name: "ClawpairTestSupport", dependencies: ["ClawpairCore", "CTestShims"], path: "Tests/ClawpairTestSupport"),
@@ -108,21 +113,19 @@ let package = Package(
         .testTarget(name: "ClawpairQRTests", dependencies: ["ClawpairQR", "ClawpairSetupCode", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairDNSTests", dependencies: ["ClawpairDNS", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairDiscoveryTests", dependencies: ["ClawpairDiscovery", "ClawpairTestSupport"]),
-        .testTarget(name: "ClawpairAvahiTests",
-                    dependencies: ["ClawpairAvahi", "ClawpairDBus", "CAvahiBus", "ClawpairTestSupport"]),
-        .testTarget(name: "ClawpairDBusTests", dependencies: ["ClawpairDBus", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairAvahiTests", dependencies: ["ClawpairAvahi", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairMDNSTests", dependencies: ["ClawpairMDNS", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairWideAreaTests", dependencies: ["ClawpairWideArea", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairBrowseTests", dependencies: ["ClawpairBrowse", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairWebSocketTests", dependencies: ["ClawpairWebSocket", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairTransportTests", dependencies: ["ClawpairTransport", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairProbeTests", dependencies: ["ClawpairProbe", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairGatewayTests", dependencies: ["ClawpairGateway", "ClawpairTestSupport"]),
         .testTarget(
             name: "CLibraryTests",
-            dependencies: ["CDNSSD", "CQRencode", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",
+            dependencies: ["CDNSSD", "CAvahiClient", "CQRencode", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",
                            "ClawpairTestSupport"]
         ),
-        .testTarget(name: "CClawpairHeadStartTests", dependencies: ["CClawpairHeadStart", "ClawpairAvahi"]),
         .testTarget(name: "clawpairTests", dependencies: ["ClawpairTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

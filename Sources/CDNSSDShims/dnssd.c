@@ -6,7 +6,7 @@
 
 // The dns_sd functions clawpair calls, resolved by CDNSSDShims_load (see CLazyLibrary.h).
 #define DNSSD_FUNCTIONS(F) \
-    F(DNSServiceBrowse) F(DNSServiceResolve) F(DNSServiceQueryRecord) F(DNSServiceRegister) F(DNSServiceRefSockFD) \
+    F(DNSServiceRegister) F(DNSServiceRefSockFD) \
     F(DNSServiceProcessResult) F(DNSServiceRefDeallocate)
 
 static struct {
@@ -36,24 +36,6 @@ int CDNSSDShims_load(void) {
 }
 
 const char *CDNSSDShims_load_error(void) { return load_error; }
-
-DNSServiceErrorType CDNSSDShims_DNSServiceBrowse(DNSServiceRef *ref, DNSServiceFlags flags, uint32_t interfaceIndex,
-                                                 const char *regtype, const char *domain,
-                                                 DNSServiceBrowseReply callback, void *context) {
-    return dnssd.DNSServiceBrowse(ref, flags, interfaceIndex, regtype, domain, callback, context);
-}
-
-DNSServiceErrorType CDNSSDShims_DNSServiceResolve(DNSServiceRef *ref, DNSServiceFlags flags, uint32_t interfaceIndex,
-                                                  const char *name, const char *regtype, const char *domain,
-                                                  DNSServiceResolveReply callback, void *context) {
-    return dnssd.DNSServiceResolve(ref, flags, interfaceIndex, name, regtype, domain, callback, context);
-}
-
-DNSServiceErrorType CDNSSDShims_DNSServiceQueryRecord(DNSServiceRef *ref, DNSServiceFlags flags, uint32_t interfaceIndex,
-                                                      const char *fullname, uint16_t rrtype, uint16_t rrclass,
-                                                      DNSServiceQueryRecordReply callback, void *context) {
-    return dnssd.DNSServiceQueryRecord(ref, flags, interfaceIndex, fullname, rrtype, rrclass, callback, context);
-}
 
 DNSServiceErrorType CDNSSDShims_DNSServiceRegister(DNSServiceRef *ref, DNSServiceFlags flags, uint32_t interfaceIndex,
                                                    const char *name, const char *regtype, const char *domain,

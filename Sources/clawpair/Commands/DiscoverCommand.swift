@@ -1,9 +1,9 @@
+import ClawpairBrowse
 import ClawpairCLIKit
 import ClawpairCore
 import ClawpairDNS
 import ClawpairDiscovery
 import ClawpairWideArea
-import Synchronization
 
 /// `clawpair discover`: finds OpenClaw gateways on the local network.
 struct DiscoverCommand: ParsableCommand {
@@ -38,7 +38,7 @@ struct DiscoverCommand: ParsableCommand {
         options: [
             .value("timeout", "MS", help: "Stop after this many milliseconds (default 2000); bounds the whole run."),
             .value("backend", "BACKEND", help: "auto, avahi or native (default auto).",
-                   completion: .values(DiscoveryBackendChoice.allCases.map(\.rawValue))),
+                   completion: .values(GatewayBrowser.LocalBackend.allCases.map(\.rawValue))),
             .flag("first", help: "Exit as soon as one gateway is fully resolved."),
             .flag("watch", help: "Keep running and report gateways as they appear, change and leave, until "
                    + "interrupted (JSON lines with --json). Wide-area domains are browsed again after the "
@@ -78,13 +78,15 @@ struct DiscoverCommand: ParsableCommand {
 
     let timeoutMs: Int
     let timeoutGiven: Bool
-    let backend: DiscoveryBackendChoice
+    let backend: GatewayBrowser.LocalBackend
     let first: Bool
     let watch: Bool
     let localOnly: Bool
     let wideAreaOnly: Bool
-    /// The wide-area domains and servers; nil when no domain is known or with --local-only.
-    let wideArea: WideAreaPlan?
+    /// The wide-area domains (normalized); empty when none is known or with --local-only.
+    let domains: [String]
+    /// --dns-server values; empty: the nameservers of /etc/resolv.conf.
+    let servers: [DNSServerAddress]
     /// The hidden --wide-area-refresh: a fixed pause between wide-area rounds of --watch.
     let wideAreaRefresh: Duration?
 
@@ -101,7 +103,7 @@ struct DiscoverCommand: ParsableCommand {
             timeoutGiven = false
         }
         let name = arguments.value("backend") ?? "auto"
-        guard let backend = DiscoveryBackendChoice(rawValue: name) else {
+        guard let backend = GatewayBrowser.LocalBackend(rawValue: name) else {
             throw UsageError("unknown backend '\(TerminalText.sanitize(name, maxScalars: 32))'", hint: "use auto, avahi or native")
         }
         self.backend = backend
@@ -139,115 +141,69 @@ struct DiscoverCommand: ParsableCommand {
             }
             if !servers.contains(server) { servers.append(server) }
         }
-        let verbose = context.globals.verbosity > 0
-        let domains = localOnly ? [] : WideAreaPlan.domains(given: givenDomains, environment: context.environment,
-                                                            note: { if verbose { context.note($0) } })
+        domains = localOnly ? [] : GatewayBrowser.configuredDomains(given: givenDomains, environment: context.environment,
+                                                                    note: Self.verboseNotes(context))
         if wideAreaOnly && domains.isEmpty {
             throw UsageError("--wide-area-only needs a domain",
                              hint: "give --domain openclaw.internal, or set discovery.wideArea.domain or OPENCLAW_WIDE_AREA_DOMAIN")
         }
-        if domains.isEmpty {
-            wideArea = nil
-        } else {
-            wideArea = WideAreaPlan(domains: domains, servers: servers.isEmpty ? ResolvConf.load().servers : servers)
-        }
+        self.servers = servers
+    }
+
+    /// The browser for this run: the domains are resolved already, the rest is the options.
+    private func browser(timeout: Duration) -> GatewayBrowser {
+        // A --watch round takes at most --timeout (2 s by default), and at most 5 s.
+        GatewayBrowser(options: .init(backend: backend, local: !wideAreaOnly, domains: domains, dnsServers: servers,
+                                      timeout: timeout, firstAnswer: first, wideAreaRefresh: wideAreaRefresh,
+                                      wideAreaRoundTimeout: .milliseconds(min(timeoutMs, 5000))))
+    }
+
+    /// Prints the browser's notes with -v. They carry domains, file paths and DNS answers that
+    /// did not come from clawpair: sanitized.
+    static func verboseNotes(_ context: CommandContext) -> (String) -> Void {
+        guard context.globals.verbosity > 0 else { return { _ in } }
+        return { context.note(TerminalText.sanitize($0, maxScalars: TerminalText.defaultMaxScalars)) }
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let start = Monotonic.now
-        // --watch runs until interrupted unless --timeout is given.
-        let deadline = watch && !timeoutGiven ? start + .seconds(365 * 86_400) : start + .milliseconds(timeoutMs)
-        if watch { return try runWatch(context, until: deadline) }
+        let verbose = context.globals.verbosity > 0
+        let note = Self.verboseNotes(context)
+        if watch {
+            // --watch runs until interrupted unless --timeout is given.
+            try browser(timeout: timeoutGiven ? .milliseconds(timeoutMs) : .seconds(365 * 86_400)).watch(note: note) { event in
+                switch event {
+                case .added(let sighting): Self.report("added", sighting.beacon, sighting, context)
+                case .updated(let sighting): Self.report("updated", sighting.beacon, sighting, context)
+                case .removed(let last): Self.report("removed", last.beacon, nil, context)
+                }
+                return true
+            }
+            return .success
+        }
         let spinner = Spinner.shouldShow(stderrIsTTY: context.stderrIsTTY, environment: context.environment,
                                          json: context.globals.json, watch: watch, quiet: context.globals.quiet,
-                                         verbose: context.globals.verbosity > 0)
+                                         verbose: verbose)
             ? Spinner(sink: context.stderr, message: "Searching for gateways", frames: Spinner.frames(environment: context.environment))
             : nil
         defer { spinner?.stop() }
-        // Avahi's clean-up waits until the results are printed (the defer runs last).
-        let teardown = Teardown()
-        defer { teardown.run() }
-        var found: [String: Sighting] = [:]
-        var order: [String] = []
-        let verbose = context.globals.verbosity > 0
-        func seen(_ sighting: Sighting) {
-            let isNew = found[sighting.key] == nil
-            if isNew { order.append(sighting.key) }
-            found[sighting.key] = sighting
-        }
-        // Wide-area runs on its own thread beside mDNS; alone on this one.
-        // With --first, mDNS gets the thread instead, so that a wide-area answer can end the run.
-        var background: BackgroundWideArea?
-        var localDone = wideAreaOnly
-        if let wideArea {
-            if first && !wideAreaOnly {
-                let local = BackgroundLocal(backend: backend, deadline: deadline)
-                local.start()
-                WideAreaDiscovery.run(wideArea, until: deadline, note: { if verbose { context.note($0) } }) { sighting in
-                    seen(sighting)
-                    return false
-                }
-                if found.isEmpty {
-                    let (sightings, notes, error) = local.join()
-                    if verbose { notes.forEach { context.note($0) } }
-                    if let error { throw error }
-                    sightings.prefix(1).forEach(seen)
-                }
-                localDone = true
-            } else if wideAreaOnly {
-                WideAreaDiscovery.run(wideArea, until: deadline, note: { if verbose { context.note($0) } }) { sighting in
-                    seen(sighting)
-                    return !first
-                }
-            } else {
-                background = BackgroundWideArea(plan: wideArea, deadline: deadline, first: first)
-                background?.start()
-            }
-        }
-        if !localDone {
-            _ = try LocalDiscovery.run(backend, until: deadline, teardown: teardown,
-                                       note: { if verbose { context.note($0) } }) { event in
-                switch event {
-                case .seen(let sighting):
-                    seen(sighting)
-                    return !first
-                case .gone(let key, _):
-                    found[key] = nil
-                    order.removeAll { $0 == key }
-                    return true
-                }
-            }
-        }
-        if let background {
-            if first && !found.isEmpty { background.stop() }
-            let (sightings, notes) = background.join()
-            if verbose { notes.forEach { context.note($0) } }
-            for sighting in sightings where !(first && !found.isEmpty) { seen(sighting) }
-        }
+        let scan = try browser(timeout: .milliseconds(timeoutMs)).scan(note: note)
         spinner?.stop()
-        let sightings = order.compactMap { found[$0] }
-        let byBeacon = Dictionary(sightings.map { ($0.beacon.dedupeKey, $0) }, uniquingKeysWith: { first, _ in first })
-        let beacons = GatewayBeacon.sorted(GatewayBeacon.deduplicated(sightings.map(\.beacon)))
         if context.globals.json {
-            let objects: [JSONValue] = beacons.map { beacon in
-                Self.extended(beacon.json, with: byBeacon[beacon.dedupeKey])
-            }
             context.printJSON(.object([
                 ("timeoutMs", .int(Int64(timeoutMs))),
-                ("domains", .array(searchedDomains.map(JSONValue.string))),
-                ("count", .int(Int64(beacons.count))),
-                ("beacons", .array(objects)),
+                ("domains", .array(scan.searched.map(JSONValue.string))),
+                ("count", .int(Int64(scan.gateways.count))),
+                ("beacons", .array(scan.gateways.map { Self.extended($0.beacon.json, with: $0) })),
             ]))
-        } else if beacons.isEmpty {
-            context.note("No gateways found within \(timeoutMs) ms."
-                         + (wideArea == nil ? "" : " Searched \(searchedDomains.joined(separator: ", "))."))
+        } else if scan.gateways.isEmpty {
+            context.note(Self.notFound(timeoutMs: timeoutMs, searched: domains.isEmpty ? nil : scan.searched))
         } else {
-            for (index, beacon) in beacons.enumerated() {
+            for (index, gateway) in scan.gateways.enumerated() {
                 if index > 0 { context.print("") }
-                context.stdout.write(DiscoveryText.render(beacon, sighting: byBeacon[beacon.dedupeKey], style: context.style))
+                context.stdout.write(DiscoveryText.render(gateway.beacon, sighting: gateway, style: context.style))
             }
         }
-        if beacons.isEmpty {
+        if scan.gateways.isEmpty {
             if !context.globals.json && !wideAreaOnly {
                 context.note("hint: check that the gateway runs with discovery on and that this machine is on the same "
                              + "network segment (mDNS does not cross routers); try --timeout 5000")
@@ -257,54 +213,14 @@ struct DiscoverCommand: ParsableCommand {
         return .success
     }
 
-    /// `local.` unless --wide-area-only, then each wide-area domain.
-    private var searchedDomains: [String] { (wideAreaOnly ? [] : ["local."]) + (wideArea?.domains ?? []) }
-
-    /// --watch: mDNS on this thread and the wide-area rounds on another (only the rounds with
-    /// --wide-area-only), each change reported as it happens, until the deadline or a signal.
-    private func runWatch(_ context: CommandContext, until deadline: Monotonic.Instant) throws -> ExitStatus {
-        let verbose = context.globals.verbosity > 0
-        let output = OutputLock()
-        let note: @Sendable (String) -> Void = { line in if verbose { output.locked { context.note(line) } } }
-        var watcher: WideAreaWatch?
-        if let wideArea {
-            let rounds = WideAreaWatch(plan: wideArea, roundBudget: .milliseconds(min(timeoutMs, 5000)),
-                                       refreshOverride: wideAreaRefresh, note: note) { change in
-                output.locked {
-                    switch change {
-                    case .added(let sighting): Self.report("added", sighting.beacon, sighting, context)
-                    case .updated(let sighting): Self.report("updated", sighting.beacon, sighting, context)
-                    case .removed(_, let last): Self.report("removed", last.beacon, nil, context)
-                    }
-                }
-            }
-            if wideAreaOnly {
-                rounds.run(until: deadline)
-                return .success
-            }
-            rounds.start(until: deadline)
-            watcher = rounds
-        }
-        defer {
-            watcher?.stop()
-            watcher?.join()
-        }
-        var seen = Set<String>()
-        _ = try LocalDiscovery.run(backend, until: deadline, note: note) { event in
-            switch event {
-            case .seen(let sighting):
-                let isNew = seen.insert(sighting.key).inserted
-                output.locked { Self.report(isNew ? "added" : "updated", sighting.beacon, sighting, context) }
-            case .gone(let key, let beacon):
-                seen.remove(key)
-                if let beacon { output.locked { Self.report("removed", beacon, nil, context) } }
-            }
-            return true
-        }
-        return .success
+    /// "No gateways found …", with the domains searched when wide-area domains were. The
+    /// domains come from --domain, the environment or the config file: sanitized.
+    static func notFound(timeoutMs: Int, searched: [String]?) -> String {
+        "No gateways found within \(timeoutMs) ms."
+            + (searched.map { " Searched \($0.map { TerminalText.sanitize($0, maxScalars: 256) }.joined(separator: ", "))." } ?? "")
     }
 
-    private static func report(_ event: String, _ beacon: GatewayBeacon, _ sighting: Sighting?, _ context: CommandContext) {
+    private static func report(_ event: String, _ beacon: GatewayBeacon, _ sighting: GatewaySighting?, _ context: CommandContext) {
         if context.globals.json {
             context.stdout.write(JSONValue.object([("event", .string(event)),
                                                    ("beacon", extended(beacon.json, with: sighting))]).compact() + "\n")
@@ -315,23 +231,17 @@ struct DiscoverCommand: ParsableCommand {
         }
     }
 
-    private static func extended(_ json: JSONValue, with sighting: Sighting?) -> JSONValue {
+    private static func extended(_ json: JSONValue, with sighting: GatewaySighting?) -> JSONValue {
         guard case .object(var members) = json else { return json }
         members.append(("addresses", .array((sighting?.addresses ?? []).map(JSONValue.string))))
-        members.append(("backend", sighting.map { .string($0.backend) } ?? .null))
+        members.append(("backend", sighting.map { .string($0.backend.rawValue) } ?? .null))
         return .object(members)
     }
 }
 
-/// Serializes what the --watch threads write, so that lines never interleave.
-final class OutputLock: Sendable {
-    private let mutex = Mutex(())
-    func locked(_ body: () -> Void) { mutex.withLock { _ in body() } }
-}
-
 /// The human rendering of one beacon. Every value from the network is sanitized.
 enum DiscoveryText {
-    static func render(_ beacon: GatewayBeacon, sighting: Sighting?, style: TextStyle) -> String {
+    static func render(_ beacon: GatewayBeacon, sighting: GatewaySighting?, style: TextStyle) -> String {
         func clean(_ text: String) -> String { TerminalText.sanitize(text, maxScalars: 256) }
         var out = style.bold(clean(beacon.title)) + "\n"
         func line(_ label: String, _ value: String) {
@@ -360,7 +270,7 @@ enum DiscoveryText {
             line("ssh", "ssh " + (port.map { "-p \($0) " } ?? "") + clean(host))
         }
         line("domain", clean(beacon.domain))
-        if let sighting { line("seen via", sighting.backend) }
+        if let sighting { line("seen via", sighting.backend.rawValue) }
         return out
     }
 }

@@ -1,3 +1,4 @@
+import ClawpairBrowse
 import ClawpairCLIKit
 import ClawpairCore
 import ClawpairDiscovery
@@ -54,7 +55,7 @@ struct ProbeCommand: ParsableCommand {
             .flag("discover", help: "Also race the gateways local discovery (mDNS) finds in the first 2 s of the run."),
             .value("discover-backend", "BACKEND", help: "Discovery backend: auto (avahi-daemon when it answers, else the "
                        + "built-in querier), avahi or native (default auto).",
-                   completion: .values(DiscoveryBackendChoice.allCases.map(\.rawValue))),
+                   completion: .values(GatewayBrowser.LocalBackend.allCases.map(\.rawValue))),
         ],
         arguments: [ArgumentSpec("candidate", help: "A ws(s):// URL, host[:port], setup code, or - to read a setup code from standard input.",
                                  optional: true, repeated: true, completion: .hostname)],
@@ -137,12 +138,12 @@ struct ProbeCommand: ParsableCommand {
     /// The longest discovery phase of a `--discover` run.
     static let maxDiscoveryMs: Int64 = 2000
 
-    let discover: DiscoveryBackendChoice?
+    let discover: GatewayBrowser.LocalBackend?
     let timeoutMs: Int64
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         if let text = arguments.value("discover-backend") {
-            guard let choice = DiscoveryBackendChoice(rawValue: text) else {
+            guard let choice = GatewayBrowser.LocalBackend(rawValue: text) else {
                 throw UsageError("invalid --discover-backend: \(TerminalText.sanitize(text, maxScalars: 32))",
                                  hint: "use auto, avahi or native")
             }
@@ -189,30 +190,13 @@ struct ProbeCommand: ParsableCommand {
 
     /// Runs local discovery for `budgetMs` and returns a route per gateway found (in the order
     /// `discover` lists them), skipping beacons without a usable endpoint.
-    func discoverRoutes(_ backend: DiscoveryBackendChoice, budgetMs: Int64, context: CommandContext) throws -> [ProbeRoute] {
-        var seen: [String: Sighting] = [:]
-        var order: [String] = []
+    func discoverRoutes(_ backend: GatewayBrowser.LocalBackend, budgetMs: Int64, context: CommandContext) throws -> [ProbeRoute] {
         let verbose = context.globals.verbosity > 0
-        _ = try LocalDiscovery.run(backend, until: Monotonic.now + .milliseconds(budgetMs),
-                                   note: { if verbose { context.note($0) } }) { event in
-            switch event {
-            case .seen(let sighting):
-                if seen[sighting.key] == nil { order.append(sighting.key) }
-                seen[sighting.key] = sighting
-            case .gone(let key, _):
-                seen[key] = nil
-                order.removeAll { $0 == key }
-            }
-            return true
-        }
-        let sightings = order.compactMap { seen[$0] }
-        let beacons = GatewayBeacon.sorted(GatewayBeacon.deduplicated(sightings.map(\.beacon)))
-        var routes: [ProbeRoute] = []
-        for beacon in beacons {
-            guard let endpoint = beacon.endpoint,
-                  let sighting = sightings.first(where: { $0.beacon == beacon }) else { continue }
-            routes.append(ProbeCandidates.discovered(instance: beacon.instanceName, host: endpoint.host, port: endpoint.port,
-                                                     tls: endpoint.gatewayTls, addresses: sighting.addresses))
+        let browser = GatewayBrowser(options: .init(backend: backend, domains: [], timeout: .milliseconds(budgetMs)))
+        let routes = try browser.scan(note: DiscoverCommand.verboseNotes(context)).gateways.compactMap { gateway -> ProbeRoute? in
+            guard let endpoint = gateway.beacon.endpoint else { return nil }
+            return ProbeCandidates.discovered(instance: gateway.beacon.instanceName, host: endpoint.host, port: endpoint.port,
+                                              tls: endpoint.gatewayTls, addresses: gateway.addresses)
         }
         if verbose { context.note("discovery found \(routes.count) gateway route(s)") }
         return routes

@@ -1,4 +1,5 @@
 import ClawpairCLIKit
+import ClawpairCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -36,7 +37,7 @@ final class Spinner: Sendable {
     private let frames: [String]
     /// Written to by ``stop()`` to wake the thread at once.
     private let wake: (read: Int32, write: Int32)
-    private let thread = Mutex<pthread_t?>(nil)
+    private let thread = Mutex<BackgroundThread?>(nil)
     private let stopped = Atomic<Bool>(false)
 
     /// Starts drawing `message` after a frame on `sink`; nil if no thread could be made.
@@ -51,18 +52,12 @@ final class Spinner: Sendable {
         self.message = message
         self.frames = frames
         self.wake = (ends[0], ends[1])
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var handle = pthread_t()
-        guard pthread_create(&handle, nil, { raw in
-            Unmanaged<Spinner>.fromOpaque(raw!).takeRetainedValue().draw()
-            return nil
-        }, context) == 0 else {
-            Unmanaged<Spinner>.fromOpaque(context).release()
+        guard let drawing = BackgroundThread.start({ [self] in draw() }) else {
             close(ends[0])
             close(ends[1])
             return nil
         }
-        thread.withLock { $0 = handle }
+        thread.withLock { $0 = drawing }
     }
 
     private func draw() {
@@ -82,7 +77,7 @@ final class Spinner: Sendable {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var byte: UInt8 = 1
         _ = write(wake.write, &byte, 1)
-        if let handle = thread.withLock({ $0 }) { pthread_join(handle, nil) }
+        thread.withLock { $0 }?.join()
         close(wake.read)
         close(wake.write)
     }

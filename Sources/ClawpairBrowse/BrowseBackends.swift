@@ -1,0 +1,99 @@
+import ClawpairAvahi
+import ClawpairCore
+import ClawpairDiscovery
+import ClawpairMDNS
+import ClawpairWideArea
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The seams between the browser and the world: each backend behind a small protocol, made by
+// a factory, plus the clock. `BrowseBackends.system` is the real thing; tests pass fakes
+// (no root, no sockets, no sleeping).
+
+/// An Avahi browse as the browser drives it (``AvahiBrowser``).
+protocol AvahiBrowsing: AnyObject {
+    /// Hands over events until `deadline`, or until `onEvent` returns false.
+    func run(until deadline: Monotonic.Instant, onEvent: (AvahiEvent) -> Bool) throws
+    /// Closes the browse and everything it opened.
+    func stop()
+}
+
+extension AvahiBrowser: AvahiBrowsing {}
+
+/// The built-in mDNS querier as the browser drives it (``MDNSQuerier``).
+protocol MDNSBrowsing: AnyObject {
+    /// Hands over events until `deadline`, or until `onEvent` returns false.
+    func run(until deadline: Monotonic.Instant, onEvent: (MDNSEvent) -> Bool) throws
+}
+
+extension MDNSQuerier: MDNSBrowsing {}
+
+/// A unicast DNS-SD browse as the browser drives it (``WideAreaBrowser``).
+protocol WideAreaBrowsing: Sendable {
+    /// The servers it asks.
+    var servers: [DNSServerAddress] { get }
+    /// The service type it browses, e.g. `_openclaw-gw._tcp`.
+    var serviceType: String { get }
+    /// Browses `domain` until done or `deadline`; see ``WideAreaBrowser/browse(domain:deadline:onFound:)``.
+    func browse(domain: String, deadline: Monotonic.Instant,
+                onFound: (WideAreaService) -> Bool) throws(WideAreaError) -> WideAreaBrowseResult
+}
+
+extension WideAreaBrowser: WideAreaBrowsing {
+    var servers: [DNSServerAddress] { client.servers }
+}
+
+/// The time, and waiting for it.
+protocol BrowseClock: Sendable {
+    /// The current reading.
+    var now: Monotonic.Instant { get }
+    /// Returns at `instant`, or earlier once `stopped()` is true (asked at least every 100 ms).
+    func sleep(until instant: Monotonic.Instant, unless stopped: () -> Bool)
+}
+
+/// CLOCK_MONOTONIC and nanosleep(2).
+struct SystemClock: BrowseClock {
+    var now: Monotonic.Instant { Monotonic.now }
+
+    func sleep(until instant: Monotonic.Instant, unless stopped: () -> Bool) {
+        while !stopped() {
+            let now = Monotonic.now
+            guard now < instant else { return }
+            let (seconds, attoseconds) = min(instant - now, .milliseconds(100)).components
+            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+            _ = nanosleep(&request, nil)
+        }
+    }
+}
+
+/// How the browser reaches each backend.
+struct BrowseBackends: Sendable {
+    /// Opens an Avahi browse for the gateway service type.
+    var avahi: @Sendable () throws -> any AvahiBrowsing
+    /// Opens the built-in querier's sockets for the gateway service type in `local.`.
+    var native: @Sendable () throws -> any MDNSBrowsing
+    /// A unicast browser asking `servers`.
+    var unicast: @Sendable (_ servers: [DNSServerAddress], _ note: @escaping @Sendable (String) -> Void) -> any WideAreaBrowsing
+    /// The browser that asks only MagicDNS (the tailnet fallback).
+    var magicDNS: @Sendable (_ note: @escaping @Sendable (String) -> Void) -> any WideAreaBrowsing
+    /// Runs `tailscale status --json` (see ``TailnetDetection``).
+    var tailnetProbe: TailnetDetection.Probe
+    /// The nameservers of /etc/resolv.conf.
+    var resolvConf: @Sendable () -> [DNSServerAddress]
+    var clock: any BrowseClock
+
+    /// The system's avahi-daemon, mDNS sockets, DNS servers, `tailscale` and clock.
+    static let system = BrowseBackends(
+        avahi: { try AvahiBrowser(type: BeaconIdentity.serviceType) },
+        native: { try MDNSQuerier(serviceType: BeaconIdentity.serviceType + ".local.") },
+        unicast: { servers, note in
+            WideAreaBrowser(client: UnicastDNSClient(servers: servers, note: note), serviceType: BeaconIdentity.serviceType)
+        },
+        magicDNS: { note in TailnetFallback.browser(serviceType: BeaconIdentity.serviceType, note: note) },
+        tailnetProbe: { TailscaleStatus.run(until: $0) },
+        resolvConf: { ResolvConf.load().servers },
+        clock: SystemClock()
+    )
+}

@@ -1,0 +1,133 @@
+import ClawpairCore
+import Synchronization
+
+/// What a source tells the browser.
+enum SourceMessage: Sendable, Equatable {
+    /// A gateway was resolved, or its record or addresses changed.
+    case seen(SourceReport)
+    /// Every report of `backend` for `key` is withdrawn.
+    case gone(key: String, backend: GatewayBrowser.Backend)
+    /// A line for `-v`.
+    case note(String)
+    /// This mDNS backend answered (which one `auto` settled on).
+    case answered(GatewayBrowser.Backend)
+}
+
+/// One way of finding gateways, run on a thread of its own until the run's deadline.
+protocol GatewaySource: Sendable {
+    /// Browses, reporting through `context`, until `context.deadline` or until
+    /// ``SourceContext/report(_:)`` returns false. Clean-up that may wait until the results
+    /// are out (closing Avahi's operations costs a D-Bus round trip each) goes to `teardown`.
+    func run(_ context: SourceContext, teardown: Teardown) throws
+}
+
+/// What a source gets from the run: its deadline, the clock, and the way to report.
+final class SourceContext: Sendable {
+    let deadline: Monotonic.Instant
+    let clock: any BrowseClock
+    /// Set: each source ends at its first ``SourceMessage/seen(_:)``.
+    let firstAnswer: Bool
+    private let mailbox: Mailbox<BrowseRun.Message>
+    private let stopFlag: Atomic<Bool>
+
+    init(deadline: Monotonic.Instant, clock: any BrowseClock, firstAnswer: Bool, mailbox: Mailbox<BrowseRun.Message>) {
+        self.deadline = deadline
+        self.clock = clock
+        self.firstAnswer = firstAnswer
+        self.mailbox = mailbox
+        stopFlag = Atomic(false)
+    }
+
+    /// Whether the run wants nothing more (it ended early, or failed).
+    var stopped: Bool { stopFlag.load(ordering: .acquiring) }
+
+    /// Whether there is time left and the run still listens.
+    var goingOn: Bool { !stopped && clock.now < deadline }
+
+    func stop() { stopFlag.store(true, ordering: .releasing) }
+
+    /// Hands `message` to the browser; false when the source should stop now.
+    @discardableResult
+    func report(_ message: SourceMessage) -> Bool {
+        guard !stopped else { return false }
+        mailbox.put(.source(message))
+        if case .seen = message, firstAnswer { return false }
+        return true
+    }
+
+    func note(_ line: String) { report(.note(line)) }
+}
+
+/// Work put off until a source has handed over its results, run newest first, once. Confined
+/// to the thread that made it.
+final class Teardown {
+    private var actions: [() -> Void] = []
+
+    func add(_ action: @escaping () -> Void) { actions.append(action) }
+
+    func run() {
+        let pending = actions
+        actions = []
+        pending.reversed().forEach { $0() }
+    }
+
+    deinit { run() }
+}
+
+/// One run of the browser: every source on a ``BackgroundThread`` of its own, their messages
+/// handed to the caller on the caller's thread, in the order they arrived.
+struct BrowseRun {
+    enum Message: Sendable {
+        case source(SourceMessage)
+        /// A source returned (nil), or threw.
+        case finished((any Error)?)
+    }
+
+    /// The longest run: a longer timeout is cut to this, so that the deadline cannot overflow.
+    static let maxTimeout: Duration = .seconds(100 * 365 * 86_400)
+
+    let sources: [any GatewaySource]
+    let clock: any BrowseClock
+    let timeout: Duration
+    let firstAnswer: Bool
+
+    /// Starts the sources and hands each message to `handle` until every source has finished
+    /// or `handle` returns false. The sources still running then end on their own, at their
+    /// next answer or the deadline. A source failure ends the run with that error, except in
+    /// first-answer mode, where it counts only when no source answers.
+    func run(_ handle: (SourceMessage) -> Bool) throws {
+        let mailbox = Mailbox<Message>()
+        let timeout = min(max(self.timeout, .zero), Self.maxTimeout)
+        let context = SourceContext(deadline: clock.now + timeout, clock: clock, firstAnswer: firstAnswer, mailbox: mailbox)
+        defer {
+            context.stop()
+            mailbox.close()
+        }
+        for source in sources {
+            BackgroundThread.detached {
+                let teardown = Teardown()
+                do {
+                    try source.run(context, teardown: teardown)
+                    mailbox.put(.finished(nil))
+                } catch {
+                    mailbox.put(.finished(error))
+                }
+                teardown.run()
+            }
+        }
+        var running = sources.count
+        var failure: (any Error)?
+        while running > 0 {
+            switch mailbox.take() {
+            case .source(let message):
+                if !handle(message) { return }
+            case .finished(let error):
+                running -= 1
+                guard let error else { continue }
+                if !firstAnswer { throw error }
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
+    }
+}

@@ -1,0 +1,114 @@
+import ClawpairAvahi
+import ClawpairCore
+import ClawpairDNS
+import ClawpairDiscovery
+import ClawpairMDNS
+
+/// mDNS in `local.`: avahi-daemon or the built-in querier, as ``GatewayBrowser/LocalBackend``
+/// says, with `auto` falling back to the querier when there is no daemon (or no Avahi library).
+struct LocalSource: GatewaySource {
+    let choice: GatewayBrowser.LocalBackend
+    let backends: BrowseBackends
+
+    func run(_ context: SourceContext, teardown: Teardown) throws {
+        switch choice {
+        case .avahi:
+            try runAvahi(context, teardown: teardown, noting: false)
+        case .native:
+            try runNative(context)
+        case .auto:
+            do {
+                try runAvahi(context, teardown: teardown, noting: true)
+            } catch AvahiError.daemonNotRunning {
+                context.note("backend: native (no avahi-daemon on the system bus)")
+                try runNative(context)
+            } catch AvahiError.libraryUnavailable {
+                context.note("backend: native (Avahi's dns_sd library is not installed)")
+                try runNative(context)
+            }
+        }
+    }
+
+    /// Avahi reports an instance once per interface and protocol: each resolution is reported
+    /// with its interface, and the instance is gone when the last interface withdraws it.
+    private func runAvahi(_ context: SourceContext, teardown: Teardown, noting: Bool) throws {
+        let browser = try backends.avahi()
+        teardown.add(browser.stop)
+        if noting { context.note("backend: avahi (avahi-daemon answered)") }
+        context.report(.answered(.avahi))
+        var seenOn: [String: Set<BrowsedInstance>] = [:]
+        try browser.run(until: context.deadline) { event in
+            switch event {
+            case .added(let instance):
+                seenOn[Self.key(instance), default: []].insert(instance)
+                return !context.stopped
+            case .removed(let instance):
+                let key = Self.key(instance)
+                seenOn[key]?.remove(instance)
+                guard seenOn[key]?.isEmpty ?? true else { return !context.stopped }
+                seenOn[key] = nil
+                return context.report(.gone(key: key, backend: .avahi))
+            case .resolved(let resolved):
+                let domain = Self.domain(resolved.instance.domain)
+                let beacon = GatewayBeacon(instanceName: resolved.instance.name, domain: domain,
+                                           host: resolved.hostTarget, port: Int(resolved.port),
+                                           txt: TXTRecord(strings: Self.splitTXT(resolved.txtRecord)))
+                let origin = GatewaySighting.Origin(backend: .avahi, interfaceIndex: resolved.instance.interfaceIndex,
+                                                    domain: domain)
+                return context.report(.seen(SourceReport(key: Self.key(resolved.instance), beacon: beacon,
+                                                         addresses: resolved.addresses, origin: origin)))
+            case .resolveFailed(let instance, let error):
+                context.note("avahi: resolving \(TerminalText.sanitize(instance.name, maxScalars: 80)) failed: \(error.message)")
+                return !context.stopped
+            case .limited(.instance(let instance)):
+                context.note("warning: avahi: \(TerminalText.sanitize(instance.name, maxScalars: 80)) not tracked: "
+                             + "the browse already tracks its maximum number of gateways")
+                return !context.stopped
+            case .limited(.address(let instance, let address)):
+                context.note("warning: avahi: address \(TerminalText.sanitize(address, maxScalars: 64)) of "
+                             + "\(TerminalText.sanitize(instance.name, maxScalars: 80)) not kept: the gateway has its maximum number of addresses")
+                return !context.stopped
+            case .allForNow, .cacheExhausted:
+                // Discovery does not end on them yet (it runs to its deadline).
+                return !context.stopped
+            }
+        }
+    }
+
+    private func runNative(_ context: SourceContext) throws {
+        let querier = try backends.native()
+        context.report(.answered(.native))
+        try querier.run(until: context.deadline) { event in
+            switch event {
+            case .added:
+                return !context.stopped
+            case .removed(let name):
+                let label = name.firstLabel.map { String(decoding: $0, as: UTF8.self) } ?? ""
+                return context.report(.gone(key: "local.|" + label, backend: .native))
+            case .resolved(let service):
+                let beacon = GatewayBeacon(instance: service.instance, domain: "local.",
+                                           srv: SRVData(port: service.port, target: service.hostTarget), txt: service.txt)
+                return context.report(.seen(SourceReport(key: "local.|" + beacon.instanceName, beacon: beacon,
+                                                         addresses: service.addresses,
+                                                         origin: .init(backend: .native, domain: "local."))))
+            }
+        }
+    }
+
+    static func key(_ instance: BrowsedInstance) -> String { domain(instance.domain) + "|" + instance.name }
+
+    static func domain(_ text: String) -> String { text.hasSuffix(".") ? text : text + "." }
+
+    /// The character-strings of raw TXT RDATA (a length byte, then that many bytes; a string
+    /// running past the end is cut there).
+    static func splitTXT(_ bytes: [UInt8]) -> [[UInt8]] {
+        var strings: [[UInt8]] = []
+        var index = 0
+        while index < bytes.count {
+            let end = min(bytes.count, index + 1 + Int(bytes[index]))
+            strings.append(Array(bytes[(index + 1)..<end]))
+            index = end
+        }
+        return strings
+    }
+}

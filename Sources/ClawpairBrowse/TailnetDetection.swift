@@ -1,0 +1,120 @@
+import ClawpairCore
+import ClawpairWideArea
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whether this machine is on a tailnet, for the wide-area fallback to MagicDNS
+/// (discovery.md §7): `tailscale status --json` (the `tailscale` of PATH) exits 0 within
+/// ``TailnetFallback/statusBudget`` and lists a 100.64/10 address in `Self.TailscaleIPs`.
+/// The answer is kept for ``validity``, so a long `--watch` notices Tailscale coming and going
+/// without running the CLI every round. The probe is injectable.
+public final class TailnetDetection: Sendable {
+    /// Runs the status command until `deadline`; its standard output when it exited 0, else nil.
+    public typealias Probe = @Sendable (_ deadline: Monotonic.Instant) -> [UInt8]?
+
+    /// How long an answer is kept.
+    public static let validity: Duration = .seconds(60)
+    private let probe: Probe
+    private let cache = Mutex<(address: String?, at: Monotonic.Instant)?>(nil)
+
+    /// Asks `probe`, by default `tailscale status --json` (the `tailscale` of PATH).
+    public init(probe: Probe? = nil) {
+        self.probe = probe ?? { TailscaleStatus.run(until: $0) }
+    }
+
+    /// This machine's tailnet IPv4 address, or nil when it has none (or Tailscale did not say
+    /// so before `deadline`).
+    public func address(deadline: Monotonic.Instant) -> String? {
+        let now = Monotonic.now
+        if let cached = cache.withLock({ $0 }), now - cached.at < Self.validity { return cached.address }
+        let output = probe(min(deadline, now + TailnetFallback.statusBudget))
+        let address = output.flatMap { TailnetFallback.selfTailnetIPv4(statusJSON: $0) }
+        cache.withLock { $0 = (address, Monotonic.now) }
+        return address
+    }
+}
+
+/// `tailscale status --json`, bounded in time and size.
+enum TailscaleStatus {
+    /// Runs it with standard input and error on /dev/null, the default signal mask and
+    /// dispositions, and reads at most ``TailnetFallback/maxStatusBytes``. Returns the output
+    /// when the command exited 0 before `deadline`; kills it at the deadline.
+    static func run(until deadline: Monotonic.Instant) -> [UInt8]? {
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else { return nil }
+        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
+        defer { close(readEnd) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let arguments: [UnsafeMutablePointer<CChar>?] = ["tailscale", "status", "--json"].map { text in
+            text.withCString { strdup($0) }
+        } + [nil]
+        defer { arguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = arguments.withUnsafeBufferPointer { argv in
+            posix_spawnp(&pid, "tailscale", &actions, &attributes, argv.baseAddress!, environ)
+        }
+        close(writeEnd)
+        guard spawned == 0 else { return nil }
+
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var complete = false
+        reading: while output.count <= TailnetFallback.maxStatusBytes {
+            let now = Monotonic.now
+            guard now < deadline else { break }
+            var entry = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, Monotonic.pollTimeout(until: deadline, from: now))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { break }
+            let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            switch count {
+            case 0:
+                complete = true
+                break reading
+            case ..<0:
+                if errno == EINTR || errno == EAGAIN { continue }
+                break reading
+            default:
+                output += buffer[..<count]
+            }
+        }
+        // Reap it: at once if it is done, else at the deadline, killing it then.
+        var status: Int32 = 0
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { break }
+            if reaped < 0 && errno != EINTR { return nil }
+            if !complete || Monotonic.now >= deadline {
+                kill(pid, SIGKILL)
+                _ = waitpid(pid, &status, 0)
+                return nil
+            }
+            var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+            nanosleep(&pause, nil)
+        }
+        let exitedZero = status & 0x7F == 0 && (status >> 8) & 0xFF == 0
+        return complete && exitedZero ? output : nil
+    }
+}

@@ -1,0 +1,160 @@
+@testable import ClawpairAvahi
+@testable import ClawpairBrowse
+import ClawpairCore
+import ClawpairDNS
+import ClawpairMDNS
+@testable import ClawpairWideArea
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Fake backends for GatewayBrowser: scripted events, no sockets, no daemon, no sleeping.
+
+/// What the fakes did, read by the tests after a run.
+final class Log: Sendable {
+    private let lines = Mutex<[String]>([])
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+
+    /// Returns once `condition` holds for the lines, for what a background thread logs after
+    /// handing its answer over. Only a hang makes it give up (after about 20 s).
+    func waitUntil(_ condition: ([String]) -> Bool) {
+        for _ in 0..<2000 where !condition(all) {
+            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+            nanosleep(&pause, nil)
+        }
+    }
+}
+
+/// An Avahi browse that hands over `events` in order and logs whether it was told to stop.
+final class FakeAvahi: AvahiBrowsing {
+    let events: [AvahiEvent]
+    let log: Log
+
+    init(_ events: [AvahiEvent], log: Log) {
+        self.events = events
+        self.log = log
+    }
+
+    func run(until deadline: Monotonic.Instant, onEvent: (AvahiEvent) -> Bool) throws {
+        for (index, event) in events.enumerated() where !onEvent(event) {
+            log.add("avahi stopped after event \(index)")
+            return
+        }
+        log.add("avahi ran out of events")
+    }
+
+    func stop() { log.add("avahi closed") }
+}
+
+/// The built-in querier, scripted; with `gate`, it waits for the test to open it first.
+final class FakeMDNS: MDNSBrowsing {
+    let events: [MDNSEvent]
+    let log: Log
+    let gate: Mailbox<Bool>?
+
+    init(_ events: [MDNSEvent], log: Log, gate: Mailbox<Bool>? = nil) {
+        self.events = events
+        self.log = log
+        self.gate = gate
+    }
+
+    func run(until deadline: Monotonic.Instant, onEvent: (MDNSEvent) -> Bool) throws {
+        if let gate { _ = gate.take() }
+        for (index, event) in events.enumerated() where !onEvent(event) {
+            log.add("native stopped after event \(index)")
+            return
+        }
+        log.add("native ran out of events")
+    }
+}
+
+/// A unicast browser whose n-th browse of a domain answers `rounds[domain][n]` (the last one
+/// again after that); a domain without rounds gets no PTR answer.
+final class FakeUnicast: WideAreaBrowsing {
+    let servers: [DNSServerAddress]
+    let serviceType = "_openclaw-gw._tcp"
+    let rounds: [String: [[WideAreaService]]]
+    let calls: Mutex<[String: Int]>
+    let log: Log
+
+    init(servers: [DNSServerAddress], rounds: [String: [[WideAreaService]]], log: Log) {
+        self.servers = servers
+        self.rounds = rounds
+        self.calls = Mutex([:])
+        self.log = log
+    }
+
+    func browse(domain: String, deadline: Monotonic.Instant,
+                onFound: (WideAreaService) -> Bool) throws(WideAreaError) -> WideAreaBrowseResult {
+        log.add("browse \(domain) via \(servers.map(\.description).joined(separator: ","))")
+        guard let answers = rounds[domain], !answers.isEmpty else {
+            throw .timedOut(name: "_openclaw-gw._tcp." + domain)
+        }
+        let call = calls.withLock { calls in
+            defer { calls[domain, default: 0] += 1 }
+            return calls[domain, default: 0]
+        }
+        let services = answers[min(call, answers.count - 1)]
+        for service in services where !onFound(service) { break }
+        return WideAreaBrowseResult(listed: services.map(\.instance), listTTL: 60)
+    }
+}
+
+/// A clock that only moves when something sleeps.
+final class FakeClock: BrowseClock {
+    private let reading = Mutex(Monotonic.Instant(nanoseconds: 1_000_000_000))
+    var now: Monotonic.Instant { reading.withLock { $0 } }
+    func sleep(until instant: Monotonic.Instant, unless stopped: () -> Bool) {
+        reading.withLock { $0 = max($0, instant) }
+    }
+}
+
+enum Fixture {
+    static let serverA = DNSServerAddress.parse("192.0.2.53")!
+
+    /// Fakes for every backend; Avahi and the querier throw unless given.
+    static func backends(avahi: (@Sendable () throws -> any AvahiBrowsing)? = nil,
+                         native: (@Sendable () throws -> any MDNSBrowsing)? = nil,
+                         unicast: [String: [[WideAreaService]]] = [:], magicDNS: [String: [[WideAreaService]]] = [:],
+                         tailscaleStatus: String? = nil, clock: FakeClock = FakeClock(), log: Log) -> BrowseBackends {
+        BrowseBackends(
+            avahi: avahi ?? { throw AvahiError.daemonNotRunning },
+            native: native ?? { throw MDNSError.noInterfaces },
+            unicast: { servers, _ in FakeUnicast(servers: servers, rounds: unicast, log: log) },
+            magicDNS: { _ in FakeUnicast(servers: [TailnetFallback.magicDNS], rounds: magicDNS, log: log) },
+            tailnetProbe: { _ in tailscaleStatus.map { Array($0.utf8) } },
+            resolvConf: { [serverA] },
+            clock: clock
+        )
+    }
+
+    static func txt(_ pairs: [String]) -> [UInt8] {
+        pairs.flatMap { [UInt8($0.utf8.count)] + Array($0.utf8) }
+    }
+
+    static func instance(_ name: String, interface: UInt32, domain: String = "local.") -> BrowsedInstance {
+        BrowsedInstance(name: name, type: "_openclaw-gw._tcp.", domain: domain, interfaceIndex: interface)
+    }
+
+    static func resolved(_ name: String, interface: UInt32, port: UInt16 = 18789, addresses: [String],
+                         domain: String = "local.") -> AvahiEvent {
+        .resolved(ResolvedInstance(instance: instance(name, interface: interface, domain: domain), hostTarget: "studio.local.",
+                                   port: port, txtRecord: txt(["displayName=Studio", "gatewayTls=1"]), addresses: addresses))
+    }
+
+    static func mdns(_ label: String, port: UInt16 = 18789, addresses: [String] = ["192.0.2.10"]) -> MDNSEvent {
+        .resolved(MDNSService(instance: try! DNSName(labels: [label, "_openclaw-gw", "_tcp", "local"]),
+                              hostTarget: try! DNSName("studio.local."), port: port,
+                              txt: [Array("displayName=\(label)".utf8)], addresses: addresses))
+    }
+
+    static func service(_ label: String, domain: String = "openclaw.internal.", port: UInt16 = 18789,
+                        displayName: String? = nil, addresses: [String] = ["192.0.2.20"]) -> WideAreaService {
+        WideAreaService(instance: try! DNSName(label + "._openclaw-gw._tcp." + domain), domain: domain,
+                        srvRecords: [SRVData(port: port, target: try! DNSName("studio." + domain))],
+                        txt: [Array("displayName=\(displayName ?? label)".utf8)], addresses: addresses, ttl: 60)
+    }
+}
