@@ -88,4 +88,13 @@ struct ErrorPresentationCLITests {
         #expect(again.status == 1, "\(again)")
         #expect(again.stderr.hasSuffix("hint: pass --force to replace it (the old identity is lost unless you exported it)\n"), "\(again)")
     }
+
+    @Test("no avahi-daemon on the bus with --backend avahi is exit 1 with the hint that names --backend native")
+    func noAvahiDaemon() throws {
+        let result = try Self.run(["discover", "--backend", "avahi", "--timeout", "500"],
+                                  environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/clawpair-test-bus"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.hasSuffix("error: avahi-daemon is not running (or the system D-Bus is not reachable)\n"
+                                        + "hint: start it (systemctl start avahi-daemon) or use --backend native\n"), "\(result)")
+    }
 }

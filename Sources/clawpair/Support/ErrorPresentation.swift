@@ -1,3 +1,4 @@
+import ClawpairAvahi
 import ClawpairCLIKit
 import ClawpairCore
 import ClawpairGateway
@@ -100,6 +101,9 @@ enum ErrorPresentation {
         case let error as IdentityError: return hint(for: error)
         case let error as AtomicFileError: return hint(for: error)
         case let error as QRError: return hint(for: error)
+        case AvahiError.daemonNotRunning: return "start it (systemctl start avahi-daemon) or use --backend native"
+        case AvahiError.libraryUnavailable:
+            return "install libavahi-client3 and libavahi-compat-libdnssd1, or use --backend native"
         case MDNSError.noInterfaces: return "bring a LAN interface up, or use --domain for wide-area DNS-SD"
         case is WideAreaError: return "check --dns-server (or /etc/resolv.conf) and that the server serves the domain"
         default: return error.hint
