@@ -100,10 +100,14 @@ let package = Package(
                            "ClawpairWideArea", "ClawpairGateway", "ClawpairBrowse"]
         ),
 
-        // Examples (built by a plain `swift build`).
+        // Examples: small programs using the libraries (README, "Using clawpair from Swift"), built by a plain `swift build`.
         .executableTarget(name: "ListGateways", dependencies: ["ClawpairBrowse"], path: "Examples/ListGateways"),
+        .executableTarget(name: "PairFromCode", dependencies: ["ClawpairCore", "ClawpairGateway", "ClawpairIdentity", "ClawpairSetupCode"],
+                          path: "Examples/PairFromCode"),
 
         // Tests.
+        // Two of these change one registry at once in GatewayRegistryRaceTests.
+        .executableTarget(name: "registry-race", dependencies: ["ClawpairGateway"], path: "Tests/RegistryRace"),
         .target(name: "ClawpairTestSupport", dependencies: ["ClawpairCore", "CTestShims"], path: "Tests/ClawpairTestSupport"),
         .target(name: "CTestShims", path: "Tests/CTestShims"),
         .testTarget(name: "ClawpairCoreTests", dependencies: ["ClawpairCore", "ClawpairTestSupport"]),
@@ -123,7 +127,7 @@ let package = Package(
         .testTarget(name: "ClawpairGatewayTests", dependencies: ["ClawpairGateway", "ClawpairTestSupport"]),
         .testTarget(
             name: "CLibraryTests",
-            dependencies: ["CDNSSD", "CAvahiClient", "CQRencode", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",
+            dependencies: ["CDNSSD", "CAvahiClient", "CQRencode", "ClawpairQR", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",
                            "ClawpairTestSupport"]
         ),
         .testTarget(name: "clawpairTests", dependencies: ["ClawpairTestSupport"]),

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ClawpairCore
+import ClawpairIdentity
 
 // The paired-gateways registry, kept as the iOS app keeps its gateways: one record per gateway
 // with a stable id, its URLs, the TLS pin, the device tokens issued to this machine by role, and
@@ -10,9 +11,21 @@ import ClawpairCore
 //   <clawpair home>/gateways/          0700
 //     <id>.json                        0600, one PairedGateway
 //     active                           0600, the id `gateways use` selected (one line)
+//     .lock                            0600, empty: flock(2) of every read-modify-write
 //
-// Every write is atomic (temporary file, fsync, rename, directory fsync). `forget` deletes the
-// record and with it the tokens and the pin.
+// Every change is a transaction (`update`): an exclusive flock on `.lock`, the records read
+// again, the caller's change applied to that snapshot, and only the files that differ written
+// (each atomically: temporary file, fsync, rename, directory fsync) with SIGINT/SIGTERM held
+// back until all are in place. Two clawpair processes therefore never undo each other: a
+// `forget` is not brought back by a concurrent command writing the copy it read earlier, and
+// two pairings never lose each other's tokens. Reads take no lock: every file is replaced by a
+// rename, so a reader sees a whole old or a whole new file.
+//
+// Records are read with the key-file rules (ClawpairIdentity's `PrivateFile`): no symbolic
+// links, regular files only, no group/other permission bits. A record that breaks them is
+// refused and reported, never used. At most `maxRecords` (4096) records are read; more are reported
+// (`tooManyRecords`) and the registry then refuses changes. `forget` deletes the record and with
+// it the tokens and the pin.
 
 /// A device token as the registry stores it: the same fields the gateway issued.
 public typealias StoredDeviceToken = IssuedDeviceToken
@@ -131,95 +144,141 @@ public struct PairedGateway: Sendable, Equatable {
     }
 }
 
-/// Registry failures.
-public enum GatewayRegistryError: Error, Sendable, Equatable {
-    /// No gateway has this name or id.
+/// Registry failures. Messages name the file; what to do about them (and the exit status) is
+/// the command line's business.
+public enum GatewayRegistryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No gateway has this name or id (`known`: the names that exist).
     case unknownGateway(String, known: [String])
     /// A record cannot be read.
     case damaged(path: String, reason: String)
+    /// A record or the selection file is accessible to other users (permission bits `mode`).
+    case insecureFile(path: String, mode: UInt32)
+    /// A record or the selection file is a symbolic link.
+    case symlink(path: String)
     /// Another gateway already has this name.
     case nameTaken(String)
+    /// The directory holds more than `limit` records: the rest are not read, and the registry
+    /// refuses changes until some are forgotten.
+    case tooManyRecords(directory: String, limit: Int)
     /// A file operation failed.
     case io(String)
-}
 
-extension GatewayRegistryError: ClawpairError {
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .unknownGateway: return .notFound
-        case .nameTaken: return .usage
-        case .damaged, .io: return .failure
-        }
-    }
+    /// What failed, in one sentence.
     public var message: String {
         switch self {
         case .unknownGateway(let name, _): return "no paired gateway is called '\(TerminalText.sanitize(name, maxScalars: 80))'"
         case .damaged(let path, let reason): return "the gateway record \(path) is damaged: \(reason)"
+        case .insecureFile(let path, let mode):
+            return "\(path) is accessible to other users (mode \(String(mode & 0o7777, radix: 8))); refusing to use a gateway record others can read"
+        case .symlink(let path): return "\(path) is a symbolic link; gateway records must be regular files"
         case .nameTaken(let name): return "a paired gateway is already called '\(TerminalText.sanitize(name, maxScalars: 80))'"
+        case .tooManyRecords(let directory, let limit): return "\(directory) holds more than \(limit) gateway records; only \(limit) are read"
         case .io(let detail): return detail
         }
     }
-    public var hint: String? {
-        switch self {
-        case .unknownGateway(_, let known):
-            return known.isEmpty ? "no gateway is paired yet: 'clawpair pair' pairs this machine with a setup code"
-                : "paired gateways: \(known.joined(separator: ", ")) ('clawpair gateways list')"
-        case .damaged: return "'clawpair gateways forget NAME' removes it; then pair again"
-        case .nameTaken: return "choose another --name, or 'clawpair gateways forget' the old one"
-        case .io: return nil
-        }
-    }
+
+    public var description: String { message }
 }
 
-/// The registry directory.
+/// The registry directory: read it with `list`/`gateway(named:)`/`active()`, change it with
+/// `update` (a locked read-modify-write) or the one-change helpers built on it.
 public struct GatewayRegistry: Sendable, Equatable {
-    /// The largest record read.
-    public static let maxRecordBytes = 256 * 1024
-    /// At most this many records are read.
-    public static let maxRecords = 256
+    /// The largest record read (a record with every role's token is about 2 KiB; each read goes
+    /// through a guarded buffer this large).
+    public static let maxRecordBytes = 64 * 1024
+    /// The default of ``maxRecords``.
+    public static let defaultMaxRecords = 4096
 
     /// `<home>/gateways`.
     public let directory: String
+    /// At most this many records are read; more are reported as
+    /// ``GatewayRegistryError/tooManyRecords(directory:limit:)``, and changes are refused.
+    public let maxRecords: Int
 
     /// The registry under the clawpair home directory (see `IdentityStore`).
-    public init(home: String) {
-        directory = home + "/gateways"
+    public init(home: String, maxRecords: Int = GatewayRegistry.defaultMaxRecords) {
+        self.init(directory: home + "/gateways", maxRecords: maxRecords)
+    }
+
+    /// A registry in `directory` itself.
+    public init(directory: String, maxRecords: Int = GatewayRegistry.defaultMaxRecords) {
+        self.directory = directory
+        self.maxRecords = max(1, maxRecords)
     }
 
     private func path(of id: String) -> String { "\(directory)/\(id).json" }
     private var activePath: String { "\(directory)/active" }
+    /// `<directory>/.lock`, the file every transaction holds an exclusive flock on.
+    public var lockPath: String { "\(directory)/.lock" }
 
-    /// Every readable record, sorted by name; damaged records are reported in `damaged`.
-    public func list() -> (gateways: [PairedGateway], damaged: [GatewayRegistryError]) {
-        guard let dir = opendir(directory) else { return ([], []) }
-        defer { closedir(dir) }
+    // MARK: Reading
+
+    /// The registry as it is now, without a lock (every file is replaced by a rename, so each
+    /// one read is whole).
+    public func snapshot() -> RegistrySnapshot {
+        guard let dir = opendir(directory) else {
+            if errno == ENOENT { return RegistrySnapshot() }
+            return RegistrySnapshot(problems: [.io(SystemError(call: "opendir", errno: errno, path: directory).message)])
+        }
         var names: [String] = []
-        while let entry = readdir(dir), names.count < Self.maxRecords {
+        var problems: [GatewayRegistryError] = []
+        while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name.hasSuffix(".json"), !name.hasPrefix(".") { names.append(name) }
+            guard name.hasSuffix(".json"), !name.hasPrefix(".") else { continue }
+            if names.count == maxRecords {
+                problems.append(.tooManyRecords(directory: directory, limit: maxRecords))
+                break
+            }
+            names.append(name)
         }
+        closedir(dir)
         var gateways: [PairedGateway] = []
-        var damaged: [GatewayRegistryError] = []
         for name in names.sorted() {
-            let file = "\(directory)/\(name)"
             do {
-                gateways.append(try read(file))
+                if let record = try read("\(directory)/\(name)") { gateways.append(record) }
             } catch {
-                damaged.append(error)
+                problems.append(error)
             }
         }
-        return (gateways.sorted { ($0.name, $0.id) < ($1.name, $1.id) }, damaged)
+        var activeID: String?
+        do {
+            if let bytes = try readPrivate(activePath, limit: 128) {
+                let id = String(decoding: bytes, as: UTF8.self).trimmingWhitespaceAndNewlines
+                if gateways.contains(where: { $0.id == id }) { activeID = id }
+            }
+        } catch {
+            problems.append(error)
+        }
+        return RegistrySnapshot(gateways: gateways, activeID: activeID, problems: problems)
     }
 
-    private func read(_ file: String) throws(GatewayRegistryError) -> PairedGateway {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileIO.read(path: file, limit: Self.maxRecordBytes)
-        } catch {
-            throw .damaged(path: file, reason: error.message)
-        }
+    /// Every readable record, sorted by name; records that cannot be used (damaged, insecure,
+    /// beyond the limit) are reported in `damaged`.
+    public func list() -> (gateways: [PairedGateway], damaged: [GatewayRegistryError]) {
+        let snapshot = snapshot()
+        return (snapshot.gateways, snapshot.problems)
+    }
+
+    /// The gateway called `name` (or with this id); see ``RegistrySnapshot/gateway(named:)``.
+    public func gateway(named name: String) throws(GatewayRegistryError) -> PairedGateway {
+        try snapshot().gateway(named: name)
+    }
+
+    /// The gateway one of whose URLs is `url`.
+    public func gateway(url: String) -> PairedGateway? {
+        snapshot().gateway(url: url)
+    }
+
+    /// The gateway `use` selected, when it still exists.
+    public func active() -> PairedGateway? {
+        snapshot().active
+    }
+
+    /// The record at `file`; nil when it vanished after the directory was listed.
+    private func read(_ file: String) throws(GatewayRegistryError) -> PairedGateway? {
+        guard let bytes = try readPrivate(file, limit: Self.maxRecordBytes) else { return nil }
         do {
             let record = try PairedGateway(json: try JSONValue.parse(bytes))
             guard file.hasSuffix("/\(record.id).json") else { throw GatewayRegistryError.damaged(path: file, reason: "its id is not its file name") }
@@ -232,49 +291,125 @@ public struct GatewayRegistry: Sendable, Equatable {
         }
     }
 
-    /// The gateway called `name` (or with this id).
-    public func gateway(named name: String) throws(GatewayRegistryError) -> PairedGateway {
-        let all = list().gateways
-        if let match = all.first(where: { $0.name == name || $0.id == name }) { return match }
-        throw .unknownGateway(name, known: all.map(\.name))
+    /// A file's bytes under the key-file rules; nil when it does not exist.
+    private func readPrivate(_ file: String, limit: Int) throws(GatewayRegistryError) -> [UInt8]? {
+        do {
+            return try PrivateFile.read(path: file, limit: limit)
+        } catch {
+            switch error {
+            case .noIdentity: return nil
+            case .symlink: throw .symlink(path: file)
+            case .unsafePermissions(_, let mode): throw .insecureFile(path: file, mode: mode)
+            case .notARegularFile: throw .damaged(path: file, reason: "not a regular file")
+            case .malformed: throw .damaged(path: file, reason: "larger than \(limit) bytes")
+            default: throw .io(error.message)
+            }
+        }
     }
 
-    /// The gateway one of whose URLs is `url`.
-    public func gateway(url: String) -> PairedGateway? {
-        list().gateways.first { $0.matches(url: url) }
+    // MARK: Changing
+
+    /// Runs `change` on the registry as it is now and writes what it changed, as one
+    /// transaction: an exclusive flock on ``lockPath`` is held from the re-read to the last
+    /// write, so no other clawpair process changes the registry in between. Only records that
+    /// differ are written (atomically, 0600) or deleted; SIGINT and SIGTERM are held back while
+    /// they are, so the records and the selection are written together or not at all. Nothing
+    /// is written when `change` throws. Throws ``GatewayRegistryError/tooManyRecords(directory:limit:)``
+    /// when not every record could be read, and ``GatewayRegistryError/nameTaken(_:)`` when
+    /// the result gives two gateways one name.
+    @discardableResult
+    public func update<T>(_ change: (inout RegistrySnapshot) throws(GatewayRegistryError) -> T) throws(GatewayRegistryError) -> T {
+        let lock = try RegistryLock(path: lockPath, directory: directory)
+        defer { lock.release() }
+        let before = snapshot()
+        if let limit = before.problems.first(where: { if case .tooManyRecords = $0 { return true } else { return false } }) {
+            throw limit
+        }
+        var after = before
+        let result = try change(&after)
+        try commit(before, after)
+        return result
     }
 
-    /// The gateway `use` selected, when it still exists.
-    public func active() -> PairedGateway? {
-        guard let bytes = try? FileIO.read(path: activePath, limit: 128) else { return nil }
-        let id = String(decoding: bytes, as: UTF8.self).trimmingWhitespaceAndNewlines
-        guard PairedGateway.isValidID(id) else { return nil }
-        return try? read(path(of: id))
+    /// Changes the record with this id, if it still exists (a concurrent `forget` wins), and
+    /// returns it as written; nil when it is gone.
+    @discardableResult
+    public func update(id: String, _ change: (inout PairedGateway) -> Void) throws(GatewayRegistryError) -> PairedGateway? {
+        try update { (snapshot: inout RegistrySnapshot) throws(GatewayRegistryError) -> PairedGateway? in
+            guard let index = snapshot.gateways.firstIndex(where: { $0.id == id }) else { return nil }
+            change(&snapshot.gateways[index])
+            return snapshot.gateways[index]
+        }
     }
 
-    /// Selects `gateway` for commands that name none.
+    /// Selects `gateway` for commands that name none (it must still exist).
     public func setActive(_ gateway: PairedGateway) throws(GatewayRegistryError) {
-        try prepare()
-        try write(Array((gateway.id + "\n").utf8), to: activePath)
+        try update { (snapshot: inout RegistrySnapshot) throws(GatewayRegistryError) in try snapshot.setActive(id: gateway.id) }
     }
 
-    /// Writes `gateway` (atomically, 0600), refusing a name another gateway has.
+    /// Writes `gateway` (atomically, 0600), replacing the record with its id or adding it,
+    /// refusing a name another gateway has. It replaces the whole record: to change a record
+    /// read earlier, use ``update(id:_:)``, which does not bring back a forgotten one.
     public func save(_ gateway: PairedGateway) throws(GatewayRegistryError) {
-        if list().gateways.contains(where: { $0.name == gateway.name && $0.id != gateway.id }) { throw .nameTaken(gateway.name) }
-        try prepare()
-        var bytes = Array(gateway.json.pretty().utf8)
-        bytes.append(0x0a)
-        try write(bytes, to: path(of: gateway.id))
+        try update { (snapshot: inout RegistrySnapshot) throws(GatewayRegistryError) in try snapshot.save(gateway) }
     }
 
     /// Deletes the record (tokens and pin with it), and the selection when it pointed there.
     public func forget(_ gateway: PairedGateway) throws(GatewayRegistryError) {
-        if active()?.id == gateway.id, unlink(activePath) != 0, errno != ENOENT {
-            throw .io(SystemError(call: "unlink", errno: errno, path: activePath).message)
+        _ = try forget(id: gateway.id)
+    }
+
+    /// Deletes the record file with this id, under the lock, whether it can be read or not
+    /// (damaged, insecure, a symbolic link: the link itself goes; beyond ``maxRecords``: this is
+    /// how a registry gets back under it), and the selection when it pointed there. Returns the
+    /// file's path, or nil when there is no such file.
+    @discardableResult
+    public func forget(id: String) throws(GatewayRegistryError) -> String? {
+        guard PairedGateway.isValidID(id) else { return nil }
+        let file = path(of: id)
+        var info = stat()
+        guard lstat(file, &info) == 0 else { return nil }
+        let lock = try RegistryLock(path: lockPath, directory: directory)
+        defer { lock.release() }
+        let hold = SignalHold()
+        defer { hold.release() }
+        if let bytes = try? readPrivate(activePath, limit: 128),
+           String(decoding: bytes, as: UTF8.self).trimmingWhitespaceAndNewlines == id {
+            try remove(activePath)
         }
-        if unlink(path(of: gateway.id)) != 0, errno != ENOENT {
-            throw .io(SystemError(call: "unlink", errno: errno, path: path(of: gateway.id)).message)
+        try remove(file)
+        return file
+    }
+
+    private func commit(_ before: RegistrySnapshot, _ after: RegistrySnapshot) throws(GatewayRegistryError) {
+        var names = Set<String>()
+        for gateway in after.gateways {
+            guard PairedGateway.isValidID(gateway.id) else { throw .damaged(path: path(of: gateway.id), reason: "bad id") }
+            guard names.insert(gateway.name).inserted else { throw .nameTaken(gateway.name) }
         }
+        let old = Dictionary(before.gateways.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let changed = after.gateways.filter { old[$0.id] != $0 }
+        let kept = Set(after.gateways.map(\.id))
+        let removed = before.gateways.filter { !kept.contains($0.id) }
+        let activeID = after.activeID.flatMap { id in kept.contains(id) ? id : nil }
+        guard !changed.isEmpty || !removed.isEmpty || activeID != before.activeID else { return }
+
+        let hold = SignalHold()
+        defer { hold.release() }
+        try prepare()
+        for gateway in changed {
+            var bytes = Array(gateway.json.pretty().utf8)
+            bytes.append(0x0a)
+            try write(bytes, to: path(of: gateway.id))
+        }
+        if activeID != before.activeID {
+            if let activeID {
+                try write(Array((activeID + "\n").utf8), to: activePath)
+            } else {
+                try remove(activePath)
+            }
+        }
+        for gateway in removed { try remove(path(of: gateway.id)) }
     }
 
     private func prepare() throws(GatewayRegistryError) {
@@ -291,6 +426,136 @@ public struct GatewayRegistry: Sendable, Equatable {
         } catch {
             throw .io(error.message)
         }
+    }
+
+    private func remove(_ file: String) throws(GatewayRegistryError) {
+        if unlink(file) != 0, errno != ENOENT {
+            throw .io(SystemError(call: "unlink", errno: errno, path: file).message)
+        }
+    }
+}
+
+/// The registry's records at one moment, and the changes a transaction makes to them.
+public struct RegistrySnapshot: Sendable, Equatable {
+    /// The readable records, sorted by name then id.
+    public var gateways: [PairedGateway]
+    /// The id `gateways use` selected, when that record exists.
+    public var activeID: String?
+    /// Files that could not be used: damaged, insecure, symbolic links, beyond the limit.
+    public internal(set) var problems: [GatewayRegistryError]
+
+    /// A snapshot of these records (an empty registry by default).
+    public init(gateways: [PairedGateway] = [], activeID: String? = nil, problems: [GatewayRegistryError] = []) {
+        self.gateways = gateways.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+        self.activeID = activeID
+        self.problems = problems
+    }
+
+    /// The selected gateway.
+    public var active: PairedGateway? { activeID.flatMap(gateway(id:)) }
+
+    /// The record with this id.
+    public func gateway(id: String) -> PairedGateway? { gateways.first { $0.id == id } }
+
+    /// The gateway one of whose URLs is `url`.
+    public func gateway(url: String) -> PairedGateway? { gateways.first { $0.matches(url: url) } }
+
+    /// The gateway called `name` (or with this id). When none is and a record was refused as
+    /// insecure or a symbolic link, or records beyond the limit were not read, that is thrown
+    /// instead (it may hide the one meant).
+    public func gateway(named name: String) throws(GatewayRegistryError) -> PairedGateway {
+        if let match = gateways.first(where: { $0.name == name || $0.id == name }) { return match }
+        for problem in problems {
+            switch problem {
+            case .insecureFile, .symlink, .tooManyRecords, .io: throw problem
+            default: continue
+            }
+        }
+        throw .unknownGateway(name, known: gateways.map(\.name))
+    }
+
+    /// Adds `gateway` or replaces the record with its id; refuses a name another gateway has.
+    public mutating func save(_ gateway: PairedGateway) throws(GatewayRegistryError) {
+        if gateways.contains(where: { $0.name == gateway.name && $0.id != gateway.id }) { throw .nameTaken(gateway.name) }
+        gateways.removeAll { $0.id == gateway.id }
+        gateways.append(gateway)
+        gateways.sort { ($0.name, $0.id) < ($1.name, $1.id) }
+    }
+
+    /// Removes the record with this id (and the selection, when it pointed there).
+    public mutating func forget(id: String) {
+        gateways.removeAll { $0.id == id }
+        if activeID == id { activeID = nil }
+    }
+
+    /// Selects the record with this id.
+    public mutating func setActive(id: String) throws(GatewayRegistryError) {
+        guard let gateway = gateway(id: id) else { throw .unknownGateway(id, known: gateways.map(\.name)) }
+        activeID = gateway.id
+    }
+
+    /// `base` if no gateway has that name, else `base-2`, `base-3`, … (a fresh id after 999).
+    public func uniqueName(_ base: String) -> String {
+        let taken = Set(gateways.map(\.name))
+        if !taken.contains(base) { return base }
+        for n in 2...999 where !taken.contains("\(base)-\(n)") { return "\(base)-\(n)" }
+        return PairedGateway.makeID()
+    }
+}
+
+/// An exclusive flock(2) on the registry's lock file, created 0600 with O_NOFOLLOW.
+private struct RegistryLock {
+    let fd: Int32
+
+    init(path: String, directory: String) throws(GatewayRegistryError) {
+        do {
+            try AtomicFile.ensurePrivateDirectory(directory)
+        } catch {
+            throw .io(error.message)
+        }
+        let fd: Int32
+        do {
+            fd = try Syscall.retrying("open", path: path) { open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600) }
+        } catch {
+            if error.errno == ELOOP { throw .symlink(path: path) }
+            throw .io(error.message)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw .damaged(path: path, reason: "not a regular file")
+        }
+        do {
+            try Syscall.retrying("flock", path: path) { flock(fd, LOCK_EX) }
+        } catch {
+            close(fd)
+            throw .io(error.message)
+        }
+        self.fd = fd
+    }
+
+    func release() {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}
+
+/// SIGINT and SIGTERM held back on this thread until `release`, so a commit of several files
+/// is not cut in half by Ctrl-C.
+private struct SignalHold {
+    var previous = sigset_t()
+
+    init() {
+        var block = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGINT)
+        sigaddset(&block, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &block, &previous)
+    }
+
+    func release() {
+        var previous = previous
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
     }
 }
 

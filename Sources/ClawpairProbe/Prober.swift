@@ -51,6 +51,14 @@ public struct ProbeReport: Sendable, Equatable {
     /// Whether the run ended because the time limit passed.
     public var timedOut: Bool
 
+    /// A report of `results` (for a stand-in prober, such as a pairing test's).
+    public init(results: [ProbeResult], winner: Int?, elapsed: Duration, timedOut: Bool) {
+        self.results = results
+        self.winner = winner
+        self.elapsed = elapsed
+        self.timedOut = timedOut
+    }
+
     /// The winning route's result.
     public var winningResult: ProbeResult? { winner.map { results[$0] } }
 

@@ -1,11 +1,14 @@
 import CQRencode
+@testable import ClawpairQR
 import Testing
 
 /// libqrencode: symbol version and size for known inputs.
 ///
 /// Serialized: twice in ~35 runs the two cases, run in parallel, saw version 1 at level H,
-/// which points at shared state in libqrencode (its lazily built tables). The QR module must
-/// likewise call libqrencode from one thread at a time.
+/// which points at shared state in libqrencode (its lazily built tables). The QR module likewise
+/// calls libqrencode from one thread at a time, under ``QRencodeLock``; this test takes the same
+/// lock, since ClawpairQRTests encode in the same process at the same time (unlocked, it once got
+/// NULL from QRcode_encodeString).
 @Suite("libqrencode", .serialized)
 struct QRencodeTests {
     /// "HELLO WORLD" (11 alphanumeric characters) fits version 1 at level Q (capacity 16) but
@@ -15,6 +18,10 @@ struct QRencodeTests {
         (QR_ECLEVEL_H, Int32(2)),
     ])
     func versionForLevel(level: QRecLevel, expectedVersion: Int32) throws {
+        try QRencodeLock.mutex.withLock { _ in try check(level: level, expectedVersion: expectedVersion) }
+    }
+
+    private func check(level: QRecLevel, expectedVersion: Int32) throws {
         let code = try #require(QRcode_encodeString("HELLO WORLD", 0, level, QR_MODE_8, 1), "QRcode_encodeString returned NULL")
         defer { QRcode_free(code) }
         #expect(code.pointee.version == expectedVersion)

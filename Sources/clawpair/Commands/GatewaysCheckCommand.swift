@@ -28,7 +28,7 @@ struct GatewaysCheckCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         name = arguments.positionals.first
-        timeoutMs = try ProbeCommand.milliseconds(arguments.value("timeout"), option: "timeout", default: GatewayCLI.defaultTimeoutMs,
+        timeoutMs = try DurationOption.milliseconds(arguments.value("timeout"), option: "timeout", default: GatewayCLI.defaultTimeoutMs,
                                                   allowZero: false)
     }
 
@@ -93,10 +93,15 @@ struct GatewaysCheckCommand: ParsableCommand {
                 context.report(shown)
             }
         }
-        if usedURL != nil {
-            gateway.lastSeenAtMs = context.nowMs
-            if let used = usedURL { gateway.urls.removeAll { $0 == used }; gateway.urls.insert(used, at: 0) }
-            try registry.save(gateway)
+        if let used = usedURL {
+            // Changes the record as it is now, not the copy read before connecting: a concurrent
+            // `gateways forget` or a token stored by `pair` meanwhile is kept.
+            let now = context.nowMs
+            _ = try registry.update(id: gateway.id) { record in
+                record.lastSeenAtMs = now
+                record.urls.removeAll { $0 == used }
+                record.urls.insert(used, at: 0)
+            }
         }
         if context.globals.json {
             context.printJSON(.object([("gateway", .string(gateway.id)), ("url", usedURL.map(JSONValue.string) ?? .null),

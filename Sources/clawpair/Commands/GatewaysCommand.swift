@@ -13,16 +13,17 @@ enum GatewaysCommand {
                 + "certificate pin, the device tokens issued to this machine by role, and when it was last seen. "
                 + "'clawpair pair' adds gateways; operator commands use the chosen one when no --url or --gateway is "
                 + "given, with its stored pin and operator token. Records are files in <clawpair home>/gateways/ "
-                + "(0600 in a 0700 directory, written atomically); one file per gateway, so switching never mixes "
-                + "their state.",
+                + "(0600 in a 0700 directory, changed under a lock and written atomically, so two clawpair processes "
+                + "never undo each other); one file per gateway, so switching never mixes their state. A record that "
+                + "other users can read, or a symbolic link, is refused with the fix, never used.",
         ],
         subcommands: [GatewaysListCommand.spec, GatewaysUseCommand.spec, GatewaysCheckCommand.spec, GatewaysForgetCommand.spec]
     )
 
     static let filesSection = DocSection("FILES", [
         "<clawpair home>/gateways/<id>.json: one paired gateway (0600). <clawpair home>/gateways/active: the id "
-            + "'clawpair gateways use' chose. The clawpair home is $CLAWPAIR_HOME, else $XDG_CONFIG_HOME/clawpair, else "
-            + "~/.config/clawpair.",
+            + "'clawpair gateways use' chose. <clawpair home>/gateways/.lock: locked (flock) while a command changes the "
+            + "registry. The clawpair home is $CLAWPAIR_HOME, else $XDG_CONFIG_HOME/clawpair, else ~/.config/clawpair.",
     ])
 
     static func registry(_ context: CommandContext) throws -> GatewayRegistry {

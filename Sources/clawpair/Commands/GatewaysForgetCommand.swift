@@ -10,7 +10,7 @@ struct GatewaysForgetCommand: ParsableCommand {
         abstract: "Remove a gateway from the registry, with its tokens and TLS pin",
         discussion: ["Deletes the record on this machine only; the gateway still lists this device as paired until an "
                      + "operator removes it there ('clawpair devices remove DEVICE_ID')."],
-        arguments: [ArgumentSpec("name", help: "The gateway's name or id.")],
+        arguments: [ArgumentSpec("name", help: "The gateway's name or id (a record that cannot be read is removed by its id).")],
         sections: [GatewaysCommand.filesSection],
         runner: GatewaysForgetCommand.runner
     )
@@ -23,7 +23,20 @@ struct GatewaysForgetCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         let registry = try GatewaysCommand.registry(context)
-        let gateway = try registry.gateway(named: name)
+        let gateway: PairedGateway
+        do {
+            gateway = try registry.gateway(named: name)
+        } catch {
+            // A record that cannot be used (damaged, readable by others, a symbolic link) is
+            // forgotten by its id, the file name without .json.
+            guard let file = try registry.forget(id: name) else { throw error }
+            if context.globals.json {
+                context.printJSON(.object([("forgotten", .string(name)), ("name", .null)]))
+            } else {
+                context.print("Removed the unreadable gateway record \(file).")
+            }
+            return .success
+        }
         try registry.forget(gateway)
         if context.globals.json {
             context.printJSON(.object([("forgotten", .string(gateway.id)), ("name", .string(gateway.name))]))

@@ -1,11 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ClawpairCLIKit
 import ClawpairCore
 import ClawpairGateway
 import ClawpairIdentity
-import ClawpairProbe
 import ClawpairSetupCode
 
 /// `clawpair pair SETUP-CODE`: pair this machine with a gateway, as a node (default) or an
@@ -81,9 +77,9 @@ struct PairCommand: ParsableCommand {
         } else {
             role = .node
         }
-        waitMs = try ProbeCommand.milliseconds(arguments.value("wait"), option: "wait", default: 300_000, allowZero: true)
-        timeoutMs = try ProbeCommand.milliseconds(arguments.value("timeout"), option: "timeout", default: GatewayCLI.defaultTimeoutMs,
-                                                  allowZero: false)
+        waitMs = try DurationOption.milliseconds(arguments.value("wait"), option: "wait", default: 300_000, allowZero: true)
+        timeoutMs = try DurationOption.milliseconds(arguments.value("timeout"), option: "timeout", default: GatewayCLI.defaultTimeoutMs,
+                                                    allowZero: false)
         if arguments.positionals.first != nil && arguments.value("code-file") != nil {
             throw UsageError("give the setup code once: as an argument or with --code-file")
         }
@@ -112,175 +108,64 @@ struct PairCommand: ParsableCommand {
     }
 
     private func pair(_ context: CommandContext) throws -> ExitStatus {
-        let decoded = try SetupCode.parse(try readCode(context))
-        if decoded.isExpired(nowMs: context.nowMs) {
-            throw GeneralError("the setup code expired \(WallClock.iso8601(ms: decoded.expiresAtMs ?? 0) ?? "")",
-                               hint: "mint a new one on the gateway: clawpair qr (or openclaw qr)", status: .refused)
+        let setup = try SetupCode.parse(try readCode(context))
+        let options = PairingOptions(role: role, deviceName: arguments.value("name") ?? HostName.current(fallback: "linux"),
+                                     gatewayName: arguments.value("gateway-name"), wait: .milliseconds(waitMs),
+                                     timeout: .milliseconds(timeoutMs), allowInsecure: arguments.flag("allow-insecure"),
+                                     payloadVersion: arguments.flag("v3") ? .v3 : .v2, platform: GatewayCLI.platformName())
+        let registry = GatewayRegistry(home: try GatewayCLI.home(context))
+        let pairing = GatewayPairing(setup: setup, options: options, registry: registry,
+                                     transport: NetworkPairingTransport(configuration: GatewayCLI.clientConfiguration(timeout: options.timeout)),
+                                     clock: SystemPairingClock(wallClockMs: context.nowMs))
+        let result: PairingResult
+        do {
+            result = try pairing.run(identity: { try GatewayCLI.identity(context) }) { report($0, context) }
+        } catch {
+            throw ErrorPresentation.unwrapped(error)
         }
-        let auth: ConnectAuth
-        if let bootstrap = decoded.bootstrapToken {
-            auth = ConnectAuth(bootstrapToken: bootstrap)
-        } else if let token = decoded.token {
-            auth = ConnectAuth(token: token)
-        } else if let password = decoded.password {
-            auth = ConnectAuth(password: password)
-        } else {
-            throw GeneralError("the setup code carries no bootstrap token, token or password",
-                               hint: "it only names a gateway; mint a pairing code with 'clawpair qr'", status: .usage)
-        }
+        show(result, registry: registry, context: context)
+        return .success
+    }
 
-        // 1. Which route answers?
-        let timeout = Duration.milliseconds(timeoutMs)
-        let routes = ProbeCandidates.routes(of: decoded, codeIndex: 0)
-        let report = try Prober.run(routes: routes, configuration: ProbeConfiguration(timeout: timeout,
-                                                                                       allowInsecure: arguments.flag("allow-insecure")))
-        guard let winner = report.winningResult else {
-            let reasons = report.results.map { "\($0.route.url): \($0.failure?.message ?? "no answer")" }.joined(separator: "; ")
-            let trust = report.results.contains { $0.failure?.isTrustFailure == true }
-            throw GeneralError("no route of the setup code reached the gateway (\(reasons))",
-                               hint: "'clawpair probe --all - < code.txt' shows every route's outcome",
-                               status: trust ? .refused : .notFound)
-        }
-        var endpoint = GatewayEndpoint(route: winner.route)
-        if let address = winner.address { endpoint.knownAddresses = [address.ip] }
-        context.note("Gateway answers at \(endpoint.url)")
-
-        // 2. Connect with the bootstrap token until approved.
-        let identity = try GatewayCLI.identity(context)
-        let displayName = arguments.value("name") ?? HostName.current(fallback: "linux")
-        let client: GatewayClientInfo = role == .node
-            ? .nodeHost(version: ClawpairVersion.current, platform: GatewayCLI.platformName(), displayName: displayName)
-            : .operatorCLI(version: ClawpairVersion.current, platform: GatewayCLI.platformName(), displayName: displayName)
-        var scopes: [String] = []
-        if role == .operator {
-            scopes = ConnectRequest.bootstrapOperatorScopes
-            if decoded.generation == .g4 { scopes.append("operator.questions") }
-        }
-        let request = ConnectRequest(client: client, role: role, scopes: scopes, auth: auth,
-                                     payloadVersion: arguments.flag("v3") ? .v3 : .v2)
-        let deadline = Monotonic.now + .milliseconds(waitMs)
-        var pendingId: String?
-        var backoff: Duration = .seconds(1)
-        var attempt = 0
-        while true {
-            attempt += 1
-            let session = try GatewayClient(endpoint: endpoint, configuration: GatewayCLI.clientConfiguration(timeout: timeout))
-            do {
-                try session.open(timeout: timeout)
-                let hello = try session.connect(request, identity: identity, timeout: timeout)
-                session.close()
-                return try finish(hello: hello, session: session, decoded: decoded, endpoint: endpoint, identity: identity,
-                                  displayName: displayName, requestId: pendingId, context: context)
-            } catch GatewayError.pairingRequired(let pairing) {
-                session.close()
-                if pendingId != pairing.requestId {
-                    pendingId = pairing.requestId
-                    context.note("Waiting for approval of pairing request \(pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "(id not given)").")
-                    context.note("On the gateway host run: \(pairing.approveCommand)")
-                    context.note("  (or: openclaw devices approve \(pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"))")
-                }
-                guard Monotonic.now + backoff < deadline else {
-                    throw GeneralError("pairing request \(pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "") was not approved within \(DurationText.describe(milliseconds: waitMs))",
-                                       hint: "approve it (\(pairing.approveCommand)), then run 'clawpair pair' again with the same code while it is valid",
-                                       status: .refused)
-                }
-                sleep(for: backoff)
-                backoff = min(backoff + .seconds(1), .seconds(5))
-            } catch GatewayError.closed(let code, let reason, _) where pendingId != nil && code == 1008 {
-                // A rejected request: the gateway refuses the device until it asks again.
-                throw GeneralError("the gateway closed the connection: \(TerminalText.sanitize(reason, maxScalars: 200))",
-                                   hint: "the request may have been rejected; ask the operator", status: .refused)
-            }
+    private func report(_ progress: PairingProgress, _ context: CommandContext) {
+        switch progress {
+        case .reachable(let url):
+            context.note("Gateway answers at \(url)")
+        case .pending(let pairing), .superseded(let pairing):
+            let id = pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) }
+            context.note("Waiting for approval of pairing request \(id ?? "(id not given)").")
+            context.note("On the gateway host run: \(pairing.approveCommand)")
+            context.note("  (or: openclaw devices approve \(id ?? "<requestId>"))")
+        case .handoffTokensIgnored(let count):
+            context.note("Ignored \(count) hand-off token(s) issued over plaintext to a non-local host.")
+        case .stillWaiting, .approved, .rejected, .expired:
+            break
         }
     }
 
-    private func finish(hello: HelloOK, session: GatewayClient, decoded: DecodedSetup, endpoint: GatewayEndpoint,
-                        identity: DeviceIdentity, displayName: String, requestId: String?, context: CommandContext) throws -> ExitStatus {
-        guard let token = hello.deviceToken else {
-            throw GatewayError.protocolViolation("hello-ok carries no device token")
-        }
-        var issued = [token]
-        // Hand-off tokens are kept only from a bootstrap connect over wss://, or over ws:// to a
-        // loopback or local-network host (as the iOS app does).
-        if decoded.bootstrapToken != nil && (endpoint.tls || endpoint.allowsPlaintext) {
-            issued += hello.handoffTokens.filter { $0.role != token.role }
-        } else if !hello.handoffTokens.isEmpty {
-            context.note("Ignored \(hello.handoffTokens.count) hand-off token(s) issued over plaintext to a non-local host.")
-        }
-
-        let home = try GatewayCLI.home(context)
-        let registry = GatewayRegistry(home: home)
-        var urls = [endpoint.url]
-        for other in decoded.endpoints.map(\.url) where !urls.contains(other) { urls.append(other) }
-        var record: PairedGateway
-        if let existing = urls.lazy.compactMap({ registry.gateway(url: $0) }).first {
-            record = existing
-        } else {
-            record = PairedGateway(name: try uniqueName(registry: registry, endpoint: endpoint), urls: urls,
-                                   deviceId: identity.deviceId, pairedAtMs: context.nowMs)
-        }
-        if record.deviceId != identity.deviceId {
-            record.tokens = []
-            record.deviceId = identity.deviceId
-        }
-        for url in urls.reversed() { record.urls.removeAll { $0 == url }; record.urls.insert(url, at: 0) }
-        if endpoint.tls {
-            record.tlsFingerprint = endpoint.pin ?? session.certificate?.fingerprint
-        }
-        for entry in issued { record.store(entry) }
-        record.lastSeenAtMs = context.nowMs
-        if let name = arguments.value("gateway-name") { record.name = name }
-        record.deviceName = displayName
-
-        // Written once, with SIGINT/SIGTERM held back until both files are in place.
-        var block = sigset_t(), previous = sigset_t()
-        sigemptyset(&block)
-        sigaddset(&block, SIGINT)
-        sigaddset(&block, SIGTERM)
-        sigprocmask(SIG_BLOCK, &block, &previous)
-        defer { sigprocmask(SIG_SETMASK, &previous, nil) }
-        try registry.save(record)
-        let becameActive = registry.active() == nil
-        if becameActive { try registry.setActive(record) }
-
+    private func show(_ result: PairingResult, registry: GatewayRegistry, context: CommandContext) {
+        let record = result.gateway, token = result.token
         if context.globals.json {
             context.printJSON(.object([
                 ("ok", true),
                 ("gateway", .object([("id", .string(record.id)), ("name", .string(record.name)),
                                      ("urls", .array(record.urls.map(JSONValue.string))),
                                      ("tlsFingerprint", record.tlsFingerprint.map(JSONValue.string) ?? .null)])),
-                ("deviceId", .string(identity.deviceId)), ("role", .string(token.role)),
-                ("scopes", .array(token.scopes.map(JSONValue.string))), ("url", .string(endpoint.url)),
-                ("requestId", requestId.map(JSONValue.string) ?? .null),
-                ("tokens", .array(issued.map { .object([("role", .string($0.role)), ("scopes", .array($0.scopes.map(JSONValue.string)))]) })),
+                ("deviceId", .string(result.deviceId)), ("role", .string(token.role)),
+                ("scopes", .array(token.scopes.map(JSONValue.string))), ("url", .string(result.url)),
+                ("requestId", result.requestId.map(JSONValue.string) ?? .null),
+                ("tokens", .array(result.tokens.map { .object([("role", .string($0.role)), ("scopes", .array($0.scopes.map(JSONValue.string)))]) })),
             ]))
-        } else {
-            context.print("Paired with \(TerminalText.sanitize(record.name, maxScalars: 80)) (\(endpoint.url)) as \(token.role)"
-                          + (token.scopes.isEmpty ? "" : " with scopes \(token.scopes.joined(separator: ","))") + ".")
-            context.print("Stored \(issued.map(\.role).joined(separator: " and ")) token(s) in \(registry.directory) (gateway id \(record.id)).")
-            if becameActive { context.note("It is now the default gateway for clawpair commands ('clawpair gateways use' changes that).") }
-            if token.role == GatewayRole.node.rawValue {
-                context.note("Next: 'clawpair nodes status' on the gateway shows this machine.")
-            } else {
-                context.note("Next: clawpair devices list")
-            }
+            return
         }
-        return .success
+        context.print("Paired with \(TerminalText.sanitize(record.name, maxScalars: 80)) (\(result.url)) as \(token.role)"
+                      + (token.scopes.isEmpty ? "" : " with scopes \(token.scopes.joined(separator: ","))") + ".")
+        context.print("Stored \(result.tokens.map(\.role).joined(separator: " and ")) token(s) in \(registry.directory) (gateway id \(record.id)).")
+        if result.becameActive { context.note("It is now the default gateway for clawpair commands ('clawpair gateways use' changes that).") }
+        if token.role == GatewayRole.node.rawValue {
+            context.note("Next: 'clawpair nodes status' on the gateway shows this machine.")
+        } else {
+            context.note("Next: clawpair devices list")
+        }
     }
-
-    private func uniqueName(registry: GatewayRegistry, endpoint: GatewayEndpoint) throws -> String {
-        let taken = Set(registry.list().gateways.map(\.name))
-        let base = endpoint.host.hasSuffix(".local") ? String(endpoint.host.dropLast(6)) : endpoint.host
-        if !taken.contains(base) { return base }
-        for n in 2...999 where !taken.contains("\(base)-\(n)") { return "\(base)-\(n)" }
-        return PairedGateway.makeID()
-    }
-
-    private func sleep(for duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-    }
-
 }

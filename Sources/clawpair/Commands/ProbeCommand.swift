@@ -126,9 +126,6 @@ struct ProbeCommand: ParsableCommand {
         runner: ProbeCommand.runner
     )
 
-    /// The largest --timeout accepted (10 minutes).
-    static let maxTimeoutMs: Int64 = 600_000
-
     let candidates: [String]
     let configuration: ProbeConfiguration
     let showAll: Bool
@@ -162,30 +159,15 @@ struct ProbeCommand: ParsableCommand {
         if candidates.filter({ $0 == "-" }).count > 1 {
             throw UsageError("standard input (-) can be read only once", hint: "give at most one '-' candidate")
         }
-        let stagger = try Self.milliseconds(arguments.value("stagger"), option: "stagger", default: 250, allowZero: true)
-        let timeout = try Self.milliseconds(arguments.value("timeout"), option: "timeout", default: 5000, allowZero: false)
+        let stagger = try DurationOption.milliseconds(arguments.value("stagger"), option: "stagger", default: 250, allowZero: true)
+        let timeout = try DurationOption.milliseconds(arguments.value("timeout"), option: "timeout", default: 5000, allowZero: false)
         timeoutMs = timeout
         configuration = ProbeConfiguration(stagger: .milliseconds(stagger), timeout: .milliseconds(timeout),
                                            mode: arguments.flag("fastest") ? .fastest : .first,
                                            allowInsecure: arguments.flag("allow-insecure"))
         showAll = arguments.flag("all") || arguments.globals.verbosity > 0
-        fingerprint = try Self.fingerprint(arguments.value("tls-fingerprint"), option: "tls-fingerprint")
-        trust = try Self.fingerprint(arguments.value("trust"), option: "trust")
-    }
-
-    static func milliseconds(_ text: String?, option: String, default value: Int64, allowZero: Bool) throws -> Int64 {
-        guard let text else { return value }
-        let ms: Int64?
-        if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            ms = Int64(text)
-        } else {
-            ms = DurationText.milliseconds(text)
-        }
-        guard let ms, ms <= maxTimeoutMs, allowZero ? ms >= 0 : ms > 0 else {
-            throw UsageError("invalid --\(option): \(text)",
-                             hint: "give milliseconds (e.g. \(value)) or a duration with a unit (e.g. 3s), at most 10m")
-        }
-        return ms
+        fingerprint = try FingerprintOption.normalized(arguments.value("tls-fingerprint"), option: "tls-fingerprint")
+        trust = try FingerprintOption.normalized(arguments.value("trust"), option: "trust")
     }
 
     /// Runs local discovery for `budgetMs` and returns a route per gateway found (in the order
@@ -214,15 +196,6 @@ struct ProbeCommand: ParsableCommand {
                 routes[index].pinSource = .registry
             }
         }
-    }
-
-    static func fingerprint(_ text: String?, option: String) throws -> String? {
-        guard let text else { return nil }
-        guard let normalized = TLSFingerprint.normalize(text) else {
-            throw UsageError("invalid --\(option): not a SHA-256 fingerprint",
-                             hint: "give 64 hex digits, with or without colons or a sha256: prefix")
-        }
-        return normalized
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {

@@ -21,6 +21,18 @@ import ClawpairWideArea
 /// To add an error type: give it a status in ``status(of:)`` when it is not `failure`, and a hint
 /// in ``hint(for:plan:)`` when the command line has a better one than the library's.
 enum ErrorPresentation {
+    /// The error a pairing failure wraps (a gateway, transport, identity or registry error), so
+    /// the JSON error document names its own code; the pairing's own failures as they are.
+    static func unwrapped(_ error: PairingError) -> any Error {
+        switch error {
+        case .gateway(let inner): return inner
+        case .transport(let inner): return inner
+        case .identity(let inner): return inner
+        case .registry(let inner): return inner
+        case .codeExpired, .noCredential, .noRoute, .notApproved, .rejected: return error
+        }
+    }
+
     /// `error` with its exit status and the command line's hint.
     static func present(_ error: any Error) -> PresentedError {
         present(error, plan: nil)
@@ -56,9 +68,9 @@ enum ErrorPresentation {
         case is TLSTrustFailure: return .refused
         case SetupCodeError.insecurePlaintextHost, SetupCodeError.expired: return .refused
         case IdentityError.noIdentity: return .notFound
-        // The registry's errors still declare their status beside them (the pairing branch
-        // moves them here).
-        case let error as GatewayRegistryError: return error.exitStatus
+        case GatewayRegistryError.unknownGateway: return .notFound
+        case GatewayRegistryError.nameTaken: return .usage
+        case let error as PairingError: return status(of: error)
         default: return .failure
         }
     }
@@ -73,6 +85,20 @@ enum ErrorPresentation {
         case .tlsTrust, .pairingRequired, .authRejected, .deviceAuthRejected: return .refused
         case .connectRejected, .rpcFailed: return error.isPermissionRefusal ? .refused : .failure
         case .notGateway, .timedOut, .stalled, .closed, .protocolViolation, .frameTooLarge, .notConnected: return .failure
+        }
+    }
+
+    /// Refused (expired code, not approved, rejected, only untrusted routes) is 4, no route 3, a
+    /// code without a credential 2; a wrapped error keeps its own status.
+    static func status(of error: PairingError) -> ExitStatus {
+        switch error {
+        case .codeExpired, .notApproved, .rejected: return .refused
+        case .noCredential: return .usage
+        case .noRoute(_, let trustFailure): return trustFailure ? .refused : .notFound
+        case .gateway(let inner): return present(inner).exitStatus
+        case .transport(let inner): return present(inner).exitStatus
+        case .identity(let inner): return present(inner).exitStatus
+        case .registry(let inner): return present(inner).exitStatus
         }
     }
 
@@ -101,6 +127,8 @@ enum ErrorPresentation {
         case let error as IdentityError: return hint(for: error)
         case let error as AtomicFileError: return hint(for: error)
         case let error as QRError: return hint(for: error)
+        case let error as GatewayRegistryError: return hint(for: error)
+        case let error as PairingError: return hint(for: error)
         case AvahiError.daemonNotRunning: return "start it (systemctl start avahi-daemon) or use --backend native"
         case AvahiError.libraryUnavailable:
             return "install libavahi-client3 and libavahi-compat-libdnssd1, or use --backend native"
@@ -160,4 +188,47 @@ enum ErrorPresentation {
         default: return error.hint
         }
     }
+
+    static func hint(for error: GatewayRegistryError) -> String? {
+        switch error {
+        case .unknownGateway(_, let known):
+            return known.isEmpty ? "no gateway is paired yet: 'clawpair pair' pairs this machine with a setup code"
+                : "paired gateways: \(known.joined(separator: ", ")) ('clawpair gateways list')"
+        case .damaged(let path, _): return "'clawpair gateways forget \(recordID(path) ?? "NAME")' removes it; then pair again"
+        case .insecureFile(let path, let mode): return IdentityError.unsafePermissions(path: path, mode: mode).hint
+        case .symlink(let path):
+            return "replace \(path) with the file it points to, or remove it" + (recordID(path).map { ": clawpair gateways forget \($0)" } ?? "")
+        case .nameTaken: return "choose another --name, or 'clawpair gateways forget' the old one"
+        case .tooManyRecords(let directory, _):
+            return "forget the gateways you no longer use: clawpair gateways forget ID (the ids are the file names in \(directory))"
+        case .io: return nil
+        }
+    }
+
+    /// The id in a registry record's path (`…/gateways/<id>.json`).
+    static func recordID(_ path: String) -> String? {
+        guard path.hasSuffix(".json"), let slash = path.lastIndex(of: "/") else { return nil }
+        let id = String(path[path.index(after: slash)...].dropLast(5))
+        return PairedGateway.isValidID(id) ? id : nil
+    }
+
+    static func hint(for error: PairingError) -> String? {
+        switch error {
+        case .codeExpired: return "mint a new one on the gateway: clawpair qr (or openclaw qr)"
+        case .noCredential: return "it only names a gateway; mint a pairing code with 'clawpair qr'"
+        case .noRoute: return "'clawpair probe --all - < code.txt' shows every route's outcome"
+        case .notApproved(_, _, let approveCommand):
+            return "approve it (\(approveCommand)), then run 'clawpair pair' again with the same code while it is valid"
+        case .rejected: return "the request may have been rejected; ask the operator"
+        case .gateway(let inner): return present(inner).hint
+        case .transport(let inner): return present(inner).hint
+        case .identity(let inner): return present(inner).hint
+        case .registry(let inner): return present(inner).hint
+        }
+    }
 }
+
+// The registry's and the pairing flow's errors say what failed (`message`) and nothing else; as
+// ``ClawpairError``s they reach ``ErrorPresentation`` like every library error.
+extension GatewayRegistryError: ClawpairError {}
+extension PairingError: ClawpairError {}

@@ -86,7 +86,7 @@ enum GatewayCLI {
     }
 
     static func timeout(_ arguments: ParsedArguments) throws -> Duration {
-        .milliseconds(try ProbeCommand.milliseconds(arguments.value("timeout"), option: "timeout", default: defaultTimeoutMs,
+        .milliseconds(try DurationOption.milliseconds(arguments.value("timeout"), option: "timeout", default: defaultTimeoutMs,
                                                     allowZero: false))
     }
 
@@ -145,7 +145,7 @@ enum GatewayCLI {
     static func sessionOptions(_ arguments: ParsedArguments, _ context: CommandContext) throws -> OperatorSessionOptions {
         let choice = try targetChoice(arguments)
         let registry = GatewayRegistry(home: try home(context))
-        let pin = try ProbeCommand.fingerprint(arguments.value("tls-fingerprint"), option: "tls-fingerprint")
+        let pin = try FingerprintOption.normalized(arguments.value("tls-fingerprint"), option: "tls-fingerprint")
         let timeout = try timeout(arguments)
         let identity = try identity(context)
         let secret = try explicitSecret(arguments, context)
@@ -180,11 +180,10 @@ enum GatewayCLI {
         .clawpair(timeout: timeout)
     }
 
-    /// Records that a paired gateway answered.
+    /// Records that a paired gateway answered: its lastSeen, if the record still exists (a
+    /// concurrent `gateways forget` wins; nothing else in the record is written back).
     static func touch(_ record: PairedGateway, registry: GatewayRegistry, context: CommandContext) {
-        var updated = record
-        updated.lastSeenAtMs = context.nowMs
-        try? registry.save(updated)
+        _ = try? registry.update(id: record.id) { $0.lastSeenAtMs = context.nowMs }
     }
 
     /// `Linux <release>` for ConnectParams.client.platform.

@@ -1,0 +1,431 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ClawpairCore
+import ClawpairIdentity
+import ClawpairProbe
+import ClawpairSetupCode
+import ClawpairTransport
+
+// Pairing this machine with a gateway from a setup code, as one call:
+//
+//   decode (the caller) → credential from the code → probe its routes → bootstrap connect with
+//   the device identity → while the gateway answers NOT_PAIRED: wait for an operator (backing off
+//   1 s, 2 s, … 5 s, until `wait` runs out) → keep the issued token(s) → one registry transaction.
+//
+// The gateway, the network and time are injected (`PairingTransport`, `PairingClock`), so the
+// waiting, rejection, expiry and superseded-request paths are tested without sockets or sleeps.
+// The gateway's side (shared/spec/identity-and-handshake.md §8): an unknown device gets NOT_PAIRED
+// with a pending requestId and the socket closes; a waiting node is told `wait_then_retry` and
+// retries with the same identity, role and scopes; a retry that changes them supersedes the
+// request (a new requestId); once rejected, the device's next connect is closed with 1008.
+
+/// What a pairing run reports while it works, in order.
+public enum PairingProgress: Sendable, Equatable {
+    /// A route of the code answered; pairing connects there.
+    case reachable(url: String)
+    /// The gateway made a pairing request for this device; an operator must approve it.
+    case pending(PairingRequired)
+    /// Still pending, `elapsed` after the first pending answer (reported before each retry).
+    case stillWaiting(elapsed: Duration, requestId: String?)
+    /// The gateway answered with another request than the one pending (a new id).
+    case superseded(PairingRequired)
+    /// The connect succeeded: the device is paired (approved now or earlier).
+    case approved(requestId: String?)
+    /// The gateway refused the pending request; the run throws ``PairingError/rejected(requestId:reason:)``.
+    case rejected(requestId: String?)
+    /// `wait` ran out before an approval; the run throws ``PairingError/notApproved(requestId:waitedMs:approveCommand:)``.
+    case expired(requestId: String?)
+    /// Hand-off tokens were issued over plaintext to a host that is not local, and are not kept.
+    case handoffTokensIgnored(count: Int)
+}
+
+/// Why pairing failed.
+public enum PairingError: Error, Sendable, CustomStringConvertible {
+    /// The setup code's `expiresAtMs` has passed.
+    case codeExpired(expiresAtMs: Int64)
+    /// The setup code has no bootstrap token, token or password (it only names a gateway).
+    case noCredential
+    /// No route of the code reached the gateway: each route's URL and failure.
+    /// `trustFailure`: at least one failed TLS trust (pin or system roots).
+    case noRoute(failures: [(url: String, reason: String)], trustFailure: Bool)
+    /// The request was still pending when `wait` ran out.
+    case notApproved(requestId: String?, waitedMs: Int64, approveCommand: String)
+    /// The gateway closed the connection while the request was pending (1008): rejected.
+    case rejected(requestId: String?, reason: String)
+    /// Talking to the gateway failed otherwise.
+    case gateway(GatewayError)
+    /// The probe could not be set up.
+    case transport(TransportError)
+    /// The device identity could not be loaded or created (the provider's error).
+    case identity(any Error)
+    /// The registry transaction failed; nothing was stored.
+    case registry(GatewayRegistryError)
+
+    /// What failed, in one sentence.
+    public var message: String {
+        switch self {
+        case .codeExpired(let ms): return "the setup code expired \(WallClock.iso8601(ms: ms) ?? "")"
+        case .noCredential: return "the setup code carries no bootstrap token, token or password"
+        case .noRoute(let failures, _):
+            return "no route of the setup code reached the gateway (\(failures.map { "\($0.url): \($0.reason)" }.joined(separator: "; ")))"
+        case .notApproved(let id, let waitedMs, _):
+            return "pairing request \(id.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "") was not approved within \(DurationText.describe(milliseconds: waitedMs))"
+        case .rejected(_, let reason): return "the gateway closed the connection: \(TerminalText.sanitize(reason, maxScalars: 200))"
+        case .gateway(let error): return error.message
+        case .transport(let error): return error.message
+        case .identity(let error): return (error as? any ClawpairError)?.message ?? "\(error)"
+        case .registry(let error): return error.message
+        }
+    }
+
+    public var description: String { message }
+}
+
+/// The outcome of a pairing.
+public struct PairingResult: Sendable, Equatable {
+    /// The registry record as stored.
+    public var gateway: PairedGateway
+    /// The URL the pairing connected to.
+    public var url: String
+    /// The device id the tokens were issued to.
+    public var deviceId: String
+    /// The device token for the role asked for.
+    public var token: StoredDeviceToken
+    /// Every token stored: `token` and the hand-off tokens kept.
+    public var tokens: [StoredDeviceToken]
+    /// The pending request that was approved, when the gateway did not approve at once.
+    public var requestId: String?
+    /// Whether this gateway became the selected one (no gateway was selected before).
+    public var becameActive: Bool
+}
+
+/// What to pair as, and how long to try.
+public struct PairingOptions: Sendable, Equatable {
+    /// Node (default: client node-host) or operator (client cli with the scopes a setup code hands off).
+    public var role: GatewayRole
+    /// This device's display name on the gateway.
+    public var deviceName: String
+    /// The registry name for the gateway (default: its host without `.local`, made unique).
+    public var gatewayName: String?
+    /// How long to wait for an operator's approval (0: give up at the first pending answer; at
+    /// most ``GatewayPairing/maxWait``).
+    public var wait: Duration
+    /// Limit for the probe and for each connection attempt.
+    public var timeout: Duration
+    /// Also dial ws:// routes to hosts that need wss://.
+    public var allowInsecure: Bool
+    /// The connect payload to sign (v3 binds platform and device family).
+    public var payloadVersion: ConnectPayloadVersion
+    /// `client.version` of the connect request.
+    public var clientVersion: String
+    /// `client.platform` of the connect request, e.g. `Linux 6.8.0`.
+    public var platform: String
+
+    /// Options with the command line's defaults: 5 minutes of waiting, 10 s per attempt.
+    public init(role: GatewayRole = .node, deviceName: String, gatewayName: String? = nil, wait: Duration = .seconds(300),
+                timeout: Duration = .seconds(10), allowInsecure: Bool = false, payloadVersion: ConnectPayloadVersion = .v2,
+                clientVersion: String = ClawpairVersion.current, platform: String = "Linux") {
+        self.role = role
+        self.deviceName = deviceName
+        self.gatewayName = gatewayName
+        self.wait = wait
+        self.timeout = timeout
+        self.allowInsecure = allowInsecure
+        self.payloadVersion = payloadVersion
+        self.clientVersion = clientVersion
+        self.platform = platform
+    }
+}
+
+/// A hello-ok and what the connection showed of the gateway.
+public struct PairingHello: Sendable, Equatable {
+    /// The gateway's hello-ok.
+    public var hello: HelloOK
+    /// The SHA-256 fingerprint of the gateway's certificate, on a TLS connection.
+    public var certificateFingerprint: String?
+
+    /// A hello with the certificate fingerprint seen (nil without TLS).
+    public init(hello: HelloOK, certificateFingerprint: String? = nil) {
+        self.hello = hello
+        self.certificateFingerprint = certificateFingerprint
+    }
+}
+
+/// How pairing reaches the gateway. ``NetworkPairingTransport`` dials it; tests answer in-process.
+public protocol PairingTransport {
+    /// Races `routes` as `clawpair probe` does and reports which answered.
+    func probe(_ routes: [ProbeRoute], configuration: ProbeConfiguration) throws(TransportError) -> ProbeReport
+    /// One bootstrap attempt: connects to `endpoint`, sends `request` signed by `identity`,
+    /// closes. A pending device gets ``GatewayError/pairingRequired(_:)``.
+    func connect(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity,
+                 timeout: Duration) throws(GatewayError) -> PairingHello
+}
+
+/// The real network: ClawpairProbe's `Prober`, then a `GatewayClient` per attempt.
+public struct NetworkPairingTransport: PairingTransport {
+    /// The client configuration of each attempt.
+    public var configuration: GatewayClientConfiguration
+
+    /// A transport whose attempts use `configuration`.
+    public init(configuration: GatewayClientConfiguration = GatewayClientConfiguration()) {
+        self.configuration = configuration
+    }
+
+    public func probe(_ routes: [ProbeRoute], configuration: ProbeConfiguration) throws(TransportError) -> ProbeReport {
+        try Prober.run(routes: routes, configuration: configuration)
+    }
+
+    public func connect(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity,
+                        timeout: Duration) throws(GatewayError) -> PairingHello {
+        let session = try GatewayClient(endpoint: endpoint, configuration: configuration)
+        defer { session.close() }
+        try session.open(timeout: timeout)
+        let hello = try session.connect(request, identity: identity, timeout: timeout)
+        return PairingHello(hello: hello, certificateFingerprint: session.certificate?.fingerprint)
+    }
+}
+
+/// Time for the approval wait: a monotonic clock to measure it, a sleep between attempts, and
+/// the wall clock for the code's expiry and the record's timestamps.
+public protocol PairingClock {
+    /// Now, on a clock that never jumps.
+    var now: Monotonic.Instant { get }
+    /// Epoch milliseconds.
+    var wallClockMs: Int64 { get }
+    /// Waits `duration` before the next attempt.
+    func sleep(for duration: Duration)
+}
+
+/// The system's clocks; `nanosleep` between attempts.
+public struct SystemPairingClock: PairingClock {
+    private let fixedWallClockMs: Int64?
+
+    /// The system clocks; `wallClockMs` pins the wall clock (the command line's `CLAWPAIR_NOW_MS`).
+    public init(wallClockMs: Int64? = nil) {
+        fixedWallClockMs = wallClockMs
+    }
+
+    public var now: Monotonic.Instant { Monotonic.now }
+    public var wallClockMs: Int64 { fixedWallClockMs ?? WallClock.nowMs() }
+
+    public func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+}
+
+/// Pairs this machine with the gateway of a decoded setup code and stores the issued device
+/// token(s) in the registry:
+///
+/// ```swift
+/// let setup = try SetupCode.parse(text)
+/// let pairing = GatewayPairing(setup: setup, options: PairingOptions(deviceName: "kitchen-pi"),
+///                              registry: GatewayRegistry(home: home))
+/// let result = try pairing.run(identity: identity) { print($0) }
+/// ```
+public struct GatewayPairing {
+    /// The first wait between attempts; each later one is a second longer, up to ``maxBackoff``.
+    public static let firstBackoff: Duration = .seconds(1)
+    /// The longest wait between attempts.
+    public static let maxBackoff: Duration = .seconds(5)
+    /// `wait` is clamped to 0…this (a day), so a huge value cannot wrap the deadline around.
+    public static let maxWait: Duration = .seconds(86_400)
+
+    /// The decoded setup code.
+    public let setup: DecodedSetup
+    /// What to pair as.
+    public var options: PairingOptions
+    /// Where the tokens go.
+    public let registry: GatewayRegistry
+    /// How the gateway is reached.
+    public var transport: any PairingTransport
+    /// Time.
+    public var clock: any PairingClock
+
+    /// A pairing of `setup` with `options`, stored in `registry`.
+    public init(setup: DecodedSetup, options: PairingOptions, registry: GatewayRegistry,
+                transport: any PairingTransport = NetworkPairingTransport(), clock: any PairingClock = SystemPairingClock()) {
+        self.setup = setup
+        self.options = options
+        self.registry = registry
+        self.transport = transport
+        self.clock = clock
+    }
+
+    /// The credential the code carries: its bootstrap token, else its token, else its password.
+    public var credential: ConnectAuth? {
+        if let bootstrap = setup.bootstrapToken { return ConnectAuth(bootstrapToken: bootstrap) }
+        if let token = setup.token { return ConnectAuth(token: token) }
+        if let password = setup.password { return ConnectAuth(password: password) }
+        return nil
+    }
+
+    /// The connect request pairing sends: node-host as a node; cli as an operator with the
+    /// bootstrap scopes (and `operator.questions` for a G4 code).
+    public func connectRequest(auth: ConnectAuth) -> ConnectRequest {
+        let client: GatewayClientInfo = options.role == .node
+            ? .nodeHost(version: options.clientVersion, platform: options.platform, displayName: options.deviceName)
+            : .operatorCLI(version: options.clientVersion, platform: options.platform, displayName: options.deviceName)
+        var scopes: [String] = []
+        if options.role == .operator {
+            scopes = ConnectRequest.bootstrapOperatorScopes
+            if setup.generation == .g4 { scopes.append("operator.questions") }
+        }
+        return ConnectRequest(client: client, role: options.role, scopes: scopes, auth: auth, payloadVersion: options.payloadVersion)
+    }
+
+    /// Pairs with `identity`.
+    public func run(identity: DeviceIdentity, progress: (PairingProgress) -> Void = { _ in }) throws(PairingError) -> PairingResult {
+        try run(identity: { identity }, progress: progress)
+    }
+
+    /// Pairs, asking `identity` for the device identity once a route answered (so none is
+    /// created for a gateway that cannot be reached). `progress` hears each step.
+    public func run(identity: () throws -> DeviceIdentity, progress: (PairingProgress) -> Void = { _ in }) throws(PairingError) -> PairingResult {
+        if setup.isExpired(nowMs: clock.wallClockMs) { throw .codeExpired(expiresAtMs: setup.expiresAtMs ?? 0) }
+        guard let auth = credential else { throw .noCredential }
+
+        // 1. Which route answers?
+        let report: ProbeReport
+        do {
+            report = try transport.probe(ProbeCandidates.routes(of: setup, codeIndex: 0),
+                                         configuration: ProbeConfiguration(timeout: options.timeout, allowInsecure: options.allowInsecure))
+        } catch {
+            throw .transport(error)
+        }
+        guard let winner = report.winningResult else {
+            throw .noRoute(failures: report.results.map { ($0.route.url, $0.failure?.message ?? "no answer") },
+                           trustFailure: report.results.contains { $0.failure?.isTrustFailure == true })
+        }
+        var endpoint = GatewayEndpoint(route: winner.route)
+        if let address = winner.address { endpoint.knownAddresses = [address.ip] }
+        progress(.reachable(url: endpoint.url))
+
+        // 2. Connect with the code's credential until approved.
+        let device: DeviceIdentity
+        do {
+            device = try identity()
+        } catch {
+            throw .identity(error)
+        }
+        let (answer, requestId) = try waitForApproval(connectRequest(auth: auth), endpoint: endpoint, identity: device, progress: progress)
+
+        // 3. Keep the token(s).
+        guard let token = answer.hello.deviceToken else {
+            throw .gateway(.protocolViolation("hello-ok carries no device token"))
+        }
+        var issued = [token]
+        let handoff = answer.hello.handoffTokens
+        if Self.keepsHandoffTokens(bootstrap: setup.bootstrapToken != nil, endpoint: endpoint) {
+            issued += handoff.filter { $0.role != token.role }
+        } else if !handoff.isEmpty {
+            progress(.handoffTokensIgnored(count: handoff.count))
+        }
+        let (record, becameActive) = try commit(issued, endpoint: endpoint, deviceId: device.deviceId,
+                                                certificateFingerprint: answer.certificateFingerprint)
+        return PairingResult(gateway: record, url: endpoint.url, deviceId: device.deviceId, token: token, tokens: issued,
+                             requestId: requestId, becameActive: becameActive)
+    }
+
+    /// Hand-off tokens are kept only from a bootstrap connect over wss://, or over ws:// to a
+    /// loopback or local-network host (as the iOS app does).
+    public static func keepsHandoffTokens(bootstrap: Bool, endpoint: GatewayEndpoint) -> Bool {
+        bootstrap && (endpoint.tls || endpoint.allowsPlaintext)
+    }
+
+    /// Connects until the gateway answers with hello-ok, the request is rejected, or `wait`
+    /// runs out; returns the hello and the last pending request id.
+    private func waitForApproval(_ request: ConnectRequest, endpoint: GatewayEndpoint, identity: DeviceIdentity,
+                                 progress: (PairingProgress) -> Void) throws(PairingError) -> (PairingHello, String?) {
+        let wait = min(max(options.wait, .zero), Self.maxWait)
+        let start = clock.now
+        let deadline = start + wait
+        var pending: PairingRequired?
+        var firstPending = start
+        var backoff = Self.firstBackoff
+        while true {
+            do {
+                let answer = try transport.connect(request, to: endpoint, identity: identity, timeout: options.timeout)
+                progress(.approved(requestId: pending?.requestId))
+                return (answer, pending?.requestId)
+            } catch {
+                switch error {
+                case .pairingRequired(let pairing):
+                    if let previous = pending {
+                        if previous.requestId != pairing.requestId {
+                            progress(.superseded(pairing))
+                        } else {
+                            progress(.stillWaiting(elapsed: clock.now - firstPending, requestId: pairing.requestId))
+                        }
+                    } else {
+                        firstPending = clock.now
+                        progress(.pending(pairing))
+                    }
+                    pending = pairing
+                    guard clock.now + backoff < deadline else {
+                        progress(.expired(requestId: pairing.requestId))
+                        throw .notApproved(requestId: pairing.requestId, waitedMs: Self.milliseconds(wait),
+                                           approveCommand: pairing.approveCommand)
+                    }
+                    clock.sleep(for: backoff)
+                    backoff = min(backoff + .seconds(1), Self.maxBackoff)
+                case .closed(let code, let reason, _) where pending != nil && code == 1008:
+                    // A rejected request: the gateway refuses the device until it asks again.
+                    progress(.rejected(requestId: pending?.requestId))
+                    throw .rejected(requestId: pending?.requestId, reason: reason)
+                default:
+                    throw .gateway(error)
+                }
+            }
+        }
+    }
+
+    /// One registry transaction: the record of a gateway with one of these URLs (or a new one),
+    /// the URL that worked first, the pin, the tokens; selected when no gateway is.
+    private func commit(_ issued: [StoredDeviceToken], endpoint: GatewayEndpoint, deviceId: String,
+                        certificateFingerprint: String?) throws(PairingError) -> (PairedGateway, Bool) {
+        var urls = [endpoint.url]
+        for other in setup.endpoints.map(\.url) where !urls.contains(other) { urls.append(other) }
+        let nowMs = clock.wallClockMs
+        do {
+            return try registry.update { (snapshot: inout RegistrySnapshot) throws(GatewayRegistryError) -> (PairedGateway, Bool) in
+                var record: PairedGateway
+                let current = snapshot
+                if let existing = urls.lazy.compactMap({ current.gateway(url: $0) }).first {
+                    record = existing
+                } else {
+                    let base = endpoint.host.hasSuffix(".local") ? String(endpoint.host.dropLast(6)) : endpoint.host
+                    record = PairedGateway(name: snapshot.uniqueName(base), urls: urls, deviceId: deviceId, pairedAtMs: nowMs)
+                }
+                if record.deviceId != deviceId {
+                    record.tokens = []
+                    record.deviceId = deviceId
+                }
+                for url in urls.reversed() { record.urls.removeAll { $0 == url }; record.urls.insert(url, at: 0) }
+                if endpoint.tls { record.tlsFingerprint = endpoint.pin ?? certificateFingerprint }
+                for entry in issued { record.store(entry) }
+                record.lastSeenAtMs = nowMs
+                if let name = options.gatewayName { record.name = name }
+                record.deviceName = options.deviceName
+                try snapshot.save(record)
+                let becameActive = snapshot.activeID == nil
+                if becameActive { snapshot.activeID = record.id }
+                return (record, becameActive)
+            }
+        } catch {
+            throw .registry(error)
+        }
+    }
+
+    /// Whole milliseconds of a duration within 0…``maxWait``.
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}
+
+@available(*, unavailable)
+extension GatewayPairing: Sendable {}

@@ -1,0 +1,318 @@
+import ClawpairCore
+import ClawpairIdentity
+import ClawpairProbe
+import ClawpairSetupCode
+import ClawpairTransport
+import Foundation
+import Testing
+@testable import ClawpairGateway
+
+/// The pairing flow without sockets or sleeps: a scripted gateway answers each connect, and a
+/// clock that moves only when the flow sleeps.
+@Suite struct GatewayPairingTests {
+    /// Answers the probe with the first route and each connect with the next scripted answer.
+    final class ScriptedGateway: PairingTransport {
+        var answers: [Result<PairingHello, GatewayError>]
+        var probeFailures: [ProbeFailure]?
+        private(set) var requests: [ConnectRequest] = []
+        private(set) var probes = 0
+
+        init(_ answers: [Result<PairingHello, GatewayError>], probeFailures: [ProbeFailure]? = nil) {
+            self.answers = answers
+            self.probeFailures = probeFailures
+        }
+
+        func probe(_ routes: [ProbeRoute], configuration: ProbeConfiguration) throws(TransportError) -> ProbeReport {
+            probes += 1
+            if let failures = probeFailures {
+                let results = zip(routes, failures).enumerated().map { index, pair in
+                    var result = ProbeResult(route: pair.0, index: index)
+                    result.failure = pair.1
+                    return result
+                }
+                return ProbeReport(results: results, winner: nil, elapsed: .zero, timedOut: false)
+            }
+            var result = ProbeResult(route: routes[0], index: 0)
+            result.phase = .done
+            return ProbeReport(results: [result], winner: 0, elapsed: .zero, timedOut: false)
+        }
+
+        func connect(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity,
+                     timeout: Duration) throws(GatewayError) -> PairingHello {
+            requests.append(request)
+            guard !answers.isEmpty else { throw .notConnected }
+            switch answers.removeFirst() {
+            case .success(let hello): return hello
+            case .failure(let error): throw error
+            }
+        }
+    }
+
+    /// Monotonic time that advances only by the flow's sleeps.
+    final class SteppedClock: PairingClock {
+        var now = Monotonic.Instant(nanoseconds: 1_000_000_000)
+        var wallClockMs: Int64 = 1_800_000_000_000
+        private(set) var sleeps: [Duration] = []
+
+        func sleep(for duration: Duration) {
+            sleeps.append(duration)
+            now += duration
+        }
+    }
+
+    static let lanURL = "ws://192.168.1.5:18789"
+
+    static func setup(urls: [String] = [lanURL], expiresAtMs: Int64 = 1_800_000_600_000) throws -> DecodedSetup {
+        let (code, _) = try SetupCode.make(urls: urls, bootstrapToken: "bootstrap-token-0123456789", expiresAtMs: expiresAtMs,
+                                           defaultScheme: .ws)
+        return try SetupCode.parse(code)
+    }
+
+    static func hello(role: String = "node", scopes: [String] = [], handoff: [(String, [String])] = []) -> Result<PairingHello, GatewayError> {
+        let handoffJSON = handoff.map { role, scopes in
+            JSONValue.object([("deviceToken", .string("\(role)-handoff")), ("role", .string(role)),
+                              ("scopes", .array(scopes.map(JSONValue.string)))])
+        }
+        let payload: JSONValue = .object([
+            ("type", "hello-ok"), ("protocol", 3),
+            ("auth", .object([("deviceToken", .string("\(role)-token")), ("role", .string(role)),
+                              ("scopes", .array(scopes.map(JSONValue.string))), ("deviceTokens", .array(handoffJSON))])),
+        ])
+        return .success(PairingHello(hello: HelloOK(payload)!))
+    }
+
+    static func pending(_ id: String) -> Result<PairingHello, GatewayError> {
+        .failure(.pairingRequired(PairingRequired(requestId: id, reason: "not-paired")))
+    }
+
+    struct Run {
+        let registry: GatewayRegistry
+        let gateway: ScriptedGateway
+        let clock: SteppedClock
+        let identity: DeviceIdentity
+        var progress: [PairingProgress] = []
+    }
+
+    /// Pairs `setup` against `answers` in a fresh registry; returns the outcome and what happened.
+    static func pair(_ answers: [Result<PairingHello, GatewayError>], setup: DecodedSetup? = nil,
+                     options: PairingOptions = PairingOptions(deviceName: "kitchen-pi", wait: .seconds(60)),
+                     probeFailures: [ProbeFailure]? = nil, registry: GatewayRegistry? = nil,
+                     configure: (SteppedClock) -> Void = { _ in }) throws -> (Result<PairingResult, PairingError>, Run) {
+        let home = NSTemporaryDirectory() + "clawpair-pairing-\(UUID().uuidString.prefix(8))"
+        let registry = registry ?? GatewayRegistry(home: home)
+        let gateway = ScriptedGateway(answers, probeFailures: probeFailures)
+        let clock = SteppedClock()
+        configure(clock)
+        var run = Run(registry: registry, gateway: gateway, clock: clock, identity: try DeviceIdentity.generate(createdAtMs: 1))
+        let pairing = GatewayPairing(setup: try setup ?? Self.setup(), options: options, registry: registry, transport: gateway, clock: clock)
+        var progress: [PairingProgress] = []
+        let outcome: Result<PairingResult, PairingError>
+        do {
+            outcome = .success(try pairing.run(identity: run.identity) { progress.append($0) })
+        } catch {
+            outcome = .failure(error)
+        }
+        run.progress = progress
+        return (outcome, run)
+    }
+
+    static func cleanUp(_ run: Run) {
+        try? FileManager.default.removeItem(atPath: (run.registry.directory as NSString).deletingLastPathComponent)
+    }
+
+    @Test("approved at once: one connect, no wait, the record stored and selected")
+    func approvedAtOnce() throws {
+        let (outcome, run) = try Self.pair([Self.hello()])
+        defer { Self.cleanUp(run) }
+        let result = try outcome.get()
+        #expect(run.progress == [.reachable(url: Self.lanURL), .approved(requestId: nil)])
+        #expect(run.clock.sleeps.isEmpty)
+        #expect(result.url == Self.lanURL)
+        #expect(result.token == StoredDeviceToken(token: "node-token", role: "node", scopes: [], issuedAtMs: nil))
+        #expect(result.requestId == nil)
+        #expect(result.becameActive)
+        #expect(result.deviceId == run.identity.deviceId)
+        let request = try #require(run.gateway.requests.first)
+        #expect(request.role == .node && request.scopes.isEmpty && request.client.id == "node-host")
+        #expect(request.auth == ConnectAuth(bootstrapToken: "bootstrap-token-0123456789"))
+        let stored = try run.registry.gateway(named: "192.168.1.5")
+        #expect(stored == result.gateway)
+        #expect(stored.deviceName == "kitchen-pi")
+        #expect(stored.lastSeenAtMs == run.clock.wallClockMs && stored.pairedAtMs == run.clock.wallClockMs)
+        #expect(run.registry.active() == stored)
+    }
+
+    @Test("pending, still waiting, then approved: the same request each time, backing off 1 s, 2 s, 3 s")
+    func waitsThenApproved() throws {
+        let (outcome, run) = try Self.pair([Self.pending("r1"), Self.pending("r1"), Self.pending("r1"), Self.hello()])
+        defer { Self.cleanUp(run) }
+        let result = try outcome.get()
+        let pending = PairingRequired(requestId: "r1", reason: "not-paired")
+        #expect(run.progress == [.reachable(url: Self.lanURL), .pending(pending),
+                                 .stillWaiting(elapsed: .seconds(1), requestId: "r1"),
+                                 .stillWaiting(elapsed: .seconds(3), requestId: "r1"), .approved(requestId: "r1")])
+        #expect(run.clock.sleeps == [.seconds(1), .seconds(2), .seconds(3)])
+        #expect(run.gateway.requests.allSatisfy { $0 == run.gateway.requests[0] }, "every retry sends the same role, scopes and credential")
+        #expect(run.gateway.requests.count == 4)
+        #expect(result.requestId == "r1")
+    }
+
+    @Test("the backoff stops growing at 5 s")
+    func backoffIsCapped() throws {
+        let answers = Array(repeating: Self.pending("r1"), count: 7) + [Self.hello()]
+        let (outcome, run) = try Self.pair(answers)
+        defer { Self.cleanUp(run) }
+        _ = try outcome.get()
+        #expect(run.clock.sleeps == [1, 2, 3, 4, 5, 5, 5].map { Duration.seconds($0) })
+    }
+
+    @Test("rejected while pending: the 1008 close is a rejection, nothing is stored")
+    func rejected() throws {
+        let (outcome, run) = try Self.pair([Self.pending("r1"), .failure(.closed(code: 1008, reason: "pairing rejected", during: "connect"))])
+        defer { Self.cleanUp(run) }
+        guard case .failure(.rejected(let id, let reason)) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(id == "r1" && reason == "pairing rejected")
+        #expect(run.progress.last == .rejected(requestId: "r1"))
+        #expect(!FileManager.default.fileExists(atPath: run.registry.directory))
+    }
+
+    @Test("a 1008 close before any pending answer is the gateway's error, not a rejection")
+    func closeWithoutPendingIsGatewayError() throws {
+        let closed = GatewayError.closed(code: 1008, reason: "policy", during: "connect")
+        let (outcome, run) = try Self.pair([.failure(closed)])
+        defer { Self.cleanUp(run) }
+        guard case .failure(.gateway(let error)) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(error == closed)
+    }
+
+    @Test("expired: --wait runs out before the next retry would start")
+    func expires() throws {
+        let answers = Array(repeating: Self.pending("r1"), count: 10)
+        let (outcome, run) = try Self.pair(answers, options: PairingOptions(deviceName: "n", wait: .seconds(5)))
+        defer { Self.cleanUp(run) }
+        guard case .failure(.notApproved(let id, let waitedMs, let command)) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(id == "r1" && waitedMs == 5000 && command == "clawpair devices approve r1")
+        // Attempts at 0 s, 1 s and 3 s; a third wait (3 s) would end past the 5 s budget.
+        #expect(run.clock.sleeps == [.seconds(1), .seconds(2)])
+        #expect(run.gateway.requests.count == 3)
+        #expect(run.progress.last == .expired(requestId: "r1"))
+        #expect(!FileManager.default.fileExists(atPath: run.registry.directory))
+    }
+
+    @Test("--wait 0 gives up at the first pending answer without sleeping")
+    func zeroWait() throws {
+        let (outcome, run) = try Self.pair([Self.pending("r1")], options: PairingOptions(deviceName: "n", wait: .zero))
+        defer { Self.cleanUp(run) }
+        guard case .failure(.notApproved) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(run.clock.sleeps.isEmpty)
+    }
+
+    @Test("a huge or negative --wait is clamped: it neither wraps the deadline around nor waits")
+    func waitIsClamped() throws {
+        let (huge, run) = try Self.pair([Self.pending("r1"), Self.hello()], options: PairingOptions(deviceName: "n", wait: .seconds(Int64(1) << 62)))
+        defer { Self.cleanUp(run) }
+        #expect(try huge.get().requestId == "r1")
+        #expect(run.clock.sleeps == [.seconds(1)])
+        let (negative, other) = try Self.pair([Self.pending("r1")], options: PairingOptions(deviceName: "n", wait: .seconds(-5)))
+        defer { Self.cleanUp(other) }
+        guard case .failure(.notApproved(_, 0, _)) = negative else { Issue.record("\(negative)"); return }
+        #expect(other.clock.sleeps.isEmpty)
+    }
+
+    @Test("superseded: a new request id is reported and the approved one is the last")
+    func superseded() throws {
+        let (outcome, run) = try Self.pair([Self.pending("r1"), Self.pending("r2"), Self.hello()])
+        defer { Self.cleanUp(run) }
+        let result = try outcome.get()
+        #expect(run.progress == [.reachable(url: Self.lanURL), .pending(PairingRequired(requestId: "r1", reason: "not-paired")),
+                                 .superseded(PairingRequired(requestId: "r2", reason: "not-paired")), .approved(requestId: "r2")])
+        #expect(result.requestId == "r2")
+    }
+
+    @Test("an operator asks for the bootstrap scopes (and operator.questions with a G4 code); hand-off tokens over LAN ws:// are kept")
+    func operatorWithHandoff() throws {
+        let options = PairingOptions(role: .operator, deviceName: "box", wait: .seconds(5))
+        let (outcome, run) = try Self.pair([Self.hello(role: "operator", scopes: ["operator.read"], handoff: [("node", [])])], options: options)
+        defer { Self.cleanUp(run) }
+        let result = try outcome.get()
+        let request = try #require(run.gateway.requests.first)
+        #expect(request.client.id == "cli")
+        #expect(request.scopes == ConnectRequest.bootstrapOperatorScopes + ["operator.questions"])
+        #expect(result.tokens.map(\.role) == ["operator", "node"])
+        #expect(result.gateway.tokens.map(\.role) == ["node", "operator"])
+        #expect(!run.progress.contains(.handoffTokensIgnored(count: 1)))
+    }
+
+    @Test("hand-off tokens: kept only from a bootstrap connect over wss:// or to a local host")
+    func handoffRule() throws {
+        let lan = try GatewayEndpoint(parsing: Self.lanURL)
+        let tailnet = GatewayEndpoint(host: "100.64.0.7", port: 18789, tls: false)
+        let secure = GatewayEndpoint(host: "gw.example.com", port: 443, tls: true)
+        #expect(GatewayPairing.keepsHandoffTokens(bootstrap: true, endpoint: lan))
+        #expect(GatewayPairing.keepsHandoffTokens(bootstrap: true, endpoint: secure))
+        #expect(!GatewayPairing.keepsHandoffTokens(bootstrap: true, endpoint: tailnet))
+        #expect(!GatewayPairing.keepsHandoffTokens(bootstrap: false, endpoint: lan))
+
+        // A code with a shared token (no bootstrap token): the hand-off tokens are dropped and reported.
+        let code = SetupCode.encode(SetupCodePayload(url: Self.lanURL, token: "shared-token"))
+        let (outcome, run) = try Self.pair([Self.hello(handoff: [("operator", ["operator.read"])])], setup: try SetupCode.parse(code))
+        defer { Self.cleanUp(run) }
+        let result = try outcome.get()
+        #expect(run.gateway.requests.first?.auth == ConnectAuth(token: "shared-token"))
+        #expect(result.tokens.map(\.role) == ["node"])
+        #expect(run.progress.contains(.handoffTokensIgnored(count: 1)))
+    }
+
+    @Test("an expired code and a code without a credential fail before anything is dialled")
+    func badCodes() throws {
+        let (expired, run) = try Self.pair([Self.hello()], setup: try Self.setup(expiresAtMs: 1_000)) { $0.wallClockMs = 2_000 }
+        defer { Self.cleanUp(run) }
+        guard case .failure(.codeExpired(let at)) = expired else { Issue.record("\(expired)"); return }
+        #expect(at == 1_000)
+        #expect(run.gateway.probes == 0)
+
+        let bare = SetupCode.encode(SetupCodePayload(url: Self.lanURL))
+        let (none, other) = try Self.pair([Self.hello()], setup: try SetupCode.parse(bare))
+        defer { Self.cleanUp(other) }
+        guard case .failure(.noCredential) = none else { Issue.record("\(none)"); return }
+        #expect(other.gateway.probes == 0)
+    }
+
+    @Test("no route answers: each route's failure, and whether TLS trust failed")
+    func noRoute() throws {
+        let (outcome, run) = try Self.pair([Self.hello()], probeFailures: [.refused("connection refused")])
+        defer { Self.cleanUp(run) }
+        guard case .failure(.noRoute(let failures, let trust)) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(failures.map(\.url) == [Self.lanURL])
+        #expect(failures.first?.reason == ProbeFailure.refused("connection refused").message)
+        #expect(!trust)
+        #expect(run.gateway.requests.isEmpty)
+
+        let (untrusted, other) = try Self.pair([Self.hello()], probeFailures: [.tlsUntrusted(observed: nil, reason: "self-signed")])
+        defer { Self.cleanUp(other) }
+        guard case .failure(.noRoute(_, true)) = untrusted else { Issue.record("\(untrusted)"); return }
+    }
+
+    @Test("pairing again updates the gateway's record (same id, the new token); another gateway on that host gets a new name")
+    func repairUpdatesRecord() throws {
+        let home = NSTemporaryDirectory() + "clawpair-pairing-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let registry = GatewayRegistry(home: home)
+        let other = PairedGateway(name: "192.168.1.5", urls: ["ws://192.168.1.5:9999"], deviceId: "d0", pairedAtMs: 1)
+        try registry.save(other)
+        try registry.setActive(other)
+        let (first, _) = try Self.pair([Self.hello()], registry: registry)
+        let record = try first.get().gateway
+        #expect(record.name == "192.168.1.5-2")
+        #expect(try first.get().becameActive == false)
+        let (second, _) = try Self.pair([Self.hello(role: "node")], registry: registry)
+        #expect(try second.get().gateway.id == record.id)
+        #expect(try second.get().gateway.deviceId != record.deviceId, "a new identity replaces the old one's tokens")
+        #expect(registry.list().gateways.count == 2)
+
+        var named = PairingOptions(deviceName: "n")
+        named.gatewayName = "192.168.1.5"
+        let (taken, _) = try Self.pair([Self.hello()], options: named, registry: registry)
+        guard case .failure(.registry(.nameTaken("192.168.1.5"))) = taken else { Issue.record("\(taken)"); return }
+    }
+}
