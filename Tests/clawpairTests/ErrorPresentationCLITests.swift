@@ -97,4 +97,26 @@ struct ErrorPresentationCLITests {
         #expect(result.stderr.hasSuffix("error: avahi-daemon is not running (or the system D-Bus is not reachable)\n"
                                         + "hint: start it (systemctl start avahi-daemon) or use --backend native\n"), "\(result)")
     }
+
+    @Test("a gateway URL that is not ws:// or wss:// is a usage error (exit 2) with the URL forms")
+    func invalidURL() throws {
+        let result = try Self.run(["devices", "list"], environment: ["OPENCLAW_GATEWAY_URL": "ftp://x", "OPENCLAW_GATEWAY_TOKEN": "t"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.hasSuffix("hint: use ws://HOST:PORT or wss://HOST:PORT\n"), "\(result)")
+    }
+
+    @Test("a certificate that fails its pin is exit 4 with the hint that names --tls-fingerprint")
+    func pinMismatch() async throws {
+        let certificate = try await TestCertificate.make()
+        defer { certificate.remove() }
+        var options = TestGatewayOptions(token: "test-shared-token-0123456789")
+        options.certificate = certificate
+        try await withTestGateway(options) { gateway in
+            let result = try Self.run(["devices", "list", "--url", gateway.url, "--tls-fingerprint", String(repeating: "ab", count: 32)],
+                                      environment: ["OPENCLAW_GATEWAY_TOKEN": "test-shared-token-0123456789"])
+            #expect(result.status == 4, "\(result)")
+            #expect(result.stderr.hasSuffix("hint: the certificate changed: if you expected that, check it and pass --tls-fingerprint "
+                                            + "with the new value\n"), "\(result)")
+        }
+    }
 }
