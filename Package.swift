@@ -13,12 +13,14 @@
 //     ├─ ClawpairAvahi       browse/resolve through avahi-daemon with libavahi-client (CAvahiClientShims);
 //     │                      registration with Avahi's Bonjour-compat dns_sd API (CDNSSDShims)
 //     ├─ ClawpairMDNS        built-in one-shot mDNS querier: record cache + browse state machine + sockets
-//     ├─ ClawpairWideArea    unicast DNS-SD browse (resolv.conf, UDP with TCP fallback), JSON5 config reader
+//     ├─ ClawpairWideArea    unicast DNS-SD browse (resolv.conf, UDP with TCP fallback)
 //     ├─ ClawpairGateway     gateway RPC client: frames, signed connect, devices/nodes RPCs, paired-gateways registry
 //     ├─ ClawpairProbe       race gateway routes: TCP → TLS (pinning) → WebSocket → connect.challenge
 //     │   ├─ ClawpairTransport  poll()-based sockets, Happy Eyeballs, TLS on OpenSSL
 //     │   └─ ClawpairWebSocket  RFC 6455 handshake and frame codec (value-type state machines, no I/O)
 //     ├─ ClawpairSetupCode   setup codes, URL normalization, plaintext policy, access profiles
+//     ├─ ClawpairConfig      OpenClaw's openclaw.json: bounded JSON5 reader, config path, credentials
+//     │                      (below ClawpairGateway and ClawpairWideArea, which read it)
 //     └─ ClawpairCore        exit codes, errors, base64url, JSON, terminal sanitizing, redaction
 //   C<Lib>                   system-library shims found through pkg-config (one per C library)
 //   CLazyLibrary             dlopen on first use, into a table of typed function pointers (for the shims below)
@@ -26,6 +28,7 @@
 //   CDNSSDShims              Avahi's dns_sd API loaded with dlopen on first use (keeps start-up fast)
 //   CAvahiClientShims        libavahi-client (+ libavahi-common) loaded with dlopen on first use: linked,
 //                            its libdbus/libsystemd/libgcrypt chain costs every command ~0.7 ms
+//   CProcessShims            core dumps off for the process (RLIMIT_CORE 0, prctl PR_SET_DUMPABLE 0)
 //   CImageShims              libjpeg reads and libpng row writes inside setjmp (fatal errors return, never exit);
 //                            zbar loaded on first use
 import PackageDescription
@@ -50,6 +53,7 @@ let package = Package(
         .library(name: "ClawpairMDNS", targets: ["ClawpairMDNS"]),
         .library(name: "ClawpairWideArea", targets: ["ClawpairWideArea"]),
         .library(name: "ClawpairBrowse", targets: ["ClawpairBrowse"]),
+        .library(name: "ClawpairConfig", targets: ["ClawpairConfig"]),
         .library(name: "ClawpairWebSocket", targets: ["ClawpairWebSocket"]),
         .library(name: "ClawpairTransport", targets: ["ClawpairTransport"]),
         .library(name: "ClawpairProbe", targets: ["ClawpairProbe"]),
@@ -70,6 +74,7 @@ let package = Package(
         .target(name: "CDNSSDShims", dependencies: ["CLazyLibrary"]),
         .target(name: "CAvahiClientShims", dependencies: ["CLazyLibrary"]),
         .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG", "CLazyLibrary"]),
+        .target(name: "CProcessShims"),
 
         // Libraries (public API for Linux nodes).
         .target(name: "ClawpairCore"),
@@ -81,15 +86,16 @@ let package = Package(
         .target(name: "ClawpairDiscovery", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairSetupCode"]),
         .target(name: "ClawpairAvahi", dependencies: ["ClawpairCore", "CAvahiClientShims", "CDNSSDShims"]),
         .target(name: "ClawpairMDNS", dependencies: ["ClawpairCore", "ClawpairDNS"]),
-        .target(name: "ClawpairWideArea", dependencies: ["ClawpairCore", "ClawpairDNS"]),
+        .target(name: "ClawpairConfig", dependencies: ["ClawpairCore"]),
+        .target(name: "ClawpairWideArea", dependencies: ["ClawpairCore", "ClawpairConfig", "ClawpairDNS"]),
         .target(name: "ClawpairBrowse", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairDiscovery", "ClawpairAvahi",
-                                                       "ClawpairMDNS", "ClawpairWideArea"]),
+                                                       "ClawpairMDNS", "ClawpairConfig", "ClawpairWideArea"]),
         .target(name: "ClawpairWebSocket", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSLShims"]),
         .target(name: "ClawpairProbe", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
                                                       "ClawpairSetupCode"]),
         .target(name: "ClawpairGateway", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
-                                                        "ClawpairIdentity", "ClawpairProbe", "ClawpairSetupCode", "ClawpairWideArea"]),
+                                                        "ClawpairIdentity", "ClawpairProbe", "ClawpairSetupCode", "ClawpairConfig"]),
 
         // The command-line tool: parses arguments, calls the libraries, formats output.
         // Release builds link the Swift runtime statically (`make build`: --static-swift-stdlib).
@@ -97,7 +103,7 @@ let package = Package(
             name: "clawpair",
             dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit", "ClawpairIdentity", "ClawpairQR",
                            "ClawpairDNS", "ClawpairDiscovery", "ClawpairProbe", "ClawpairAvahi", "ClawpairMDNS",
-                           "ClawpairWideArea", "ClawpairGateway", "ClawpairBrowse"]
+                           "ClawpairWideArea", "ClawpairConfig", "ClawpairGateway", "ClawpairBrowse", "CProcessShims"]
         ),
 
         // Examples: small programs using the libraries (README, "Using clawpair from Swift"), built by a plain `swift build`.
@@ -121,6 +127,7 @@ let package = Package(
         .testTarget(name: "ClawpairMDNSTests", dependencies: ["ClawpairMDNS", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairWideAreaTests", dependencies: ["ClawpairWideArea", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairBrowseTests", dependencies: ["ClawpairBrowse", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairConfigTests", dependencies: ["ClawpairConfig", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairWebSocketTests", dependencies: ["ClawpairWebSocket", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairTransportTests", dependencies: ["ClawpairTransport", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairProbeTests", dependencies: ["ClawpairProbe", "ClawpairTestSupport"]),

@@ -14,6 +14,7 @@
 
 import ClawpairCore
 import ClawpairDiscovery
+import ClawpairConfig
 import ClawpairWideArea
 
 #if canImport(Glibc)

@@ -128,9 +128,16 @@ public struct CommandContext: Sendable {
         }
     }
 
-    /// Writes a JSON document to stdout, pretty-printed, with a final newline.
+    /// Writes a JSON document to stdout, pretty-printed, with a final newline; terminal-safe (DEL,
+    /// C1 and bidi controls escaped as `\u`, the value unchanged).
     public func printJSON(_ value: JSONValue) {
-        stdout.write(value.pretty() + "\n")
+        stdout.write(value.pretty(terminalSafe: true) + "\n")
+    }
+
+    /// Prints `value` as one compact, terminal-safe line: for streams of JSON objects
+    /// (`--watch --json`, `advertise --json`), one per event.
+    public func printJSONLine(_ value: JSONValue) {
+        stdout.write(value.compact(terminalSafe: true) + "\n")
     }
 }
 

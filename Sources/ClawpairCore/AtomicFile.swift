@@ -39,13 +39,23 @@ public enum AtomicFileError: ClawpairError, Equatable {
 /// the final mode set with `fchmod`), which is fsynced, then renamed over the target (or, when
 /// replacing is not allowed, renamed only if the target does not exist), and the directory is
 /// fsynced so the rename itself survives a crash. On any failure the temporary file is removed.
+///
+/// A process killed between creating the temporary file and the rename leaves it behind, and
+/// it may hold a private key or a token. Its name records the writer's pid
+/// (`.<name>.tmp-<pid>-<random>`), so every write first removes the temporaries of the same
+/// target that belong to this user and to a process that no longer exists (and, from older
+/// versions without a pid, those more than ``staleAgeSeconds`` old).
 public enum AtomicFile {
+    /// Temporaries without a pid in their name are stale after this long.
+    public static let staleAgeSeconds = 600
+
     /// Writes `bytes` to `path` with permissions `mode`. With `replacing: false` an existing
     /// target is never touched and ``AtomicFileError/exists(path:)`` is thrown.
     public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600,
                              replacing: Bool) throws(AtomicFileError) {
         let (directory, name) = split(path)
-        let temporary = "\(directory)/.\(name).tmp-\(randomSuffix())"
+        removeStaleTemporaries(directory: directory, name: name)
+        let temporary = "\(directory)/.\(name).tmp-\(getpid())-\(randomSuffix())"
         do {
             let fd = try Syscall.retrying("open", path: temporary) {
                 open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
@@ -133,6 +143,37 @@ public enum AtomicFile {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
         let directory = String(path[..<slash])
         return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+
+    /// Removes `directory/.<name>.tmp-*` files left by writers that died: regular files owned
+    /// by this user whose pid is gone (or, without a pid, older than ``staleAgeSeconds``).
+    /// Best effort: what cannot be inspected or removed is left alone.
+    public static func removeStaleTemporaries(directory: String, name: String) {
+        guard let dir = opendir(directory) else { return }
+        defer { closedir(dir) }
+        let prefix = ".\(name).tmp-"
+        let now = time(nil)
+        while let entry = readdir(dir) {
+            let file = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard file.hasPrefix(prefix) else { continue }
+            let path = "\(directory)/\(file)"
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else { continue }
+            if isStale(suffix: file.dropFirst(prefix.count), modified: info.st_mtim.tv_sec, now: now) { unlink(path) }
+        }
+    }
+
+    /// Whether a temporary whose name ends in `suffix` (`<pid>-<random>`, or `<random>` from
+    /// older versions) was left by a writer that is gone.
+    static func isStale(suffix: Substring, modified: time_t, now: time_t) -> Bool {
+        let parts = suffix.split(separator: "-", maxSplits: 1)
+        if parts.count == 2, let pid = pid_t(parts[0]), pid > 0 {
+            if pid == getpid() { return false }
+            return kill(pid, 0) != 0 && errno == ESRCH
+        }
+        return now - modified > staleAgeSeconds
     }
 
     static func randomSuffix() -> String {

@@ -7,11 +7,22 @@
 //   digits, plain notation for exponents -7 < e < 21, otherwise `1.5e+300`); `-0` as `0`;
 //   NaN and infinities as `null`.
 // - Layout: `compact()` has no whitespace; `pretty(indent:)` matches `JSON.stringify(v, null, n)`.
+// - `terminalSafe: true` (what the CLI prints for --json) also escapes DEL, the C1 controls
+//   (U+0080–U+009F), the bidi controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069)
+//   and U+2028/U+2029 as `\uxxxx`: the value a JSON reader gets is the same, and a terminal
+//   showing the output never sees the raw control.
 
 extension JSONValue {
     /// The value as compact JSON, byte-for-byte what JavaScript's `JSON.stringify(value)` prints.
     public func compact() -> String {
-        String(decoding: compactBytes(), as: UTF8.self)
+        compact(terminalSafe: false)
+    }
+
+    /// `compact()`, terminal-safe when asked (see the top of this file).
+    public func compact(terminalSafe: Bool) -> String {
+        var out: [UInt8] = []
+        JSONWriter.write(self, into: &out, indent: 0, level: 0, terminalSafe: terminalSafe)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The UTF-8 bytes of `compact()`.
@@ -26,21 +37,26 @@ extension JSONValue {
     /// `indent` is clamped to 0...10 as JavaScript does; 0 gives `compact()`. Empty arrays and
     /// objects print as `[]` and `{}`. There is no trailing newline.
     public func pretty(indent: Int = 2) -> String {
+        pretty(indent: indent, terminalSafe: false)
+    }
+
+    /// `pretty(indent:)`, terminal-safe when asked (see the top of this file).
+    public func pretty(indent: Int = 2, terminalSafe: Bool) -> String {
         var out: [UInt8] = []
-        JSONWriter.write(self, into: &out, indent: max(0, min(indent, 10)), level: 0)
+        JSONWriter.write(self, into: &out, indent: max(0, min(indent, 10)), level: 0, terminalSafe: terminalSafe)
         return String(decoding: out, as: UTF8.self)
     }
 }
 
 /// The serializer; internal so the formatting rules stay in one place.
 enum JSONWriter {
-    static func write(_ value: JSONValue, into out: inout [UInt8], indent: Int, level: Int) {
+    static func write(_ value: JSONValue, into out: inout [UInt8], indent: Int, level: Int, terminalSafe: Bool = false) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case let .bool(b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case let .int(i): out.append(contentsOf: String(i).utf8)
         case let .double(d): out.append(contentsOf: formatNumber(d).utf8)
-        case let .string(s): writeString(s, into: &out)
+        case let .string(s): writeString(s, into: &out, terminalSafe: terminalSafe)
         case let .array(elements):
             if elements.isEmpty {
                 out.append(contentsOf: "[]".utf8)
@@ -50,7 +66,7 @@ enum JSONWriter {
             for (i, element) in elements.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(into: &out, indent: indent, level: level + 1)
-                write(element, into: &out, indent: indent, level: level + 1)
+                write(element, into: &out, indent: indent, level: level + 1, terminalSafe: terminalSafe)
             }
             newline(into: &out, indent: indent, level: level)
             out.append(UInt8(ascii: "]"))
@@ -63,10 +79,10 @@ enum JSONWriter {
             for (i, (key, member)) in members.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(into: &out, indent: indent, level: level + 1)
-                writeString(key, into: &out)
+                writeString(key, into: &out, terminalSafe: terminalSafe)
                 out.append(UInt8(ascii: ":"))
                 if indent > 0 { out.append(UInt8(ascii: " ")) }
-                write(member, into: &out, indent: indent, level: level + 1)
+                write(member, into: &out, indent: indent, level: level + 1, terminalSafe: terminalSafe)
             }
             newline(into: &out, indent: indent, level: level)
             out.append(UInt8(ascii: "}"))
@@ -81,8 +97,41 @@ enum JSONWriter {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    /// Whether `scalar` is escaped in terminal-safe output (see the top of this file).
+    static func isTerminalUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    static func writeString(_ s: String, into out: inout [UInt8], terminalSafe: Bool = false) {
+        if terminalSafe && s.unicodeScalars.contains(where: isTerminalUnsafe) {
+            // Split at each unsafe scalar: the runs between go through the usual escaping.
+            out.append(UInt8(ascii: "\""))
+            var run = ""
+            for scalar in s.unicodeScalars {
+                guard isTerminalUnsafe(scalar) else {
+                    run.unicodeScalars.append(scalar)
+                    continue
+                }
+                appendEscaped(run, into: &out)
+                run = ""
+                out.append(contentsOf: "\\u".utf8)
+                let v = scalar.value
+                for shift in [12, 8, 4, 0] { out.append(hexDigits[Int((v >> UInt32(shift)) & 0xF)]) }
+            }
+            appendEscaped(run, into: &out)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         out.append(UInt8(ascii: "\""))
+        appendEscaped(s, into: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// `s` with JSON.stringify's escapes, without the quotes.
+    private static func appendEscaped(_ s: String, into out: inout [UInt8]) {
         for b in s.utf8 {
             switch b {
             case 0x22: out.append(contentsOf: [0x5C, 0x22])
@@ -99,7 +148,6 @@ enum JSONWriter {
             default: out.append(b)
             }
         }
-        out.append(UInt8(ascii: "\""))
     }
 
     /// ECMAScript Number::toString for finite values; `null` for NaN and infinities.

@@ -21,16 +21,19 @@ public enum Monotonic {
 
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
+        /// Saturating at the ends of the clock: a huge duration never wraps into the past.
         public static func + (lhs: Instant, rhs: Duration) -> Instant {
-            Instant(nanoseconds: lhs.nanoseconds &+ Monotonic.nanoseconds(rhs))
+            Instant(nanoseconds: Monotonic.saturatingAdd(lhs.nanoseconds, Monotonic.nanoseconds(rhs)))
         }
 
+        /// Saturating at the ends of the clock.
         public static func - (lhs: Instant, rhs: Duration) -> Instant {
-            Instant(nanoseconds: lhs.nanoseconds &- Monotonic.nanoseconds(rhs))
+            Instant(nanoseconds: Monotonic.saturatingSubtract(lhs.nanoseconds, Monotonic.nanoseconds(rhs)))
         }
 
+        /// Saturating at ±2^63 ns.
         public static func - (lhs: Instant, rhs: Instant) -> Duration {
-            .nanoseconds(lhs.nanoseconds &- rhs.nanoseconds)
+            .nanoseconds(Monotonic.saturatingSubtract(lhs.nanoseconds, rhs.nanoseconds))
         }
 
         public static func += (lhs: inout Instant, rhs: Duration) { lhs = lhs + rhs }
@@ -60,6 +63,19 @@ public enum Monotonic {
         guard deadline > now else { return 0 }
         let parts = now.duration(to: deadline).components
         return Int32(clamping: parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000 + 1)
+    }
+
+    /// `a + b` in nanoseconds, clamped to `Int64`'s range (deadline arithmetic on durations a
+    /// peer chose).
+    public static func saturatingAdd(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b < 0 ? Int64.min : Int64.max) : sum
+    }
+
+    /// `a - b` in nanoseconds, clamped to `Int64`'s range.
+    public static func saturatingSubtract(_ a: Int64, _ b: Int64) -> Int64 {
+        let (difference, overflow) = a.subtractingReportingOverflow(b)
+        return overflow ? (b < 0 ? Int64.max : Int64.min) : difference
     }
 
     /// `duration` in whole nanoseconds, saturating at ±Int64.max.

@@ -9,6 +9,24 @@ public enum Redaction {
         return "<redacted, \(count) char\(count == 1 ? "" : "s")>"
     }
 
+    /// `text` with the userinfo of a URL in it (`wss://admin:hunter2@host` → `wss://<redacted>@host`)
+    /// hidden: echoing a rejected URL must not echo the password inside it. Text without a
+    /// `scheme://…@` authority comes back unchanged.
+    public static func url(_ text: String) -> String {
+        let chars = Array(text.unicodeScalars)
+        guard let colon = (0..<max(0, chars.count - 2)).first(where: { chars[$0] == ":" && chars[$0 + 1] == "/" && chars[$0 + 2] == "/" })
+        else { return text }
+        let start = colon + 3
+        let ends: Set<Unicode.Scalar> = ["/", "?", "#", "\\"]
+        let end = chars[start...].firstIndex { ends.contains($0) } ?? chars.count
+        guard let at = chars[start..<end].lastIndex(of: "@") else { return text }
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: chars[..<start])
+        out.append(contentsOf: "<redacted>".unicodeScalars)
+        out.append(contentsOf: chars[at...])
+        return String(out)
+    }
+
     /// `secret` itself when `reveal` is true, else its redacted form.
     public static func show(_ secret: String, reveal: Bool) -> String {
         reveal ? secret : redact(secret)

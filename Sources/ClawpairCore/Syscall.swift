@@ -69,6 +69,10 @@ public enum Syscall {
 }
 
 /// Bounded whole-file and whole-stream reads.
+///
+/// A path is opened with `O_NONBLOCK` (so a FIFO or a device at that path cannot block the
+/// open) and `fstat`ed: only a regular file is read. Symbolic links are followed unless the
+/// caller owns the file and says `followSymlinks: false` (`O_NOFOLLOW`).
 public enum FileIO {
     /// Reading more than `limit` bytes fails with this.
     public struct TooLarge: ClawpairError {
@@ -78,14 +82,50 @@ public enum FileIO {
         public var hint: String? { "check that this is the right input; clawpair reads at most \(limit) bytes here" }
     }
 
-    /// All bytes of the file at `path`, at most `limit`.
-    public static func read(path: String, limit: Int) throws(ClawpairErrorBox) -> [UInt8] {
+    /// The path names something other than a regular file (a FIFO, socket, device or directory,
+    /// or a symbolic link where none is allowed).
+    public struct NotARegularFile: ClawpairError {
+        public let path: String
+        /// What it is instead: "a FIFO", "a directory", "a symbolic link", …
+        public let kind: String
+        public var exitStatus: ExitStatus { .failure }
+        public var message: String { "\(path) is not a regular file (it is \(kind))" }
+        public var hint: String? {
+            kind == "a directory" ? "give a file, not a directory" : "replace \(path) with a regular file, or point clawpair at one"
+        }
+    }
+
+    /// All bytes of the regular file at `path`, at most `limit`.
+    public static func read(path: String, limit: Int, followSymlinks: Bool = true) throws(ClawpairErrorBox) -> [UInt8] {
         let fd: Int32
         do {
-            fd = try Syscall.retrying("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
-        } catch { throw ClawpairErrorBox(error) }
+            let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followSymlinks ? 0 : O_NOFOLLOW)
+            fd = try Syscall.retrying("open", path: path) { open(path, flags) }
+        } catch {
+            if error.errno == ELOOP && !followSymlinks { throw ClawpairErrorBox(NotARegularFile(path: path, kind: "a symbolic link")) }
+            throw ClawpairErrorBox(error)
+        }
         defer { close(fd) }
+        var info = stat()
+        do { try Syscall.retrying("fstat", path: path) { fstat(fd, &info) } } catch { throw ClawpairErrorBox(error) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw ClawpairErrorBox(NotARegularFile(path: path, kind: kind(of: info.st_mode)))
+        }
+        if Int64(info.st_size) > Int64(limit) { throw ClawpairErrorBox(TooLarge(path: path, limit: limit)) }
         return try read(fd: fd, limit: limit, name: path)
+    }
+
+    /// "a FIFO", "a directory", … for a `st_mode`.
+    static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "a FIFO"
+        case S_IFDIR: return "a directory"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFLNK: return "a symbolic link"
+        default: return "not a file"
+        }
     }
 
     /// All bytes readable from `fd` until end of file, at most `limit`.

@@ -30,7 +30,7 @@ public enum WallClock {
 
     /// "in 9m 58s" or "2h 5m ago", relative to `now`.
     public static func relative(ms: Int64, now: Int64) -> String {
-        let delta = ms - now
+        let delta = Monotonic.saturatingSubtract(ms, now)  // `ms` may come from a peer
         if delta == 0 { return "now" }
         let span = DurationText.describe(milliseconds: delta)
         return delta > 0 ? "in \(span)" : "\(span) ago"

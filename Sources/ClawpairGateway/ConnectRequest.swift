@@ -66,6 +66,8 @@ public struct ConnectRequest: Sendable, Equatable {
     /// Protocol range: the toolkit speaks 3 through 4.
     public static let minProtocol: Int64 = 3
     public static let maxProtocol: Int64 = 4
+    /// The protocols a hello-ok may choose (``minProtocol`` through ``maxProtocol``).
+    public static var protocolRange: ClosedRange<Int64> { minProtocol...maxProtocol }
 
     /// Scopes operator commands ask for: enough to list, approve and reject pairing requests and
     /// to mint setup codes (`device.pair.setupCode` needs admin).

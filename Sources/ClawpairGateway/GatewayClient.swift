@@ -5,8 +5,8 @@
 // Each blocking call runs the loop until its answer arrives, the connection fails, or its own
 // deadline passes; nothing runs between calls. After hello-ok a watchdog closes the connection
 // when the gateway is silent for more than twice its tick interval (`identity-and-handshake.md`
-// §4). Messages are capped at 64 KiB before `connect` succeeds and at hello-ok's
-// `policy.maxPayload` after.
+// §4). Messages are capped at 64 KiB before `connect` succeeds and after it at hello-ok's
+// `policy.maxPayload` or the configuration's ceiling (2 MiB by default), whichever is smaller.
 
 import ClawpairCore
 import ClawpairIdentity
@@ -37,16 +37,27 @@ public struct GatewayClientConfiguration: Sendable {
     public var happyEyeballs: HappyEyeballsConfiguration
     /// Events kept until read; older ones are dropped beyond this.
     public var maxQueuedEvents: Int
+    /// Bytes of event messages kept until read; older events are dropped beyond this.
+    public var maxQueuedEventBytes: Int
     /// The largest message accepted after hello-ok, whatever the gateway announces.
     public var maxPayloadCeiling: Int
 
+    /// 2 MiB: a parsed message takes several times its size in memory (a 20 MB device list
+    /// peaked at 176 MB), so this keeps a command under 64 MB whatever the gateway sends; a
+    /// device list of this size has some ten thousand entries.
+    public static let defaultMaxPayloadCeiling = 2 << 20
+    /// 1 MiB of unread events.
+    public static let defaultMaxQueuedEventBytes = 1 << 20
+
     public init(challengeTimeout: Duration = .seconds(6), userAgent: String = "clawpair",
                 happyEyeballs: HappyEyeballsConfiguration = HappyEyeballsConfiguration(), maxQueuedEvents: Int = 1024,
-                maxPayloadCeiling: Int = HelloOK.defaultMaxPayload) {
+                maxQueuedEventBytes: Int = GatewayClientConfiguration.defaultMaxQueuedEventBytes,
+                maxPayloadCeiling: Int = GatewayClientConfiguration.defaultMaxPayloadCeiling) {
         self.challengeTimeout = challengeTimeout
         self.userAgent = userAgent
         self.happyEyeballs = happyEyeballs
         self.maxQueuedEvents = maxQueuedEvents
+        self.maxQueuedEventBytes = maxQueuedEventBytes
         self.maxPayloadCeiling = maxPayloadCeiling
     }
 }
@@ -84,6 +95,9 @@ public final class GatewayClient {
     private var awaited: Set<String> = []
     private var responses: [String: (ok: Bool, payload: JSONValue?, error: GatewayErrorShape?)] = [:]
     private var events: [GatewayEvent] = []
+    /// The message size of each queued event, and their sum.
+    private var eventSizes: [Int] = []
+    private var queuedEventBytes = 0
     private var lastHeard = MonotonicInstant(nanoseconds: 0)
     private var watchdog: EventLoop.Timer?
     private var messageLimit = GatewayFrames.preConnectMaxBytes
@@ -216,8 +230,11 @@ public final class GatewayClient {
         }
         phase = .connecting
         let payload = try exchange(method: "connect", params: params, timeout: timeout, isConnect: true)
-        guard let hello = HelloOK(payload) else {
-            fail(.protocolViolation("the connect response is not hello-ok"))
+        let hello: HelloOK
+        switch HelloOK.accepting(payload, requested: ConnectRequest.protocolRange) {
+        case .success(let accepted): hello = accepted
+        case .failure(let refusal):
+            fail(refusal)
             throw failure ?? .notConnected
         }
         self.hello = hello
@@ -241,14 +258,19 @@ public final class GatewayClient {
 
     /// The next event, waiting up to `timeout`; nil when none arrived in time.
     public func nextEvent(timeout: Duration) throws(GatewayError) -> GatewayEvent? {
-        if !events.isEmpty { return events.removeFirst() }
+        if !events.isEmpty { return takeEvent() }
         if let failure { throw failure }
         guard phase == .open else { throw .notConnected }
         let deadline = loop.clock.now().advanced(by: timeout)
         runLoop(until: deadline) { !self.events.isEmpty }
-        if !events.isEmpty { return events.removeFirst() }
+        if !events.isEmpty { return takeEvent() }
         if let failure { throw failure }
         return nil
+    }
+
+    private func takeEvent() -> GatewayEvent {
+        queuedEventBytes -= eventSizes.removeFirst()
+        return events.removeFirst()
     }
 
     /// Closes politely (a normal close frame, then the socket). Safe to call more than once.
@@ -439,8 +461,14 @@ public final class GatewayClient {
             if awaited.contains(id) { responses[id] = (ok, payload, error) }
         case .event(let name, let payload, let seq):
             if name == "tick" || name == "connect.challenge" { return }
-            if events.count >= configuration.maxQueuedEvents { events.removeFirst() }
+            let size = text.utf8.count
+            while !events.isEmpty, events.count >= configuration.maxQueuedEvents
+                    || queuedEventBytes + size > configuration.maxQueuedEventBytes {
+                _ = takeEvent()
+            }
             events.append(GatewayEvent(name: name, payload: payload, seq: seq))
+            eventSizes.append(size)
+            queuedEventBytes += size
         case .request, .cancel:
             return
         }

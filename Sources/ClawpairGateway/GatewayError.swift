@@ -105,7 +105,7 @@ extension GatewayError: ClawpairError {
     public var message: String {
         switch self {
         case .invalidURL(let url, let reason):
-            return "cannot use the gateway URL '\(TerminalText.sanitize(url, maxScalars: 200))': \(reason)"
+            return "cannot use the gateway URL '\(TerminalText.sanitize(Redaction.url(url), maxScalars: 200))': \(reason)"
         case .unreachable(let url, let phase, let reason):
             return "cannot reach the gateway at \(url) (\(phase)): \(reason)"
         case .tlsTrust(let url, let failure):

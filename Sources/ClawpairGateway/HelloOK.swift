@@ -24,6 +24,14 @@ public struct HelloOK: Sendable, Equatable {
     /// Defaults the protocol documents for absent policy fields.
     public static let defaultMaxPayload = 25 * 1024 * 1024
     public static let defaultTickIntervalMs: Int64 = 15_000
+    /// The tick intervals the watchdog accepts: a gateway's `policy.tickIntervalMs` is clamped
+    /// into this range before it reaches a clock (upstream ticks every 30 s,
+    /// `src/gateway/server-constants.ts` TICK_INTERVAL_MS). Below 100 ms the watchdog would
+    /// fire on scheduling noise; above 10 minutes it would never fire.
+    public static let tickIntervalRange: ClosedRange<Int64> = 100...600_000
+    /// The payload limits accepted from `policy.maxPayload` and `policy.maxBufferedBytes`
+    /// (clamped into this range; the client's own ceiling applies on top).
+    public static let payloadLimitRange: ClosedRange<Int64> = 1...(Int64(Int32.max))
 
     public var protocolVersion: Int64
     public var serverVersion: String?
@@ -68,22 +76,42 @@ public struct HelloOK: Sendable, Equatable {
             return IssuedDeviceToken(token: token, role: role, scopes: Self.strings(entry["scopes"]),
                                      issuedAtMs: entry["issuedAtMs"]?.int64Value)
         }
+        // Every number here is the peer's: non-positive values mean "absent", the rest are
+        // clamped into sane ranges before they size a buffer or arm a timer.
         let policy = payload["policy"]
         if let max = policy?["maxPayload"]?.int64Value, max > 0 {
-            maxPayload = Int(clamping: max)
+            maxPayload = Int(max.clamped(to: Self.payloadLimitRange))
         } else {
             maxPayload = Self.defaultMaxPayload
         }
-        maxBufferedBytes = policy?["maxBufferedBytes"]?.int64Value.map { Int(clamping: $0) }
+        maxBufferedBytes = policy?["maxBufferedBytes"]?.int64Value.flatMap { $0 > 0 ? Int($0.clamped(to: Self.payloadLimitRange)) : nil }
         if let tick = policy?["tickIntervalMs"]?.int64Value, tick > 0 {
-            tickIntervalMs = tick
+            tickIntervalMs = tick.clamped(to: Self.tickIntervalRange)
         } else {
             tickIntervalMs = Self.defaultTickIntervalMs
         }
         raw = payload
     }
 
+    /// Parses a connect response's payload and checks that the gateway chose a protocol inside
+    /// the range the client asked for (`requested`, ConnectParams' minProtocol…maxProtocol).
+    public static func accepting(_ payload: JSONValue, requested: ClosedRange<Int64>) -> Result<HelloOK, GatewayError> {
+        guard let hello = HelloOK(payload) else { return .failure(.protocolViolation("the connect response is not hello-ok")) }
+        guard requested.contains(hello.protocolVersion) else {
+            return .failure(.protocolViolation("the gateway chose protocol \(hello.protocolVersion), outside the requested "
+                + "\(requested.lowerBound)–\(requested.upperBound)"))
+        }
+        return .success(hello)
+    }
+
     private static func strings(_ value: JSONValue?) -> [String] {
         (value?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+}
+
+extension Comparable {
+    /// This value moved into `range`.
+    func clamped(to range: ClosedRange<Self>) -> Self {
+        min(max(self, range.lowerBound), range.upperBound)
     }
 }

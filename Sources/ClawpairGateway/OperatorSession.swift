@@ -24,6 +24,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ClawpairConfig
 import ClawpairCore
 import ClawpairIdentity
 

@@ -268,6 +268,7 @@ final class ProbeAttempt {
         case .tls(.closedDuringHandshake): return "the server closed the connection during the handshake (is it plain ws://?)"
         case .tls(let other): return other.message
         case .transport(let other): return other.message
+        case .peerNotReading: return error.message
         }
     }
 }

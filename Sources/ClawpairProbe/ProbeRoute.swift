@@ -6,6 +6,7 @@
 // 2. make sure `ProbeRoute.plaintextRefused` is right for it (the plaintext policy);
 // 3. add unit cases to `ProbeRouteTests` and a row to the man page's CANDIDATES section.
 
+import ClawpairCore
 import ClawpairSetupCode
 
 /// One route to probe: where to dial, whether TLS, which path, and the pin that must match.
@@ -201,8 +202,9 @@ public enum ProbeCandidates {
         text.count > 40 ? String(text.prefix(8)) + "…" : text
     }
 
-    static func shorten(_ text: String) -> String {
-        text.count > 60 ? String(text.prefix(57)) + "..." : text
+    static func shorten(_ raw: String) -> String {
+        let text = Redaction.url(raw)
+        return text.count > 60 ? String(text.prefix(57)) + "..." : text
     }
 }
 

@@ -11,6 +11,7 @@ enum JPEGDecoder {
     /// and the size checked against `limits` before decompression starts. Damage libjpeg works
     /// around is returned as warnings, except a file that ends early, which is an error.
     static func decode(_ bytes: [UInt8], limits: ImageLimits) throws(QRError) -> LoadedImage {
+        try JPEGPrecheck.check(bytes, limits: limits)
         guard let decoder = CImageShims_jpeg_create_decompress(UInt32(clamping: limits.maxJPEGScans)) else {
             throw .corruptImage(format: .jpeg, reason: "libjpeg could not start (out of memory?)")
         }

@@ -127,7 +127,7 @@ extension SetupCodeError: ClawpairError {
         case .missingBootstrapToken:
             return "setup payload has no bootstrapToken"
         case let .invalidURL(url):
-            return "invalid gateway URL: \(url)"
+            return "invalid gateway URL: \(Redaction.url(url))"
         case let .tooManyRoutes(count, limit):
             return "\(count) gateway URLs given; a setup code carries at most \(limit)"
         case let .plaintextPort80(url):

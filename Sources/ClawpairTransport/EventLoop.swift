@@ -156,9 +156,10 @@ public final class EventLoop {
         var wake = deadline
         if let earliest = timers.map(\.deadline).min() { wake = wake.map { min($0, earliest) } ?? earliest }
         guard let wake else { return -1 }
-        let remaining = wake.nanoseconds - clock.now().nanoseconds
+        // Saturating: a deadline from a peer's duration may sit at the far end of the clock.
+        let remaining = Monotonic.saturatingSubtract(wake.nanoseconds, clock.now().nanoseconds)
         if remaining <= 0 { return 0 }
-        return Int32(clamping: (remaining + 999_999) / 1_000_000)
+        return Int32(clamping: remaining / 1_000_000 + (remaining % 1_000_000 == 0 ? 0 : 1))
     }
 
     private func pollOnce(deadline: MonotonicInstant?) throws(TransportError) {

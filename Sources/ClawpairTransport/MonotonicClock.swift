@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ClawpairCore
 
 /// A point on a monotonic clock, in nanoseconds since an arbitrary origin.
 ///
@@ -14,19 +15,22 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable, CustomStringConv
     /// The instant `nanoseconds` after the origin.
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
-    /// The instant `milliseconds` after the origin (handy in tests).
+    /// The instant `milliseconds` after the origin (handy in tests), saturating at the ends of
+    /// the clock.
     public static func milliseconds(_ milliseconds: Int64) -> MonotonicInstant {
-        MonotonicInstant(nanoseconds: milliseconds * 1_000_000)
+        let (product, overflow) = milliseconds.multipliedReportingOverflow(by: 1_000_000)
+        return MonotonicInstant(nanoseconds: overflow ? (milliseconds < 0 ? .min : .max) : product)
     }
 
-    /// This instant moved by `duration` (which may be negative).
+    /// This instant moved by `duration` (which may be negative), saturating at the ends of the
+    /// clock: a duration from the network, however large, never wraps a deadline into the past.
     public func advanced(by duration: Duration) -> MonotonicInstant {
-        MonotonicInstant(nanoseconds: nanoseconds &+ duration.nanoseconds)
+        MonotonicInstant(nanoseconds: Monotonic.saturatingAdd(nanoseconds, duration.nanoseconds))
     }
 
-    /// The duration from `other` to this instant.
+    /// The duration from `other` to this instant (saturating at ±2^63 ns, about 292 years).
     public func duration(since other: MonotonicInstant) -> Duration {
-        .nanoseconds(nanoseconds &- other.nanoseconds)
+        .nanoseconds(Monotonic.saturatingSubtract(nanoseconds, other.nanoseconds))
     }
 
     public static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }

@@ -10,6 +10,8 @@ public enum StreamError: Error, Sendable, Equatable {
     case transport(TransportError)
     /// TLS failed.
     case tls(TLSError)
+    /// The peer stopped reading: more than `limit` bytes waited for it to drain.
+    case peerNotReading(queuedBytes: Int, limit: Int)
 }
 
 extension StreamError: ClawpairError {
@@ -17,6 +19,8 @@ extension StreamError: ClawpairError {
         switch self {
         case .transport(let error): return error.message
         case .tls(let error): return error.message
+        case .peerNotReading(let queued, let limit):
+            return "the peer stopped reading: \(queued) bytes waited to be sent (limit \(limit))"
         }
     }
 }
@@ -39,6 +43,13 @@ public final class StreamConnection {
     public let remoteAddress: SocketAddress
     /// The largest read per `read(2)` call. Default 16 KiB.
     public let readChunkSize: Int
+    /// The most bytes that may wait for the peer to read them (beyond what the kernel's socket
+    /// buffer holds); a send past it fails the stream with ``StreamError/peerNotReading(queuedBytes:limit:)``.
+    /// Default ``defaultMaxQueuedBytes``.
+    public let maxQueuedBytes: Int
+    /// 4 MiB: well above any request clawpair sends (the gateway itself gives up on a client
+    /// after 1.5 MiB of unsent data, `src/gateway/server-constants.ts` MAX_BUFFERED_BYTES).
+    public static let defaultMaxQueuedBytes = 4 << 20
     /// Receives data, end of stream and failures, on the loop's thread. Set it before the
     /// first loop round.
     public var onEvent: ((StreamEvent) -> Void)?
@@ -53,11 +64,13 @@ public final class StreamConnection {
     private var finished = false
 
     /// Wraps a connected `socket` (from ``TCPDialer``) and starts watching it.
-    public init(loop: EventLoop, socket: TCPSocket, remoteAddress: SocketAddress, readChunkSize: Int = 16 * 1024) {
+    public init(loop: EventLoop, socket: TCPSocket, remoteAddress: SocketAddress, readChunkSize: Int = 16 * 1024,
+                maxQueuedBytes: Int = StreamConnection.defaultMaxQueuedBytes) {
         self.loop = loop
         self.socket = socket
         self.remoteAddress = remoteAddress
         self.readChunkSize = readChunkSize
+        self.maxQueuedBytes = maxQueuedBytes
         self.readBuffer = [UInt8](repeating: 0, count: readChunkSize)
         registration = loop.register(socket.fileDescriptor, interest: .readable) { [weak self] events in
             self?.ready(events)
@@ -81,7 +94,8 @@ public final class StreamConnection {
         advanceHandshake()
     }
 
-    /// Queues bytes (encrypted first when TLS is on) and writes what the socket takes now.
+    /// Queues bytes (encrypted first when TLS is on) and writes what the socket takes now. When
+    /// more than ``maxQueuedBytes`` are left waiting, the peer is not reading: the stream fails.
     public func send(_ bytes: [UInt8]) {
         guard !finished else { return }
         if let tls {
@@ -96,6 +110,8 @@ public final class StreamConnection {
             outgoing.append(contentsOf: bytes)
         }
         flush()
+        let queued = outgoing.count - outgoingOffset
+        if !finished && queued > maxQueuedBytes { fail(.peerNotReading(queuedBytes: queued, limit: maxQueuedBytes)) }
     }
 
     /// Closes the socket (after a best-effort TLS close_notify and a last non-blocking write).
@@ -143,6 +159,11 @@ public final class StreamConnection {
         }
         if outgoingOffset == outgoing.count {
             outgoing.removeAll(keepingCapacity: true)
+            outgoingOffset = 0
+        } else if outgoingOffset >= 64 * 1024 && outgoingOffset >= outgoing.count / 2 {
+            // A peer that reads slowly never lets the queue empty: drop the written prefix so
+            // memory follows what is still queued.
+            outgoing.removeFirst(outgoingOffset)
             outgoingOffset = 0
         }
         if let registration {

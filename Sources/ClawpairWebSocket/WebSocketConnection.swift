@@ -13,6 +13,12 @@
 //
 // In `closeSent` data still arrives and is delivered (§5.5.1); pings are no longer answered,
 // since nothing may follow our close frame.
+//
+// Pongs are coalesced (§5.5.3: "an endpoint MAY elect to send a Pong frame for only the most
+// recently processed Ping frame"): a ping only records its payload, and the one pong for the
+// latest ping is framed when the transport takes the outbound bytes. A peer flooding pings thus
+// costs one pong per transport write, not one per ping; runs of consecutive `.ping` events
+// collapse the same way.
 
 /// What the application sees.
 public enum WebSocketEvent: Sendable, Equatable {
@@ -70,6 +76,8 @@ public struct WebSocketConnection: Sendable {
     private var events: [WebSocketEvent] = []
     private var eventIndex = 0
     private var outbound: [UInt8] = []
+    /// The payload of the latest ping not yet answered (coalesced, see above).
+    private var pendingPong: [UInt8]?
     private let maskingKeys: @Sendable () -> WebSocketMaskingKey
 
     /// An engine for `role` with the decoder's and assembler's limits (see their defaults).
@@ -134,8 +142,12 @@ public struct WebSocketConnection: Sendable {
             case .binary(let bytes): events.append(.binary(bytes))
             case .pong(let bytes): events.append(.pong(bytes))
             case .ping(let bytes):
-                if state == .open { enqueue(WebSocketFrame(opcode: .pong, payload: bytes)) }
-                events.append(.ping(bytes))
+                if state == .open { pendingPong = bytes }
+                if eventIndex < events.count, case .ping = events[events.count - 1] {
+                    events[events.count - 1] = .ping(bytes)
+                } else {
+                    events.append(.ping(bytes))
+                }
             case .close(let status): handle(.peerClose(status))
             }
         }
@@ -185,14 +197,23 @@ public struct WebSocketConnection: Sendable {
         handle(.localClose(WebSocketCloseStatus(code: code, reason: reason)))
     }
 
-    /// Takes the bytes queued for the transport.
+    /// Takes the bytes queued for the transport (with the pong for the latest ping, if one is
+    /// owed).
     public mutating func takeOutbound() -> [UInt8] {
+        flushPong()
         defer { outbound.removeAll(keepingCapacity: true) }
         return outbound
     }
 
-    /// Whether bytes are waiting to be written.
-    public var hasOutbound: Bool { !outbound.isEmpty }
+    /// Whether bytes are waiting to be written (a pong owed counts).
+    public var hasOutbound: Bool { !outbound.isEmpty || pendingPong != nil }
+
+    /// Frames the owed pong, if any.
+    private mutating func flushPong() {
+        guard let payload = pendingPong else { return }
+        pendingPong = nil
+        enqueue(WebSocketFrame(opcode: .pong, payload: payload))
+    }
 
     private mutating func enqueue(_ frame: WebSocketFrame) {
         let key: WebSocketMaskingKey? = role == .client ? maskingKeys() : nil
@@ -202,6 +223,8 @@ public struct WebSocketConnection: Sendable {
     // MARK: The closing handshake
 
     private mutating func handle(_ input: Input) {
+        // An owed pong goes out before our close frame; nothing may follow that.
+        if state == .open { flushPong() }
         switch (state, input) {
         case (.open, .localClose(let status)):
             enqueue(WebSocketFrame(opcode: .close, payload: WebSocketFrameEncoder.closePayload(status)))

@@ -2,6 +2,7 @@
 // configured resolvers (typically because Tailscale split DNS for it is missing), and this
 // machine is on a tailnet, ask Tailscale's MagicDNS resolver directly. Only 100.100.100.100 is
 // trusted: probing peers would let the fastest responder become the DNS-SD authority.
+import ClawpairConfig
 import ClawpairCore
 
 /// The rules and budgets of the tailnet fallback. Detection itself (running

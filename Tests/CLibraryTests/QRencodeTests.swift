@@ -1,4 +1,5 @@
 import CQRencode
+import Glibc
 @testable import ClawpairQR
 import Testing
 
@@ -22,7 +23,9 @@ struct QRencodeTests {
     }
 
     private func check(level: QRecLevel, expectedVersion: Int32) throws {
-        let code = try #require(QRcode_encodeString("HELLO WORLD", 0, level, QR_MODE_8, 1), "QRcode_encodeString returned NULL")
+        errno = 0
+        let encoded = QRcode_encodeString("HELLO WORLD", 0, level, QR_MODE_8, 1)
+        let code = try #require(encoded, "QRcode_encodeString returned NULL, errno \(errno)")
         defer { QRcode_free(code) }
         #expect(code.pointee.version == expectedVersion)
         #expect(code.pointee.width == 17 + 4 * expectedVersion)

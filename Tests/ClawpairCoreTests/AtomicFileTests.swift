@@ -66,3 +66,35 @@ import Testing
         #expect(throws: AtomicFileError.notADirectory(path: file)) { try AtomicFile.ensurePrivateDirectory(file) }
     }
 }
+
+/// Temporaries left by a writer killed before its rename (they may hold a private key) are
+/// removed by the next write of the same file; a live writer's are not.
+@Suite struct AtomicFileStaleTemporaryTests {
+    /// A pid that no longer exists: a child that has exited and been reaped.
+    static func deadPID() throws -> pid_t {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+
+    @Test func staleTemporariesOfTheSameTargetAreRemoved() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clawpair-stale-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let dead = try Self.deadPID()
+        let live = getppid()  // the test runner's parent: alive throughout
+        let names = [".key.tmp-\(dead)-abc", ".key.tmp-\(live)-def", ".key.tmp-oldformat", ".other.tmp-\(dead)-x"]
+        for name in names { try "PRIVATE KEY".write(toFile: "\(directory)/\(name)", atomically: false, encoding: .utf8) }
+        // An old-format temporary (no pid) counts as stale only once it is older than the limit.
+        var old = [timespec(tv_sec: time(nil) - time_t(AtomicFile.staleAgeSeconds) - 5, tv_nsec: 0),
+                   timespec(tv_sec: time(nil) - time_t(AtomicFile.staleAgeSeconds) - 5, tv_nsec: 0)]
+        try "PRIVATE KEY".write(toFile: "\(directory)/.key.tmp-ancient", atomically: false, encoding: .utf8)
+        #expect(utimensat(AT_FDCWD, "\(directory)/.key.tmp-ancient", &old, 0) == 0)
+
+        try AtomicFile.write(Array("new".utf8), to: directory + "/key", replacing: true)
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory))
+        #expect(left == ["key", ".key.tmp-\(live)-def", ".key.tmp-oldformat", ".other.tmp-\(dead)-x"], "\(left)")
+    }
+}

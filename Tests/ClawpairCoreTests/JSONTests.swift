@@ -273,3 +273,31 @@ import Testing
         #expect(accepted > 0)
     }
 }
+
+/// What the CLI prints for --json: DEL, C1 and bidi controls escaped, the value unchanged.
+@Suite struct JSONTerminalSafeTests {
+    @Test("C1, bidi, DEL and line separators come out as \\u escapes; the parsed value is the same")
+    func escapes() throws {
+        let hostile = "Evil\u{9B}31m \u{202E}gnp.exe\u{2066}x\u{2069} \u{200F}\u{061C}\u{7F}\u{85}\u{2028}é😀\u{1B}"
+        let value = JSONValue.object([("name\u{202E}", .string(hostile))])
+        let safe = value.compact(terminalSafe: true)
+        #expect(safe == #"{"name\u202e":"Evil\u009b31m \u202egnp.exe\u2066x\u2069 \u200f\u061c\u007f\u0085\u2028é😀\u001b"}"#)
+        #expect(try JSONValue.parse(safe) == value)
+        #expect(try JSONValue.parse(value.pretty(terminalSafe: true)) == value)
+        // Without the option: JSON.stringify's bytes exactly (the controls raw).
+        #expect(value.compact() == "{\"name\u{202E}\":\"\(hostile.replacingOccurrences(of: "\u{1B}", with: "\\u001b"))\"}")
+        #expect(JSONValue.string("plain").compact(terminalSafe: true) == #""plain""#)
+    }
+}
+
+/// A URL's userinfo never reaches an error message.
+@Suite struct RedactionURLTests {
+    @Test func userinfoIsHidden() {
+        #expect(Redaction.url("wss://admin:hunter2@gw.example.com") == "wss://<redacted>@gw.example.com")
+        #expect(Redaction.url("ws://tok@host:18789/path?q=a@b") == "ws://<redacted>@host:18789/path?q=a@b")
+        #expect(Redaction.url("https://a@b:c@host/") == "https://<redacted>@host/")
+        #expect(Redaction.url("wss://gw.example.com/x@y") == "wss://gw.example.com/x@y")
+        #expect(Redaction.url("host:18789") == "host:18789")
+        #expect(Redaction.url("user@host") == "user@host")
+    }
+}

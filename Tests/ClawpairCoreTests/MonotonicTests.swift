@@ -20,3 +20,20 @@ import Testing
         #expect(Monotonic.pollTimeout(until: Self.now + .seconds(10_000_000), from: Self.now) == Int32.max)
     }
 }
+
+/// Deadline arithmetic on durations a peer chose saturates at the ends of the clock.
+@Suite struct MonotonicSaturationTests {
+    @Test("adding a huge duration saturates instead of wrapping into the past")
+    func saturates() {
+        let now = Monotonic.Instant(nanoseconds: 5_000_000_000)
+        #expect((now + .milliseconds(Int64(1) << 62)).nanoseconds == Int64.max)
+        #expect((now + .seconds(Int64.max)).nanoseconds == Int64.max)
+        #expect((Monotonic.Instant(nanoseconds: -5) - .seconds(Int64.max)).nanoseconds == Int64.min)
+        #expect(Monotonic.Instant(nanoseconds: .max) - Monotonic.Instant(nanoseconds: .min) == .nanoseconds(Int64.max))
+        #expect(Monotonic.Instant(nanoseconds: .min) - Monotonic.Instant(nanoseconds: 1) == .nanoseconds(Int64.min))
+        #expect(Monotonic.saturatingAdd(.max, 1) == .max && Monotonic.saturatingAdd(.min, -1) == .min)
+        #expect(Monotonic.saturatingSubtract(.min, 1) == .min && Monotonic.saturatingSubtract(.max, -1) == .max)
+        #expect(Monotonic.saturatingAdd(2, 3) == 5 && Monotonic.saturatingSubtract(2, 3) == -1)
+        #expect(Monotonic.pollTimeout(until: now + .milliseconds(Int64(1) << 62), from: now) == Int32.max)
+    }
+}

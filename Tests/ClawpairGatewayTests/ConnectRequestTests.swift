@@ -124,6 +124,32 @@ struct SignatureVectors: Decodable, Sendable {
         #expect(HelloOK(["type": "hello-ok"]) == nil)
     }
 
+    @Test("hello-ok policy numbers are clamped; a protocol outside the requested range is refused")
+    func helloOKHostileNumbers() throws {
+        let huge = try JSONValue.parse("""
+        {"type":"hello-ok","protocol":4,"policy":{"maxPayload":4611686018427387904,"maxBufferedBytes":9223372036854775807,
+         "tickIntervalMs":4611686018427387904}}
+        """)
+        let hello = try #require(HelloOK(huge))
+        #expect(hello.tickIntervalMs == HelloOK.tickIntervalRange.upperBound)
+        #expect(hello.maxPayload == Int(HelloOK.payloadLimitRange.upperBound))
+        #expect(hello.maxBufferedBytes == Int(HelloOK.payloadLimitRange.upperBound))
+        let tiny = try #require(HelloOK(["type": "hello-ok", "protocol": 4, "policy": ["tickIntervalMs": 1, "maxBufferedBytes": -5]]))
+        #expect(tiny.tickIntervalMs == HelloOK.tickIntervalRange.lowerBound)
+        #expect(tiny.maxBufferedBytes == nil)
+        for version: Int64 in [99, 0, -1, 2, 5] {
+            let payload: JSONValue = ["type": "hello-ok", "protocol": .int(version)]
+            guard case .failure(let error) = HelloOK.accepting(payload, requested: ConnectRequest.protocolRange) else {
+                Issue.record("protocol \(version) accepted")
+                continue
+            }
+            #expect(error.message.contains("the gateway chose protocol \(version), outside the requested 3–4"), "\(error.message)")
+        }
+        for version: Int64 in [3, 4] {
+            #expect((try? HelloOK.accepting(["type": "hello-ok", "protocol": .int(version)], requested: ConnectRequest.protocolRange).get()) != nil)
+        }
+    }
+
     @Test("endpoints: URLs and host:port parse; setup codes are refused as URLs; loopback is known")
     func endpoints() throws {
         let url = try GatewayEndpoint(parsing: "wss://gw.example.com")

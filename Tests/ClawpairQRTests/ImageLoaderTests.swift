@@ -1,4 +1,4 @@
-import ClawpairQR
+@testable import ClawpairQR
 import ClawpairTestSupport
 import Foundation
 import Testing
@@ -198,6 +198,25 @@ import Testing
         #expect(throws: QRError.corruptImage(format: .jpeg, reason: "the file ends early (truncated)")) {
             try ImageLoader.load(Array(jpeg.prefix(jpeg.count * 2 / 3)))
         }
+    }
+
+    @Test("a JPEG header claiming 6000×6600 over a few KiB of data is damaged, found before decoding")
+    func forgedJPEGDimensions() throws {
+        var jpeg = try Self.smallJPEG()
+        let sof = try #require(Self.frameHeaderOffset(jpeg))
+        jpeg.replaceSubrange((sof + 5)..<(sof + 9), with: [0x19, 0xC8, 0x17, 0x70])  // height 6600, width 6000
+        #expect(throws: QRError.self) { try ImageLoader.load(jpeg) }
+        do {
+            _ = try ImageLoader.load(jpeg)
+        } catch .corruptImage(let format, let reason) {
+            #expect(format == .jpeg)
+            #expect(reason.contains("cannot hold 6000×6600 pixels"), "\(reason)")
+        } catch {
+            Issue.record("\(error)")
+        }
+        // The precheck alone says so: libjpeg is never asked to allocate the frame.
+        #expect(throws: QRError.self) { try JPEGPrecheck.check(jpeg) }
+        #expect(throws: Never.self) { try JPEGPrecheck.check(try Self.smallJPEG()) }
     }
 
     // MARK: - Fixtures

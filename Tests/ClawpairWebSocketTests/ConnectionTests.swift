@@ -118,3 +118,45 @@ import Testing
         #expect(events(&c) == [.failed(.messageTooLarge(size: 5, limit: 4))])
     }
 }
+
+/// RFC 6455 §5.5.3: only the latest ping needs an answer. A flood of pings costs one pong per
+/// transport write.
+@Suite struct PongCoalescingTests {
+    func serverFrame(_ opcode: WebSocketOpcode, _ payload: [UInt8] = []) -> [UInt8] {
+        WebSocketFrameEncoder.encode(WebSocketFrame(opcode: opcode, payload: payload), maskingKey: nil)
+    }
+
+    func frames(_ bytes: [UInt8]) throws -> [WebSocketFrame] {
+        var decoder = WebSocketFrameDecoder(role: .server)
+        decoder.append(bytes)
+        var frames: [WebSocketFrame] = []
+        while let f = try decoder.next() { frames.append(f) }
+        return frames
+    }
+
+    @Test("10,000 pings in one read: one pong, for the last; one ping event")
+    func floodIsCoalesced() throws {
+        var c = WebSocketConnection(role: .client, maskingKeys: { ConnectionTests.key })
+        var flood: [UInt8] = []
+        for i in 0..<10_000 { flood += serverFrame(.ping, [UInt8(i & 0xFF), UInt8(i >> 8)]) }
+        c.receive(flood)
+        var events: [WebSocketEvent] = []
+        while let e = c.nextEvent() { events.append(e) }
+        #expect(events == [.ping([0x0F, 0x27])])
+        #expect(c.hasOutbound)
+        #expect(try frames(c.takeOutbound()) == [WebSocketFrame(opcode: .pong, payload: [0x0F, 0x27])])
+        #expect(!c.hasOutbound)
+    }
+
+    @Test("pings between messages keep the order of events; the owed pong goes out before our close")
+    func orderAndClose() throws {
+        var c = WebSocketConnection(role: .client, maskingKeys: { ConnectionTests.key })
+        c.receive(serverFrame(.ping, [1]) + serverFrame(.ping, [2]) + serverFrame(.text, Array("a".utf8)) + serverFrame(.ping, [3]))
+        var events: [WebSocketEvent] = []
+        while let e = c.nextEvent() { events.append(e) }
+        #expect(events == [.ping([2]), .text("a"), .ping([3])])
+        c.close(code: .normalClosure, reason: "")
+        #expect(try frames(c.takeOutbound()) == [WebSocketFrame(opcode: .pong, payload: [3]),
+                                                WebSocketFrame(opcode: .close, payload: [0x03, 0xE8])])
+    }
+}

@@ -230,7 +230,8 @@ import Testing
             let firstList = routes(firstObject)
             #expect(firstList.map { $0["outcome"] as? String } == ["cancelled", "cancelled", "reachable"], "\(first.stdout)")
             let started = (firstList[2]["timings"] as? [String: Any])?["startedMs"] as? Double ?? 0
-            #expect(started >= 500 && started < 600, "the third route starts two staggers in: \(started)")
+            // Two staggers in at the earliest; the upper bound is the run's own limit (a loaded machine starts it late).
+            #expect(started >= 500 && started < 3000, "the third route starts two staggers in: \(started)")
 
             let (fastest, fastestObject) = try await probe(client, ["--fastest", "--all"] + candidates, timeoutMs: 5000)
             #expect(fastest.status == .exited(0), "\(fastest.stderr)")

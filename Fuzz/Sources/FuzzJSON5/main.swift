@@ -2,7 +2,7 @@
 // JSON) to text that the JSON5 reader parses back to the same serialization, since JSON is JSON5.
 import CFuzzerDriver
 import ClawpairCore
-import ClawpairWideArea
+import ClawpairConfig
 
 /// The process entry point: SwiftPM links `main` as `<Module>_main`; libFuzzer takes over from here.
 @_cdecl("FuzzJSON5_main")

@@ -1,7 +1,8 @@
 // libFuzzer target: the WebSocket frame decoder, message assembler and connection engine.
 // Never traps; the input is decoded whole and in chunks (cut points taken from the first
 // byte) with the same frames or the same error; every decoded frame re-encodes (unmasked and
-// masked) to bytes that decode to the same frame; buffering never exceeds one frame's limit.
+// masked) to bytes that decode to the same frame; buffering never exceeds one frame's limit;
+// the engine answers a run of pings with one pong per write.
 import CFuzzerDriver
 import InputChunks
 import ClawpairWebSocket
@@ -55,7 +56,9 @@ public func fuzzWebSocketFrames(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
         while let event = connection.nextEvent() {
             if case .text(let text) = event { precondition(text.utf8.count <= 2 * limit) }
         }
-        _ = connection.takeOutbound()
+        // Pongs are coalesced: whatever the chunk held, one pong at most per transport write.
+        let (sent, _) = decodeAll([connection.takeOutbound()[...]], role: .server)
+        precondition(sent.filter { $0.opcode == .pong }.count <= 1, "more than one pong per write")
     }
     connection.transportEnded()
     precondition(connection.shouldCloseTransport, "the engine is still open after the transport ended")

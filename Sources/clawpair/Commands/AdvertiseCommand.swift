@@ -112,7 +112,7 @@ struct AdvertiseCommand: ParsableCommand {
                 registration.withdraw()
                 if let name = announced {
                     if context.globals.json {
-                        context.stdout.write(JSONValue.object([("event", .string("withdrawn")), ("name", .string(name))]).compact() + "\n")
+                        context.printJSONLine(JSONValue.object([("event", .string("withdrawn")), ("name", .string(name))]))
                     } else {
                         context.note("Withdrawn \"\(TerminalText.sanitize(name))\".")
                     }
@@ -138,11 +138,11 @@ struct AdvertiseCommand: ParsableCommand {
 
     private func report(_ name: String, _ context: CommandContext) {
         if context.globals.json {
-            context.stdout.write(JSONValue.object([
+            context.printJSONLine(JSONValue.object([
                 ("event", .string("registered")), ("name", .string(name)),
                 ("requestedName", .string(advertisement.instanceName)), ("port", .int(Int64(port))),
                 ("txt", .object(txt.map { ($0.0, .string($0.1)) })),
-            ]).compact() + "\n")
+            ]))
             return
         }
         if name != advertisement.instanceName {

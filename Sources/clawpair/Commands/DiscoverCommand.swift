@@ -222,8 +222,8 @@ struct DiscoverCommand: ParsableCommand {
 
     private static func report(_ event: String, _ beacon: GatewayBeacon, _ sighting: GatewaySighting?, _ context: CommandContext) {
         if context.globals.json {
-            context.stdout.write(JSONValue.object([("event", .string(event)),
-                                                   ("beacon", extended(beacon.json, with: sighting))]).compact() + "\n")
+            context.printJSONLine(JSONValue.object([("event", .string(event)),
+                                                   ("beacon", extended(beacon.json, with: sighting))]))
         } else {
             let mark = event == "added" ? "+" : event == "removed" ? "-" : "~"
             let url = beacon.endpoint?.wsUrl ?? "no usable address"

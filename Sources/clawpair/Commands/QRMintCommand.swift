@@ -143,7 +143,7 @@ struct QRMintCommand: ParsableCommand {
         context.print("Access: \(GatewayOutput.field(minted.access))")
         if minted.accessDowngraded { context.print(style.yellow(Self.downgradeWarning)) }
         context.print("Source: \(GatewayOutput.field(minted.urlSource, max: 80))")
-        let minutes = max(0, (expiresAtMs - context.nowMs + 30_000) / 60_000)
+        let minutes = max(0, Monotonic.saturatingAdd(Monotonic.saturatingSubtract(expiresAtMs, context.nowMs), 30_000) / 60_000)
         context.print("Expires: in \(minutes) min (\(WallClock.iso8601(ms: expiresAtMs) ?? "?"))")
         if let output { context.print("QR image: \(TerminalText.sanitize(output, maxScalars: 300)) (private, 0600; delete it after pairing)") }
         context.print("Approve after scan with: clawpair devices list / clawpair devices approve <requestId>")

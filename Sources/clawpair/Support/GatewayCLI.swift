@@ -5,7 +5,7 @@ import ClawpairCLIKit
 import ClawpairCore
 import ClawpairGateway
 import ClawpairIdentity
-import ClawpairWideArea
+import ClawpairConfig
 
 /// What the gateway commands (`devices`, `nodes`, `qr`, `pair`) share: which gateway, which
 /// credentials, this machine's identity, connecting as an operator, and error output.

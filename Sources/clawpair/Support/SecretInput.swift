@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ClawpairCLIKit
 import ClawpairCore
 
@@ -30,6 +33,7 @@ struct SecretInput {
         let text: String
         if let file {
             let bytes = try FileIO.read(path: file, limit: Self.maxBytes)
+            warnIfShared(file, context)
             text = try decode(bytes, source: file)
         } else if value == "-" {
             if context.stdinIsTTY { context.note("Reading the \(what) from standard input (end with Ctrl-D)…") }
@@ -48,6 +52,15 @@ struct SecretInput {
             throw GeneralError("the \(what) is empty", hint: "check the file or variable that should hold it", status: .failure)
         }
         return trimmed
+    }
+
+    /// A secret file others can read is a leaked secret: say so (key files are refused outright;
+    /// a token file may be shared on purpose, e.g. with a service account's group).
+    private func warnIfShared(_ file: String, _ context: CommandContext) {
+        var info = stat()
+        guard stat(file, &info) == 0, info.st_mode & 0o077 != 0 else { return }
+        context.warn("\(file) holds the \(what) and is accessible to other users (mode \(String(info.st_mode & 0o777, radix: 8))); "
+                     + "run: chmod 600 \(file)")
     }
 
     private func decode(_ bytes: [UInt8], source: String) throws -> String {

@@ -1,5 +1,4 @@
 import ClawpairCore
-import ClawpairWideArea
 
 /// An operator credential from OpenClaw's config.
 public enum ConfiguredGatewayAuth: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import ClawpairCore
-import ClawpairWideArea
+import ClawpairConfig
+import ClawpairTestSupport
 import Foundation
 import Testing
 
@@ -103,5 +104,24 @@ struct JSON5Tests {
         #expect(OpenClawConfig.path(environment: ["HOME": "/home/u/"]) == "/home/u/.openclaw/openclaw.json")
         #expect(OpenClawConfig.path(environment: ["HOME": "/h", "OPENCLAW_STATE_DIR": "/s"]) == "/s/openclaw.json")
         #expect(OpenClawConfig.path(environment: ["OPENCLAW_CONFIG_PATH": "/c.json", "OPENCLAW_STATE_DIR": "/s"]) == "/c.json")
+    }
+
+    @Test("an object with as many keys as fit in 1 MiB parses in linear time; duplicates: the last wins, first position kept")
+    func manyKeys() throws {
+        var text = "{"
+        var count = 0
+        while text.utf8.count < JSON5.maxInputBytes - 64 {
+            text += "k\(count):\(count % 10),"
+            count += 1
+        }
+        text += "k0:'last'}"
+        let started = ContinuousClock.now
+        let value = try JSON5.parse(text)
+        // Only catches the quadratic duplicate scan (tens of seconds at this size), never speed.
+        #expect(ContinuousClock.now - started < .milliseconds(Harness.hangSlackMs))
+        guard case .object(let members) = value else { Issue.record("not an object"); return }
+        #expect(members.count == count)
+        #expect(members.first?.0 == "k0" && members.first?.1 == .string("last"))
+        #expect(members.last?.0 == "k\(count - 1)")
     }
 }
