@@ -88,7 +88,6 @@ public enum FileIO {
         public let path: String
         /// What it is instead: "a FIFO", "a directory", "a symbolic link", …
         public let kind: String
-        public var exitStatus: ExitStatus { .failure }
         public var message: String { "\(path) is not a regular file (it is \(kind))" }
         public var hint: String? {
             kind == "a directory" ? "give a file, not a directory" : "replace \(path) with a regular file, or point clawpair at one"

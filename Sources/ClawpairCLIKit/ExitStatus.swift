@@ -3,8 +3,7 @@
 /// Only the command-line layer uses these: libraries throw typed errors that carry no status,
 /// and the `clawpair` executable's `ErrorPresentation` maps each of them to one. The table is
 /// documented in every man page (EXIT STATUS) and in README.md, both generated from
-/// ``ExitStatus/allCases``. (It belongs in ClawpairCLIKit; it stays here until the branches that
-/// still declare a now-unused `exitStatus` on a library error have merged, issue #11.)
+/// ``ExitStatus/allCases``.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// The command did what was asked.
     case success = 0
