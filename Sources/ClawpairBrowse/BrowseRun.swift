@@ -11,6 +11,8 @@ enum SourceMessage: Sendable, Equatable {
     case note(String)
     /// This mDNS backend answered (which one `auto` settled on).
     case answered(GatewayBrowser.Backend)
+    /// A wide-area domain got no answer to its PTR question (`reason` says why).
+    case failed(domain: String, reason: String)
 }
 
 /// One way of finding gateways, run on a thread of its own until the run's deadline.

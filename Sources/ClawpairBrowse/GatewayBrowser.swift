@@ -143,6 +143,17 @@ public struct GatewayBrowser: Sendable {
         public var localBackend: Backend?
         /// What happened along the way (which backend, what each domain listed, problems): for `-v`.
         public var notes: [String]
+        /// The wide-area domains that got no answer to their PTR question (a dead or unreachable
+        /// DNS server), in the order they failed: worth telling without `-v`.
+        public var failedDomains: [DomainFailure] = []
+    }
+
+    /// A wide-area domain whose browse got no answer.
+    public struct DomainFailure: Sendable, Equatable {
+        /// The domain, normalized with a trailing dot.
+        public var domain: String
+        /// Why, e.g. `no DNS server answered for _openclaw-gw._tcp.openclaw.internal. PTR in time`.
+        public var reason: String
     }
 
     /// What the browser was asked to do.
@@ -170,6 +181,7 @@ public struct GatewayBrowser: Sendable {
         let domains = wideAreaDomains(note: { notes.append($0); note($0) })
         var table = GatewayTable()
         var localBackend: Backend?
+        var failedDomains: [DomainFailure] = []
         try BrowseRun(sources: sources(domains: domains, watch: false), clock: backends.clock, timeout: options.timeout,
                       firstAnswer: options.firstAnswer).run { message in
             switch message {
@@ -178,6 +190,8 @@ public struct GatewayBrowser: Sendable {
                 note(line)
             case .answered(let backend):
                 localBackend = backend
+            case .failed(let domain, let reason):
+                failedDomains.append(DomainFailure(domain: domain, reason: reason))
             case .seen(let report):
                 if case .added = table.seen(report), options.firstAnswer { return false }
             case .gone(let key, let backend):
@@ -187,7 +201,7 @@ public struct GatewayBrowser: Sendable {
         }
         let gateways = options.firstAnswer ? Array(table.entries.prefix(1)) : table.entries
         return Scan(gateways: GatewayTable.listed(gateways), searched: (options.local ? ["local."] : []) + domains,
-                    wideAreaDomains: domains, localBackend: localBackend, notes: notes)
+                    wideAreaDomains: domains, localBackend: localBackend, notes: notes, failedDomains: failedDomains)
     }
 
     /// The first gateway resolved before ``Options/timeout``, or nil. Returns as soon as one
@@ -209,7 +223,7 @@ public struct GatewayBrowser: Sendable {
             switch message {
             case .note(let line):
                 note(line)
-            case .answered:
+            case .answered, .failed:
                 break
             case .seen(let report):
                 if let event = table.seen(report) { return onEvent(event) }

@@ -72,6 +72,7 @@ struct WideAreaPass: GatewaySource {
                 note("wide-area: \(domain) lists \(result.listed.count) instance(s)")
             } catch {
                 note("wide-area: \(domain): \(error.message)")
+                context.report(.failed(domain: domain, reason: error.message))
             }
             if !keepGoing || !context.goingOn { return }
         }

@@ -248,6 +248,9 @@ struct GatewayBrowserTests {
             "wide-area: empty.example. lists 1 instance(s)",
         ])
         #expect(Set(scan.gateways.map(\.key)) == ["local.|Studio", "openclaw.internal.|Studio", "empty.example.|Tailnet"])
+        #expect(scan.failedDomains == [.init(domain: "down.example.",
+                                             reason: "no DNS server answered for _openclaw-gw._tcp.down.example. in time")],
+                "the domain without an answer is listed apart, for the command to tell without -v")
         #expect(log.all.contains("browse openclaw.internal. via 192.0.2.53:53"), "resolv.conf's server by default: \(log.all)")
         #expect(log.all.contains("browse empty.example. via 100.100.100.100:53"))
     }

@@ -63,7 +63,8 @@ struct DiscoverCommand: ParsableCommand {
         ],
         examples: [
             Example("clawpair discover", "List the gateways on this network"),
-            Example("clawpair discover --first --json | jq -r '.beacons[0].wsUrl'", "The URL of the first gateway found"),
+            Example("clawpair discover --first --json | jq -er '.beacons[0].wsUrl // empty'",
+                    "The URL of the first gateway found (jq exits 4 when there is none)"),
             Example("clawpair discover --watch", "Watch gateways come and go (until Ctrl-C, or --timeout)"),
             Example("clawpair discover --wide-area-only --domain openclaw.internal --dns-server 100.100.100.100",
                     "Ask the tailnet's MagicDNS resolver for gateways in openclaw.internal"),
@@ -199,6 +200,13 @@ struct DiscoverCommand: ParsableCommand {
         defer { spinner?.stop() }
         let scan = try browser(timeout: .milliseconds(timeoutMs)).scan(note: note)
         spinner?.stop()
+        if !verbose {
+            // A dead DNS server is worth a word without -v (-v has it among the notes).
+            for failure in scan.failedDomains {
+                context.note(TerminalText.sanitize("warning: wide-area: \(failure.domain): \(failure.reason)",
+                                                   maxScalars: TerminalText.defaultMaxScalars))
+            }
+        }
         if context.globals.json {
             context.printJSON(.object([
                 ("timeoutMs", .int(Int64(timeoutMs))),
@@ -228,7 +236,11 @@ struct DiscoverCommand: ParsableCommand {
     /// domains come from --domain, the environment or the config file: sanitized.
     static func notFound(timeoutMs: Int, searched: [String]?) -> String {
         "No gateways found within \(timeoutMs) ms."
-            + (searched.map { " Searched \($0.map { TerminalText.sanitize($0, maxScalars: 256) }.joined(separator: ", "))." } ?? "")
+            + (searched.map { domains in
+                // The domains end with a dot already: no second one after the last.
+                let list = domains.map { TerminalText.sanitize($0, maxScalars: 256) }.joined(separator: ", ")
+                return " Searched \(list)" + (list.hasSuffix(".") ? "" : ".")
+            } ?? "")
     }
 
     private static func report(_ event: String, _ beacon: GatewayBeacon, _ sighting: GatewaySighting?, _ context: CommandContext) {
