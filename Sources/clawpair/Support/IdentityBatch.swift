@@ -2,15 +2,16 @@
 import Glibc
 #endif
 import ClawpairCore
+import ClawpairIdentity
 
-/// Line-at-a-time standard input and chunked standard output for `identity sign-connect --batch`.
+/// Line-at-a-time standard input for `identity sign-connect --batch`.
 ///
 /// Input is read in chunks as it arrives, every complete line in a chunk is handled, and the
 /// answers for that chunk go out in one write: a co-process that writes one line and waits gets
 /// its answer at once, and a bulk pipe costs one read and one write per 64 KiB.
 struct IdentityLineReader {
     /// The longest line accepted; longer ones are reported and skipped.
-    static let maxLineBytes = 64 * 1024
+    static let maxLineBytes = ConnectPayload.maxBatchLineBytes
 
     private var buffer: [UInt8] = []
     private var start = 0
@@ -59,15 +60,5 @@ struct IdentityLineReader {
                                hint: "give one JSON object per line")
         }
         return nil
-    }
-
-    /// Writes `bytes` to standard output.
-    static func write(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            offset += try Syscall.retrying("write", path: "standard output") {
-                bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, $0.count - offset) }
-            }
-        }
     }
 }
