@@ -2,16 +2,15 @@
 import Glibc
 #endif
 import ClawpairCore
-import ClawpairIdentity
 
-/// Line-at-a-time standard input for `identity sign-connect --batch`.
+/// Line-at-a-time standard input and chunked standard output for `identity sign-connect --batch`.
 ///
 /// Input is read in chunks as it arrives, every complete line in a chunk is handled, and the
 /// answers for that chunk go out in one write: a co-process that writes one line and waits gets
 /// its answer at once, and a bulk pipe costs one read and one write per 64 KiB.
 struct IdentityLineReader {
     /// The longest line accepted; longer ones are reported and skipped.
-    static let maxLineBytes = ConnectPayload.maxBatchLineBytes
+    static let maxLineBytes = 64 * 1024
 
     private var buffer: [UInt8] = []
     private var start = 0
