@@ -1,9 +1,11 @@
+import ClawpairCore
+
 /// Why extra TXT pairs cannot be advertised.
-public enum BeaconTXTError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum BeaconTXTError: ClawpairError, Equatable {
     /// `key=value` is longer than a DNS character-string can be (255 bytes).
     case entryTooLong(key: String, bytes: Int)
 
-    public var description: String {
+    public var message: String {
         switch self {
         case let .entryTooLong(key, bytes): return "the TXT entry \(key) is \(bytes) bytes; DNS allows at most 255"
         }

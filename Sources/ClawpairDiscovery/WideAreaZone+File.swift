@@ -10,12 +10,12 @@ import ClawpairCore
 import ClawpairDNS
 
 /// Why a zone file was not written.
-public enum ZoneFileError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ZoneFileError: ClawpairError, Equatable {
     /// The file exists and has no content-hash header: it is not a zone written by clawpair or
     /// OpenClaw, and replacing it was not allowed.
     case notOurZone(path: String)
 
-    public var description: String {
+    public var message: String {
         switch self {
         case let .notOurZone(path): return "\(path) exists and is not a zone written by clawpair or OpenClaw"
         }

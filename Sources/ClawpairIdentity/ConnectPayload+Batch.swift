@@ -7,7 +7,7 @@ import ClawpairCore
 
 /// Why one batch line cannot become a connect payload. Messages quote the key, as
 /// `"scopes" is not an array`.
-public enum ConnectBatchLineError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ConnectBatchLineError: ClawpairError, Equatable {
     /// The line is JSON, but not an object.
     case notAnObject
     /// A member has the wrong type; `expected` completes "is not ..." (e.g. `a string`).
@@ -23,7 +23,7 @@ public enum ConnectBatchLineError: Error, Sendable, Equatable, CustomStringConve
     /// Neither the line nor the defaults give a nonce.
     case missingNonce
 
-    public var description: String {
+    public var message: String {
         switch self {
         case .notAnObject: return "expected a JSON object"
         case let .wrongType(key, expected): return "\"\(key)\" is not \(expected)"
