@@ -138,19 +138,6 @@ public enum GatewayError: Error, Sendable, Equatable {
 }
 
 extension GatewayError: ClawpairError {
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .invalidURL: return .usage
-        case .unreachable: return .notFound
-        case .tlsTrust, .pairingRequired, .authRejected, .deviceAuthRejected: return .refused
-        case .rpcFailed(_, let shape) where Self.isPermissionCode(shape): return .refused
-        case .connectRejected(let shape) where Self.isPermissionCode(shape): return .refused
-        case .notGateway, .timedOut, .stalled, .closed, .protocolViolation, .frameTooLarge, .connectRejected, .rpcFailed,
-             .notConnected:
-            return .failure
-        }
-    }
-
     public var message: String {
         switch self {
         case .invalidURL(let url, let reason):
@@ -232,6 +219,15 @@ extension GatewayError: ClawpairError {
         if detail.hasPrefix("DEVICE_AUTH_") { return .deviceAuthRejected(shape) }
         if detail.hasPrefix("AUTH_") || shape.code == "UNAUTHORIZED" { return .authRejected(shape) }
         return .connectRejected(shape)
+    }
+
+    /// Whether the gateway refused `connect` or an RPC for lack of permission (`FORBIDDEN`,
+    /// `UNAUTHORIZED` or `MISSING_SCOPE`), as opposed to failing it.
+    public var isPermissionRefusal: Bool {
+        switch self {
+        case .connectRejected(let shape), .rpcFailed(_, let shape): return Self.isPermissionCode(shape)
+        default: return false
+        }
     }
 
     static func isPermissionCode(_ shape: GatewayErrorShape) -> Bool {
