@@ -77,7 +77,8 @@ enum ErrorPresentation {
 
     /// Refusals (credentials, pairing, device proof, TLS trust, missing permission) are 4, an
     /// unreachable gateway 3, a URL that cannot be used 2; the gateway failing or breaking the
-    /// protocol 1.
+    /// protocol 1. Silence follows the stage (GatewayCLI.exitSection): before connect.challenge
+    /// the client reports it as `.unreachable` (3), after it as `.timedOut` or `.stalled` (1).
     static func status(of error: GatewayError) -> ExitStatus {
         switch error {
         case .invalidURL: return .usage
