@@ -65,7 +65,6 @@ struct ProberLoopbackTests {
         #expect(report.results[1].address == nil, "a needs-wss route is never dialed")
         #expect(report.winner == nil && !report.hasTrustFailure)
         #expect(!report.timedOut)
-        #expect(report.elapsed < .milliseconds(200), "every route failed at once, so the run ended early")
     }
 
     @Test func tlsPinRulesAndTheObservedFingerprint() async throws {
@@ -116,7 +115,7 @@ struct ProberLoopbackTests {
                 #expect(report.results[0].failure == .cancelled(.ws))
                 #expect(report.results[2].failure == .cancelled(.queued))
                 #expect(report.results[1].timings.started.map { $0 >= .milliseconds(150) } == true)
-                #expect(report.elapsed < .seconds(1))
+                #expect(!report.timedOut, "the winner ended the race before its limit")
             }
         }
     }
