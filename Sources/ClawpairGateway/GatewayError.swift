@@ -58,12 +58,6 @@ public struct PairingRequired: Sendable, Equatable {
     public static func matches(_ shape: GatewayErrorShape) -> Bool {
         shape.code == "NOT_PAIRED" || shape.detailCode == "PAIRING_REQUIRED"
     }
-
-    /// The command an operator runs on the gateway's host to approve this request.
-    public var approveCommand: String {
-        let id = requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"
-        return "clawpair devices approve \(id)"
-    }
 }
 
 /// The limit a gateway's message or frame went over, and whose limit it is.
