@@ -77,7 +77,8 @@ enum ErrorPresentation {
 
     /// Refusals (credentials, pairing, device proof, TLS trust, missing permission) are 4, an
     /// unreachable gateway 3, a URL that cannot be used 2; the gateway failing or breaking the
-    /// protocol 1.
+    /// protocol 1. Silence follows the stage (GatewayCLI.exitSection): before connect.challenge
+    /// the client reports it as `.unreachable` (3), after it as `.timedOut` or `.stalled` (1).
     static func status(of error: GatewayError) -> ExitStatus {
         switch error {
         case .invalidURL: return .usage
@@ -217,8 +218,8 @@ enum ErrorPresentation {
         case .codeExpired: return "mint a new one on the gateway: clawpair qr (or openclaw qr)"
         case .noCredential: return "it only names a gateway; mint a pairing code with 'clawpair qr'"
         case .noRoute: return "'clawpair probe --all - < code.txt' shows every route's outcome"
-        case .notApproved(_, _, let approveCommand):
-            return "approve it (\(approveCommand)), then run 'clawpair pair' again with the same code while it is valid"
+        case .notApproved(let requestId, _):
+            return "approve it (\(PairingRequired(requestId: requestId).approveCommand)), then run 'clawpair pair' again with the same code while it is valid"
         case .rejected: return "the request may have been rejected; ask the operator"
         case .gateway(let inner): return present(inner).hint
         case .transport(let inner): return present(inner).hint
@@ -232,3 +233,12 @@ enum ErrorPresentation {
 // ``ClawpairError``s they reach ``ErrorPresentation`` like every library error.
 extension GatewayRegistryError: ClawpairError {}
 extension PairingError: ClawpairError {}
+
+extension PairingRequired {
+    /// The command an operator runs on the gateway's host to approve this request (the CLI's
+    /// wording: the library's pairing types name no command).
+    var approveCommand: String {
+        let id = requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"
+        return "clawpair devices approve \(id)"
+    }
+}

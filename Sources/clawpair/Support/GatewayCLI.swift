@@ -66,6 +66,14 @@ enum GatewayCLI {
           4  refused: wrong token or password, pairing required, device proof refused,
              missing scope, or the TLS certificate failed its pin or system trust
         """,
+        "Silence ends a command by the stage it happens in. Until the gateway has sent connect.challenge (TCP "
+            + "connect, TLS handshake, WebSocket upgrade, the wait for the challenge) nothing is reachable: exit 3, the "
+            + "error naming the step (tcp, tls, ws, challenge). After it, the gateway answered and then failed: no answer "
+            + "to connect or to a call within --timeout, or, after hello-ok, silence longer than twice its tick interval, "
+            + "is exit 1.",
+        "A message over a limit is exit 1, and the error names the limit and the size the gateway sent: 64 KiB "
+            + "(clawpair's, before hello-ok), then the maxPayload the gateway announced in hello-ok or clawpair's "
+            + "2 MiB ceiling, whichever is smaller; 125 bytes for a ping, pong or close frame (RFC 6455).",
     ])
 
     // MARK: Target and credential (resolved in the library: OperatorSession)
