@@ -53,6 +53,8 @@ struct GatewayBrowserTests {
         #expect(gateway.addresses == ["192.0.2.10"])
         #expect(scan.localBackend == .avahi)
         #expect(scan.searched == ["local.", "local."])
+        // The browse thread closes it after handing its last message over: wait for that.
+        log.waitUntil { $0.contains("avahi closed") }
         #expect(log.all.contains("avahi closed"), "the browse is closed after the run: \(log.all)")
     }
 
