@@ -9,31 +9,41 @@ CONFIG ?= release
 FUZZ_SECONDS ?= 60
 BIN := .build/$(CONFIG)/clawpair
 
-.PHONY: all deps build run test docs check-docs install uninstall bench fuzz clean
+.PHONY: all deps build run test docs check-docs install uninstall deb bench fuzz clean
 
 all: build
 
 deps:
 	@scripts/install-deps
 
-# Release binaries link the Swift runtime, libstdc++ and most C libraries statically (fast start-up,
-# see scripts/static-pkgconfig). They stay position-independent (ASLR for the executable's own code,
-# which includes the statically linked image parsers) and start about as fast as a non-PIE build:
+# Release binaries link the Swift runtime and libstdc++ statically (Debian ships no Swift runtime;
+# see scripts/static-runtime) and every C library as Debian's shared one, so that security updates
+# of libpng, libjpeg, zlib, libsodium and OpenSSL apply (issue #16): libpng (+ zlib), libjpeg,
+# libsodium and libqrencode are linked, which costs `clawpair --version` about 0.3 ms over the
+# static copies (bench/startup, same machine and run: 1.63 -> 1.90 ms, 1.75x -> 2.02x
+# `qrencode -V`; goal <= 3x). Four stay loaded with dlopen on first use, each from its Debian
+# package by soname (scripts/build-deb declares them in Depends): OpenSSL (TLS commands only;
+# libssl + libcrypto are 5.4 MB with ~24,000 relocations, and preloading them took
+# `clawpair --version` from 3.1 to 7.3 ms on a busy machine),
+# libavahi-client (its libdbus/libsystemd/libgcrypt chain, ~0.7 ms a command), Avahi's dns_sd
+# (advertise only) and zbar (qr scan only, with its own chain of image libraries).
+# They stay position-independent (ASLR) and start about as fast as a non-PIE build:
 # - lld packs the ~24,000 relative relocations (the Swift runtime's and the program's metadata)
 #   as DT_RELR (glibc >= 2.36): a few KiB instead of ~0.5 MiB of .rela.dyn read at every start;
-#   OpenSSL, whose tables were as many again, is loaded with dlopen by TLS only (COpenSSLShims);
 # - --no-export-dynamic keeps the executable's ~5,000 Swift symbols out of the dynamic symbol
 #   table, which every symbol lookup of the loader searches first (crash backtraces still name
-#   functions: they read .symtab).
+#   functions: they read .symtab; the .deb strips it, as Debian does).
 # Together about 1.3 ms off every command's start-up here (bench/startup, bench/qr).
 # PIE=0 links a non-PIE executable instead (no ASLR for the executable image): the relocated
 # pages' ~40 copy-on-write faults, about 0.1-0.2 ms, are all it saves.
 PIE ?= 1
 LINK_PIE := $(if $(filter 0,$(PIE)),-Xlinker -no-pie,-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs) \
 	-Xlinker --no-export-dynamic
+STATIC_RUNTIME := $(CURDIR)/.build/static-runtime
+LINK_RUNTIME := -Xlinker -L$(STATIC_RUNTIME) -Xlinker -l:libgcc_eh.a
 build: deps
-	@scripts/static-pkgconfig .build/static-pkgconfig
-	PKG_CONFIG_PATH=$(CURDIR)/.build/static-pkgconfig $(SWIFT) build -c $(CONFIG) --product clawpair --static-swift-stdlib $(LINK_PIE)
+	@scripts/static-runtime $(STATIC_RUNTIME)
+	$(SWIFT) build -c $(CONFIG) --product clawpair --static-swift-stdlib $(LINK_RUNTIME) $(LINK_PIE)
 
 # The main job (scripts/run-demo): the help, a setup code made and decoded, then, as root in
 # throw-away network namespaces, discovery of a demo gateway and a node paired with it.
@@ -64,6 +74,10 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/clawpair \
 	  $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_clawpair \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/clawpair.fish
+
+# clawpair_<version>_<arch>.deb in .build/deb (scripts/build-deb: dpkg-deb, dpkg-shlibdeps, lintian).
+deb: build
+	@scripts/build-deb $(BIN) .build/deb
 
 bench: build
 	@bench/run-all $(BIN)

@@ -196,7 +196,9 @@ public enum CompletionGenerator {
             out += "complete -c \(program)\(fishOption(option))\n"
         }
         for (path, spec) in commands {
-            let condition = " -n 'test \"(\(helper))\" = \"\(path.joined(separator: " "))\"'"
+            // Unquoted: fish never expands `(…)` inside double quotes. The helper prints one line, which
+            // stays one argument (fish splits command output at newlines only).
+            let condition = " -n 'test (\(helper)) = \"\(path.joined(separator: " "))\"'"
             for sub in spec.visibleSubcommands {
                 out += "complete -c \(program)\(condition) -a \(sub.name) -d \(fishQuote(sub.abstract))\n"
             }

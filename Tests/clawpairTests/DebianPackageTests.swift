@@ -1,0 +1,100 @@
+import ClawpairTestSupport
+import Foundation
+import Testing
+
+/// The Debian package: `scripts/build-deb`, the script `make deb` runs on the release binary,
+/// packages the debug binary under test; the package is unpacked into a scratch root with
+/// `dpkg -x`, and what it installed is used as a user would: the binary, a man page through
+/// `man -l`, each completion file through its own shell.
+@Suite struct DebianPackageTests {
+    /// Builds the package once into a fresh directory and unpacks it into `root`.
+    struct Unpacked {
+        let directory: URL
+        let deb: String
+        var root: String { directory.appendingPathComponent("root").path }
+
+        init() throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("clawpair-deb-\(getpid())-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let script = SpecFiles.packageRoot.appendingPathComponent("scripts/build-deb").path
+            let build = try ClawpairBinary.runProgram(script, [ClawpairBinary.path, directory.appendingPathComponent("out").path, "--test"],
+                                                      environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], timeoutSeconds: 300)
+            guard build.status == 0, build.stderr.isEmpty else { throw PackagingFailure( "build-deb: \(build)") }
+            deb = build.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let unpack = try ClawpairBinary.runProgram("/usr/bin/dpkg", ["-x", deb, directory.appendingPathComponent("root").path])
+            guard unpack.status == 0 else { throw PackagingFailure( "dpkg -x: \(unpack)") }
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: directory) }
+
+        func field(_ name: String) throws -> String {
+            try ClawpairBinary.runProgram("/usr/bin/dpkg-deb", ["-f", deb, name]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    @Test func packageInstallsAndEveryInstalledFileWorks() throws {
+        let package = try Unpacked()
+        defer { package.remove() }
+        let root = package.root
+        let env = ["PATH": "/usr/bin:/bin", "HOME": package.directory.path, "LC_ALL": "C.UTF-8"]
+
+        // Named after Version.swift's version (the script checks the binary reports it) and this architecture.
+        let version = try ClawpairBinary.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let arch = try ClawpairBinary.runProgram("/usr/bin/dpkg", ["--print-architecture"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(URL(fileURLWithPath: package.deb).lastPathComponent == "clawpair_\(version.dropFirst("clawpair ".count))_\(arch).deb")
+
+        // The installed binary runs.
+        let installed = try ClawpairBinary.runProgram("\(root)/usr/bin/clawpair", ["--version"], environment: env)
+        #expect(installed.status == 0 && installed.stdout == "\(version)\n", "\(installed)")
+        let code = try ClawpairBinary.runProgram("\(root)/usr/bin/clawpair", ["setup-code", "--help"], environment: env)
+        #expect(code.status == 0 && code.stdout.hasPrefix("USAGE: clawpair setup-code"), "\(code)")
+
+        // A gzipped man page renders.
+        let man = try ClawpairBinary.runProgram("/usr/bin/man", ["-l", "-P", "cat", "\(root)/usr/share/man/man1/clawpair.1.gz"],
+                                                environment: env.merging(["MANWIDTH": "80"]) { _, new in new })
+        #expect(man.status == 0 && man.stdout.contains("clawpair") && man.stdout.contains("setup-code"), "\(man)")
+
+        // bash: the vendor file registers the completion function, which completes a command name.
+        let bash = try ClawpairBinary.runProgram("/bin/bash", ["--norc", "--noprofile", "-c", """
+            source \(root)/usr/share/bash-completion/completions/clawpair
+            complete -p clawpair
+            COMP_WORDS=(clawpair setup-); COMP_CWORD=1; COMP_LINE='clawpair setup-'; COMP_POINT=${#COMP_LINE}
+            _clawpair clawpair setup- clawpair
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """], environment: env)
+        #expect(bash.status == 0 && bash.stdout.contains("complete -F _clawpair clawpair") && bash.stdout.contains("\nsetup-code\n"),
+                "\(bash)")
+
+        // zsh: compinit finds _clawpair in the vendor directory and binds it to clawpair.
+        let zsh = try ClawpairBinary.runProgram("/usr/bin/zsh", ["-f", "-c", """
+            fpath=(\(root)/usr/share/zsh/vendor-completions $fpath)
+            autoload -Uz compinit && compinit -u -d \(package.directory.path)/zcompdump
+            print -r -- "bound:$_comps[clawpair]"
+            """], environment: env)
+        #expect(zsh.status == 0 && zsh.stdout.contains("bound:_clawpair\n") && zsh.stderr.isEmpty, "\(zsh)")
+
+        // fish: the vendor file completes a command name.
+        let fish = try ClawpairBinary.runProgram("/usr/bin/fish", ["--no-config", "-c", """
+            source \(root)/usr/share/fish/vendor_completions.d/clawpair.fish
+            complete -C'clawpair setup-'
+            """], environment: env)
+        #expect(fish.status == 0 && fish.stdout.hasPrefix("setup-code"), "\(fish)")
+
+        // Depends: the linked libraries (dpkg-shlibdeps) and the dlopen'ed ones; avahi-daemon recommended.
+        let depends = try package.field("Depends")
+        for library in ["libc6", "libpng16-16", "libjpeg62-turbo", "libsodium23", "libqrencode4",
+                        "libssl3", "libzbar0", "libavahi-client3", "libavahi-common3", "libavahi-compat-libdnssd1"] {
+            #expect(depends.contains("\(library) ") || depends.contains("\(library),") || depends.hasSuffix(library),
+                    "Depends lacks \(library): \(depends)")
+        }
+        #expect(try package.field("Recommends") == "avahi-daemon")
+        #expect(FileManager.default.fileExists(atPath: "\(root)/usr/share/doc/clawpair/copyright"))
+        #expect(FileManager.default.fileExists(atPath: "\(root)/usr/share/doc/clawpair/changelog.gz"))
+    }
+}
+
+/// A packaging step that failed, with what it printed.
+struct PackagingFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
