@@ -98,7 +98,7 @@ public final class GatewayClient {
     /// The message size of each queued event, and their sum.
     private var eventSizes: [Int] = []
     private var queuedEventBytes = 0
-    private var lastHeard = MonotonicInstant(nanoseconds: 0)
+    private var lastHeard = Monotonic.Instant(nanoseconds: 0)
     private var watchdog: EventLoop.Timer?
     private var messageLimit = GatewayFrames.preConnectMaxBytes
     /// The phase a wait timed out in (before the failure ended the connection).
@@ -129,7 +129,7 @@ public final class GatewayClient {
     @discardableResult
     public func open(timeout: Duration) throws(GatewayError) -> GatewayChallenge {
         precondition(phase == .idle, "open is called once")
-        let deadline = loop.clock.now().advanced(by: timeout)
+        let deadline = loop.clock.now.advanced(by: timeout)
         phase = .dialing
         let resolver: any HostResolver = endpoint.knownAddresses.isEmpty ? self.resolver
             : KnownAddressesResolver(addresses: endpoint.knownAddresses)
@@ -261,7 +261,7 @@ public final class GatewayClient {
         if !events.isEmpty { return takeEvent() }
         if let failure { throw failure }
         guard phase == .open else { throw .notConnected }
-        let deadline = loop.clock.now().advanced(by: timeout)
+        let deadline = loop.clock.now.advanced(by: timeout)
         runLoop(until: deadline) { !self.events.isEmpty }
         if !events.isEmpty { return takeEvent() }
         if let failure { throw failure }
@@ -286,7 +286,7 @@ public final class GatewayClient {
     }
 
     private func exchange(method: String, params: JSONValue?, timeout: Duration, isConnect: Bool) throws(GatewayError) -> JSONValue {
-        let deadline = loop.clock.now().advanced(by: timeout)
+        let deadline = loop.clock.now.advanced(by: timeout)
         let id = RequestID.make()
         awaited.insert(id)
         defer { awaited.remove(id) }
@@ -307,7 +307,7 @@ public final class GatewayClient {
             // The gateway closes after a refused connect; wait briefly for its close frame (the
             // reason may carry the pairing requestId), which the connection answers. When none
             // comes in time, close first: the socket never ends without a Close frame.
-            let closeDeadline = min(deadline, loop.clock.now().advanced(by: .milliseconds(200)))
+            let closeDeadline = min(deadline, loop.clock.now.advanced(by: .milliseconds(200)))
             runLoop(until: closeDeadline) { self.closeStatus != nil }
             let error = GatewayError.connectFailure(shape, closeReason: closeStatus?.reason)
             close()
@@ -330,12 +330,12 @@ public final class GatewayClient {
     /// Runs the loop until `condition` holds, the connection fails, or `deadline` passes.
     /// The condition is checked before the failure: a response that arrived before the close
     /// counts.
-    private func wait(until deadline: MonotonicInstant, what: String, _ condition: @escaping () -> Bool) throws(GatewayError) {
-        let started = loop.clock.now()
+    private func wait(until deadline: Monotonic.Instant, what: String, _ condition: @escaping () -> Bool) throws(GatewayError) {
+        let started = loop.clock.now
         runLoop(until: deadline, condition)
         if condition() { return }
         if let failure { throw failure }
-        let error = GatewayError.timedOut(what: what, after: deadline.duration(since: started))
+        let error = GatewayError.timedOut(what: what, after: deadline - started)
         phaseAtTimeout = phase
         fail(error)
         throw error
@@ -343,7 +343,7 @@ public final class GatewayClient {
 
     /// Runs the loop until `condition` holds, the connection fails, or `deadline` passes; a
     /// deadline that passes is not a failure here.
-    private func runLoop(until deadline: MonotonicInstant, _ condition: @escaping () -> Bool) {
+    private func runLoop(until deadline: Monotonic.Instant, _ condition: @escaping () -> Bool) {
         do {
             try loop.run(until: deadline) { !condition() && self.failure == nil }
         } catch {
@@ -356,7 +356,7 @@ public final class GatewayClient {
     private func streamEvent(_ event: StreamEvent) {
         switch event {
         case .data(let bytes):
-            lastHeard = loop.clock.now()
+            lastHeard = loop.clock.now
             if phase == .upgrading {
                 upgradeData(bytes)
             } else {
@@ -395,7 +395,7 @@ public final class GatewayClient {
 
     private func scheduleChallengeTimeout() {
         let timeout = configuration.challengeTimeout
-        _ = loop.schedule(at: loop.clock.now().advanced(by: timeout)) { [weak self] in
+        _ = loop.schedule(at: loop.clock.now.advanced(by: timeout)) { [weak self] in
             guard let self, self.phase == .awaitingChallenge else { return }
             self.fail(.timedOut(what: "connect.challenge", after: timeout))
         }
@@ -495,7 +495,7 @@ public final class GatewayClient {
     // MARK: Watchdog
 
     private func startWatchdog(tick: Duration) {
-        lastHeard = loop.clock.now()
+        lastHeard = loop.clock.now
         scheduleWatchdog(tick: tick)
     }
 
@@ -503,7 +503,7 @@ public final class GatewayClient {
         let limit = tick * 2
         watchdog = loop.schedule(at: lastHeard.advanced(by: limit).advanced(by: .milliseconds(1))) { [weak self] in
             guard let self, self.phase == .open, self.failure == nil else { return }
-            let silent = self.loop.clock.now().duration(since: self.lastHeard)
+            let silent = self.loop.clock.now - self.lastHeard
             if silent > limit {
                 self.fail(.stalled(silentFor: silent, tickInterval: tick))
             } else {
