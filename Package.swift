@@ -3,7 +3,7 @@
 //
 // Layering (dependencies point down):
 //   clawpair (executable: argument parsing + output only)
-//     ├─ ClawpairCLIKit      declarative CLI: tokenize → match → validate → run; help, man, completions
+//     ├─ ClawpairCLIKit      declarative CLI: tokenize → match → validate → run; help, man, completions, exit statuses
 //     ├─ ClawpairIdentity    Ed25519 device identities (libsodium), connect signatures, key files
 //     ├─ ClawpairBrowse      GatewayBrowser: mDNS (Avahi or native) and wide-area DNS-SD side by side, merged into
 //     │                      one entry per gateway; scan, first answer, added/updated/removed events
@@ -24,7 +24,7 @@
 //     │                      plaintext policy, access profiles
 //     ├─ ClawpairConfig      OpenClaw's openclaw.json: bounded JSON5 reader, config path, credentials
 //     │                      (below ClawpairGateway and ClawpairWideArea, which read it)
-//     └─ ClawpairCore        exit codes, errors, base64url, JSON, terminal sanitizing, redaction; the one
+//     └─ ClawpairCore        errors (message, hint), base64url, JSON, terminal sanitizing, redaction; the one
 //                            injectable monotonic clock and the one poll helper (every poll loop but libavahi-client's)
 //   C<Lib>                   system-library shims found through pkg-config (one per C library)
 //   CLazyLibrary             dlopen on first use, into a table of typed function pointers (for the shims below)

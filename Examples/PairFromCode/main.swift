@@ -34,7 +34,7 @@ func pairFromStandardInput() throws {
     let result = try pairing.run(identity: try deviceIdentity(store, environment: environment)) { progress in
         switch progress {
         case .reachable(let url): print("gateway answers at \(url)")
-        case .pending(let request), .superseded(let request): print("waiting: on the gateway run \(request.approveCommand)")
+        case .pending(let request), .superseded(let request): print("waiting for an operator to approve request \(request.requestId ?? "?")")
         case .approved: print("approved")
         default: break
         }

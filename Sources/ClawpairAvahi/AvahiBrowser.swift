@@ -108,7 +108,6 @@ public struct AvahiLimits: Sendable {
 }
 
 extension AvahiError: ClawpairError {
-    public var exitStatus: ExitStatus { .failure }
     public var message: String {
         switch self {
         case .daemonNotRunning: return "avahi-daemon is not running (or the system D-Bus is not reachable)"
@@ -120,8 +119,8 @@ extension AvahiError: ClawpairError {
     }
     public var hint: String? {
         switch self {
-        case .daemonNotRunning: return "start it (systemctl start avahi-daemon) or use --backend native"
-        case .libraryUnavailable: return "install libavahi-client3 and libavahi-compat-libdnssd1, or use --backend native"
+        case .daemonNotRunning: return "start it (systemctl start avahi-daemon), or use the built-in mDNS querier"
+        case .libraryUnavailable: return "install libavahi-client3 and libavahi-compat-libdnssd1, or use the built-in mDNS querier"
         default: return nil
         }
     }

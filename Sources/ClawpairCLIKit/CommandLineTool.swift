@@ -3,13 +3,16 @@ import Glibc
 #endif
 import ClawpairCore
 
-/// Runs a command tree as a process: parse, handle `--help`/`--version`/`help`, run, map
-/// errors to exit statuses. The only place where errors become exit codes.
+/// Runs a command tree as a process: parse, handle `--help`/`--version`/`help`, run, and end
+/// with the exit status of the command or of the error it threw.
 public enum CommandLineTool {
     /// Parses `arguments` (argv without the program name), runs the selected command and
-    /// returns the exit status. `makeContext` builds the context for the parsed globals.
+    /// returns the exit status. `makeContext` builds the context for the parsed globals;
+    /// `present` gives a thrown error its exit status, message and hint (the executable's one
+    /// mapping of library errors; by default ``PresentedError/standard(_:)``).
     public static func run(root: CommandSpec, arguments: [String], version: String,
-                           makeContext: (GlobalOptions) -> CommandContext = CommandContext.process) -> Int32 {
+                           makeContext: (GlobalOptions) -> CommandContext = CommandContext.process,
+                           present: (any Error) -> PresentedError = PresentedError.standard) -> Int32 {
         // `clawpair help [command...]` is `clawpair [command...] --help`.
         var arguments = arguments
         if arguments.first == "help", root.subcommand(named: "help") == nil {
@@ -22,8 +25,9 @@ public enum CommandLineTool {
             var globals = GlobalOptions()
             globals.noColor = arguments.contains("--no-color")
             let context = makeContext(globals)
-            context.report(error)
-            return error.exitStatus.rawValue
+            let shown = present(error)
+            context.report(shown)
+            return shown.exitStatus.rawValue
         }
         let context = makeContext(parsed.globals)
         if parsed.globals.version {
@@ -46,12 +50,10 @@ public enum CommandLineTool {
         }
         do {
             return try runner(parsed, context).rawValue
-        } catch let error as any ClawpairError {
-            context.report(error)
-            return error.exitStatus.rawValue
         } catch {
-            context.report(GeneralError("\(error)"))
-            return ExitStatus.failure.rawValue
+            let shown = present(error)
+            context.report(shown)
+            return shown.exitStatus.rawValue
         }
     }
 }

@@ -1,7 +1,7 @@
 import ClawpairCore
 
 /// A mistake on the command line. Always ends the process with exit status 2.
-public struct UsageError: ClawpairError, Equatable {
+public struct UsageError: CommandLineError, Equatable {
     public let message: String
     public let hint: String?
     public var exitStatus: ExitStatus { .usage }

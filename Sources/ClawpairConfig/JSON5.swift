@@ -12,7 +12,6 @@ import ClawpairCore
 public struct JSON5Error: ClawpairError, Equatable {
     public let reason: String
     public let offset: Int
-    public var exitStatus: ExitStatus { .failure }
     public var message: String { "JSON5 at byte \(offset): \(reason)" }
 }
 

@@ -13,8 +13,6 @@ public enum AtomicFileError: ClawpairError, Equatable {
     /// Something that must be a directory is not one (or is a symbolic link).
     case notADirectory(path: String)
 
-    public var exitStatus: ExitStatus { .failure }
-
     public var message: String {
         switch self {
         case .system(let error): return error.message
@@ -28,7 +26,7 @@ public enum AtomicFileError: ClawpairError, Equatable {
     public var hint: String? {
         switch self {
         case .system(let error): return error.hint
-        case .exists: return "pass --force to replace it, or choose another path"
+        case .exists: return "choose another path, or replace the file on purpose"
         case .insecureDirectory(let path, _): return "run: chmod 700 \(path)"
         case .notADirectory(let path): return "move \(path) out of the way or choose another location"
         }

@@ -1,34 +1,22 @@
-/// An error that knows how it should end the process and how to help the user.
+/// An error a library throws: what failed and, where the library can tell, what to do next.
 ///
-/// Library modules define their own error enums and conform them to this protocol, so the
-/// command-line layer can print `message` (what failed), `hint` (what to do next) and exit
-/// with `exitStatus` without knowing every module's cases.
+/// Library modules define their own error enums and conform them to this protocol. A library
+/// error says nothing about processes: it carries no exit status and its hint names no
+/// command-line option or command. The command-line layer (the `clawpair` executable's
+/// `ErrorPresentation`) maps each error type to an exit status and words hints in terms of its
+/// own options and commands.
 public protocol ClawpairError: Error, Sendable, CustomStringConvertible {
-    /// The exit status this error ends the process with.
-    var exitStatus: ExitStatus { get }
     /// What failed, in one sentence without a trailing period.
     var message: String { get }
-    /// What to do next, or `nil` when there is nothing useful to suggest.
+    /// What to do next, in the library's own terms (the file, the gateway, the network, a
+    /// system package), or `nil` when there is nothing useful to suggest. Never names a
+    /// command-line option or command: a program using the library has neither.
     var hint: String? { get }
 }
 
 extension ClawpairError {
     public var hint: String? { nil }
     public var description: String { message }
-}
-
-/// A plain error with a message, a hint and an exit status; for the command layer's own checks.
-public struct GeneralError: ClawpairError {
-    public let exitStatus: ExitStatus
-    public let message: String
-    public let hint: String?
-
-    /// Creates an error that ends the process with `status`.
-    public init(_ message: String, hint: String? = nil, status: ExitStatus = .failure) {
-        self.message = message
-        self.hint = hint
-        self.exitStatus = status
-    }
 }
 
 /// Wraps an error with the context in which it happened ("reading token file /x: …").
@@ -43,7 +31,6 @@ public struct ContextualError: ClawpairError {
         self.underlying = underlying
     }
 
-    public var exitStatus: ExitStatus { (underlying as? any ClawpairError)?.exitStatus ?? .failure }
     public var message: String {
         let inner = (underlying as? any ClawpairError)?.message ?? String(describing: underlying)
         return "\(context): \(inner)"

@@ -450,8 +450,6 @@ struct JSONParser {
 }
 
 extension JSONError: ClawpairError {
-    /// Malformed input: `failure`.
-    public var exitStatus: ExitStatus { .failure }
     /// The same text as `description`.
     public var message: String { description }
 }

@@ -17,7 +17,6 @@ public struct SystemError: ClawpairError, Equatable {
         self.path = path
     }
 
-    public var exitStatus: ExitStatus { .failure }
     public var message: String {
         let reason = String(cString: strerror(errno))
         if let path { return "\(path): \(reason)" }
@@ -79,7 +78,6 @@ public enum FileIO {
     public struct TooLarge: ClawpairError {
         public let path: String
         public let limit: Int
-        public var exitStatus: ExitStatus { .failure }
         public var message: String { "\(path) is larger than \(limit) bytes" }
         public var hint: String? { "check that this is the right input; clawpair reads at most \(limit) bytes here" }
     }
@@ -90,7 +88,6 @@ public enum FileIO {
         public let path: String
         /// What it is instead: "a FIFO", "a directory", "a symbolic link", …
         public let kind: String
-        public var exitStatus: ExitStatus { .failure }
         public var message: String { "\(path) is not a regular file (it is \(kind))" }
         public var hint: String? {
             kind == "a directory" ? "give a file, not a directory" : "replace \(path) with a regular file, or point clawpair at one"
@@ -153,7 +150,6 @@ public struct ClawpairErrorBox: ClawpairError {
     /// The wrapped error.
     public let error: any ClawpairError
     public init(_ error: any ClawpairError) { self.error = error }
-    public var exitStatus: ExitStatus { error.exitStatus }
     public var message: String { error.message }
     public var hint: String? { error.hint }
 }

@@ -102,6 +102,5 @@ public struct DNSError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension DNSError: ClawpairError {
-    public var exitStatus: ExitStatus { .failure }
     public var message: String { "DNS: \(description)" }
 }

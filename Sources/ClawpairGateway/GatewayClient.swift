@@ -7,6 +7,13 @@
 // when the gateway is silent for more than twice its tick interval (`identity-and-handshake.md`
 // §4). Messages are capped at 64 KiB before `connect` succeeds and after it at hello-ok's
 // `policy.maxPayload` or the configuration's ceiling (2 MiB by default), whichever is smaller.
+// A message over its limit fails with ``GatewayError/frameTooLarge(size:limit:)`` naming the limit
+// that applied (``GatewayMessageLimit``); a control frame over RFC 6455's 125 bytes likewise.
+//
+// Silence has one rule: until the gateway has spoken (`connect.challenge`), running out of time
+// at any step (TCP, TLS, upgrade, challenge) is ``GatewayError/unreachable(url:phase:reason:)``;
+// after it, a missing answer is ``GatewayError/timedOut(what:after:)`` and a silent session
+// ``GatewayError/stalled(silentFor:tickInterval:)``.
 
 import ClawpairCore
 import ClawpairIdentity
@@ -100,7 +107,8 @@ public final class GatewayClient {
     private var queuedEventBytes = 0
     private var lastHeard = Monotonic.Instant(nanoseconds: 0)
     private var watchdog: EventLoop.Timer?
-    private var messageLimit = GatewayFrames.preConnectMaxBytes
+    /// The limit on each message: clawpair's before hello-ok, then the gateway's or clawpair's ceiling.
+    private var messageLimit = GatewayMessageLimit.preConnect(bytes: GatewayFrames.preConnectMaxBytes)
     /// The phase a wait timed out in (before the failure ended the connection).
     private var phaseAtTimeout = Phase.idle
 
@@ -140,17 +148,24 @@ public final class GatewayClient {
         do {
             try wait(until: deadline, what: "connect.challenge") { self.challenge != nil }
         } catch .timedOut(let what, let after) {
-            // Time ran out before the WebSocket was up: say which step hung.
+            // Time ran out before the gateway spoke: unreachable, naming the step that hung.
             let limit = GatewayError.milliseconds(timeout)
             switch phaseAtTimeout {
             case .dialing: throw .unreachable(url: endpoint.url, phase: "tcp", reason: "no answer within \(limit) ms")
             case .tls: throw .unreachable(url: endpoint.url, phase: "tls", reason: "no TLS handshake within \(limit) ms")
             case .upgrading: throw .unreachable(url: endpoint.url, phase: "ws", reason: "no WebSocket upgrade within \(limit) ms")
+            case .awaitingChallenge: throw Self.noChallenge(endpoint, within: timeout)
             default: throw .timedOut(what: what, after: after)
             }
         }
         guard let challenge else { throw .notConnected }
         return challenge
+    }
+
+    /// No `connect.challenge` in time after the upgrade: the server never spoke as a gateway.
+    private static func noChallenge(_ endpoint: GatewayEndpoint, within timeout: Duration) -> GatewayError {
+        .unreachable(url: endpoint.url, phase: "challenge",
+                     reason: "the WebSocket upgrade succeeded but no connect.challenge arrived within \(GatewayError.milliseconds(timeout)) ms")
     }
 
     private func dialed(_ outcome: Result<TCPConnectResult, TransportError>) {
@@ -239,9 +254,10 @@ public final class GatewayClient {
         }
         self.hello = hello
         phase = .open
-        messageLimit = min(hello.maxPayload, configuration.maxPayloadCeiling)
-        connection?.updateLimits(maxFramePayloadSize: max(messageLimit, WebSocketFrameDecoder.maxControlPayloadSize),
-                                 maxMessageSize: messageLimit)
+        messageLimit = hello.maxPayload <= configuration.maxPayloadCeiling ? .announced(bytes: hello.maxPayload)
+            : .ceiling(bytes: configuration.maxPayloadCeiling, announced: hello.maxPayload)
+        connection?.updateLimits(maxFramePayloadSize: max(messageLimit.bytes, WebSocketFrameDecoder.maxControlPayloadSize),
+                                 maxMessageSize: messageLimit.bytes)
         startWatchdog(tick: .milliseconds(hello.tickIntervalMs))
         return hello
     }
@@ -397,7 +413,7 @@ public final class GatewayClient {
         let timeout = configuration.challengeTimeout
         _ = loop.schedule(at: loop.clock.now.advanced(by: timeout)) { [weak self] in
             guard let self, self.phase == .awaitingChallenge else { return }
-            self.fail(.timedOut(what: "connect.challenge", after: timeout))
+            self.fail(Self.noChallenge(self.endpoint, within: timeout))
         }
     }
 
@@ -424,8 +440,12 @@ public final class GatewayClient {
                 }
             case .failed(let error):
                 switch error {
-                case .frameTooLarge(let length, let limit): fail(.frameTooLarge(size: Int(clamping: length), limit: limit))
-                case .messageTooLarge(let size, let limit): fail(.frameTooLarge(size: size, limit: limit))
+                // The frame limit is never below 125 bytes (control frames); the limit that applies
+                // to a data frame is the message limit, which it is over too.
+                case .frameTooLarge(let length, _): fail(.frameTooLarge(size: Int(clamping: length), limit: messageLimit))
+                case .messageTooLarge(let size, _): fail(.frameTooLarge(size: size, limit: messageLimit))
+                case .controlFrameTooLong(let opcode, let length):
+                    fail(.frameTooLarge(size: length, limit: .controlFrame(opcode: "\(opcode)")))
                 default: fail(.protocolViolation(error.message))
                 }
             }
@@ -448,9 +468,9 @@ public final class GatewayClient {
         }
         let frame: GatewayFrame
         do {
-            frame = try GatewayFrames.decode(text, maxBytes: messageLimit)
-        } catch .tooLarge(let size, let limit) {
-            fail(.frameTooLarge(size: size, limit: limit))
+            frame = try GatewayFrames.decode(text, maxBytes: messageLimit.bytes)
+        } catch .tooLarge(let size, _) {
+            fail(.frameTooLarge(size: size, limit: messageLimit))
             return
         } catch {
             violation(error.message)

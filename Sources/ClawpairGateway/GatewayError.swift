@@ -58,11 +58,38 @@ public struct PairingRequired: Sendable, Equatable {
     public static func matches(_ shape: GatewayErrorShape) -> Bool {
         shape.code == "NOT_PAIRED" || shape.detailCode == "PAIRING_REQUIRED"
     }
+}
 
-    /// The command an operator runs on the gateway's host to approve this request.
-    public var approveCommand: String {
-        let id = requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"
-        return "clawpair devices approve \(id)"
+/// The limit a gateway's message or frame went over, and whose limit it is.
+public enum GatewayMessageLimit: Sendable, Equatable {
+    /// clawpair's limit on every message before hello-ok (``GatewayFrames/preConnectMaxBytes``).
+    case preConnect(bytes: Int)
+    /// The `policy.maxPayload` the gateway announced in hello-ok (clamped to
+    /// ``HelloOK/payloadLimitRange``), at or below clawpair's ceiling.
+    case announced(bytes: Int)
+    /// clawpair's ceiling after hello-ok (``GatewayClientConfiguration/maxPayloadCeiling``), below
+    /// the `maxPayload` the gateway announced.
+    case ceiling(bytes: Int, announced: Int)
+    /// RFC 6455 §5.5: a control frame (`opcode`: ping, pong or close) carries at most 125 bytes.
+    case controlFrame(opcode: String)
+
+    /// The limit in bytes.
+    public var bytes: Int {
+        switch self {
+        case .preConnect(let bytes), .announced(let bytes), .ceiling(let bytes, _): return bytes
+        case .controlFrame: return 125
+        }
+    }
+
+    /// "the 1-byte maxPayload the gateway announced in hello-ok", and so on.
+    public var description: String {
+        switch self {
+        case .preConnect(let bytes): return "the \(bytes) bytes clawpair accepts in one message before hello-ok"
+        case .announced(let bytes): return "the \(bytes)-byte maxPayload the gateway announced in hello-ok"
+        case .ceiling(let bytes, let announced):
+            return "clawpair's \(bytes)-byte ceiling (the gateway announced a maxPayload of \(announced) bytes)"
+        case .controlFrame: return "the 125 bytes RFC 6455 allows a control frame"
+        }
     }
 }
 
@@ -70,23 +97,26 @@ public struct PairingRequired: Sendable, Equatable {
 public enum GatewayError: Error, Sendable, Equatable {
     /// The gateway URL cannot be used.
     case invalidURL(String, reason: String)
-    /// TCP, TLS or the WebSocket upgrade failed before the gateway spoke.
+    /// TCP, TLS, the WebSocket upgrade or the wait for `connect.challenge` failed or ran out of
+    /// time before the gateway spoke (`phase`: "tcp", "connect", "tls", "ws", "challenge", …).
     case unreachable(url: String, phase: String, reason: String)
     /// The certificate failed the pin or system trust.
     case tlsTrust(url: String, TLSTrustFailure)
     /// The server is not an OpenClaw gateway (no valid `connect.challenge`).
     case notGateway(url: String, reason: String)
-    /// Something did not happen in time (`what`: "connect.challenge", "the connect response",
-    /// "device.pair.list", …).
+    /// A gateway that sent `connect.challenge` did not answer in time (`what`: "the connect
+    /// response", "a response to device.pair.list", …). Silence before `connect.challenge` is
+    /// ``unreachable(url:phase:reason:)``.
     case timedOut(what: String, after: Duration)
-    /// The gateway went silent for longer than twice its tick interval.
+    /// After hello-ok, the gateway went silent for longer than twice its tick interval.
     case stalled(silentFor: Duration, tickInterval: Duration)
     /// The connection closed (WebSocket close code and reason, or 1006 for a dropped socket).
     case closed(code: UInt16, reason: String, during: String)
     /// The gateway broke the protocol (garbage, a binary message, a bad frame).
     case protocolViolation(String)
-    /// A frame was larger than the negotiated maximum.
-    case frameTooLarge(size: Int, limit: Int)
+    /// A message or frame went over `limit` (`size`: the frame's declared length, the message's
+    /// length, or for a message in fragments its bytes up to the fragment that went over).
+    case frameTooLarge(size: Int, limit: GatewayMessageLimit)
     /// The device must be approved first.
     case pairingRequired(PairingRequired)
     /// Wrong or missing token/password, or an invalid bootstrap token.
@@ -102,19 +132,6 @@ public enum GatewayError: Error, Sendable, Equatable {
 }
 
 extension GatewayError: ClawpairError {
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .invalidURL: return .usage
-        case .unreachable: return .notFound
-        case .tlsTrust, .pairingRequired, .authRejected, .deviceAuthRejected: return .refused
-        case .rpcFailed(_, let shape) where Self.isPermissionCode(shape): return .refused
-        case .connectRejected(let shape) where Self.isPermissionCode(shape): return .refused
-        case .notGateway, .timedOut, .stalled, .closed, .protocolViolation, .frameTooLarge, .connectRejected, .rpcFailed,
-             .notConnected:
-            return .failure
-        }
-    }
-
     public var message: String {
         switch self {
         case .invalidURL(let url, let reason):
@@ -134,8 +151,10 @@ extension GatewayError: ClawpairError {
             return "the gateway closed the connection during \(during) (code \(code)\(text))"
         case .protocolViolation(let detail):
             return "the gateway broke the protocol: \(detail)"
+        case .frameTooLarge(let size, .controlFrame(let opcode)):
+            return "the gateway sent a \(opcode) frame of \(size) bytes, more than \(GatewayMessageLimit.controlFrame(opcode: opcode).description)"
         case .frameTooLarge(let size, let limit):
-            return "the gateway sent a \(size)-byte message, more than the \(limit)-byte maximum it announced"
+            return "the gateway sent \(size) bytes in one message, more than \(limit.description)"
         case .pairingRequired(let pairing):
             var text = "this device is not approved yet"
             if let reason = pairing.reason { text += " (\(TerminalText.sanitize(reason, maxScalars: 40)))" }
@@ -194,6 +213,15 @@ extension GatewayError: ClawpairError {
         if detail.hasPrefix("DEVICE_AUTH_") { return .deviceAuthRejected(shape) }
         if detail.hasPrefix("AUTH_") || shape.code == "UNAUTHORIZED" { return .authRejected(shape) }
         return .connectRejected(shape)
+    }
+
+    /// Whether the gateway refused `connect` or an RPC for lack of permission (`FORBIDDEN`,
+    /// `UNAUTHORIZED` or `MISSING_SCOPE`), as opposed to failing it.
+    public var isPermissionRefusal: Bool {
+        switch self {
+        case .connectRejected(let shape), .rpcFailed(_, let shape): return Self.isPermissionCode(shape)
+        default: return false
+        }
     }
 
     static func isPermissionCode(_ shape: GatewayErrorShape) -> Bool {

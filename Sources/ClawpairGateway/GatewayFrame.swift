@@ -69,7 +69,6 @@ public enum GatewayFrameError: Error, Sendable, Equatable {
 }
 
 extension GatewayFrameError: ClawpairError {
-    public var exitStatus: ExitStatus { .failure }
     public var message: String {
         switch self {
         case .tooLarge(let size, let limit): return "a \(size)-byte frame exceeds the \(limit)-byte limit"

@@ -34,7 +34,7 @@ public enum PairingProgress: Sendable, Equatable {
     case approved(requestId: String?)
     /// The gateway refused the pending request; the run throws ``PairingError/rejected(requestId:reason:)``.
     case rejected(requestId: String?)
-    /// `wait` ran out before an approval; the run throws ``PairingError/notApproved(requestId:waitedMs:approveCommand:)``.
+    /// `wait` ran out before an approval; the run throws ``PairingError/notApproved(requestId:waitedMs:)``.
     case expired(requestId: String?)
     /// Hand-off tokens were issued over plaintext to a host that is not local, and are not kept.
     case handoffTokensIgnored(count: Int)
@@ -50,7 +50,7 @@ public enum PairingError: Error, Sendable, CustomStringConvertible {
     /// `trustFailure`: at least one failed TLS trust (pin or system roots).
     case noRoute(failures: [(url: String, reason: String)], trustFailure: Bool)
     /// The request was still pending when `wait` ran out.
-    case notApproved(requestId: String?, waitedMs: Int64, approveCommand: String)
+    case notApproved(requestId: String?, waitedMs: Int64)
     /// The gateway closed the connection while the request was pending (1008): rejected.
     case rejected(requestId: String?, reason: String)
     /// Talking to the gateway failed otherwise.
@@ -69,7 +69,7 @@ public enum PairingError: Error, Sendable, CustomStringConvertible {
         case .noCredential: return "the setup code carries no bootstrap token, token or password"
         case .noRoute(let failures, _):
             return "no route of the setup code reached the gateway (\(failures.map { "\($0.url): \($0.reason)" }.joined(separator: "; ")))"
-        case .notApproved(let id, let waitedMs, _):
+        case .notApproved(let id, let waitedMs):
             return "pairing request \(id.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "") was not approved within \(DurationText.describe(milliseconds: waitedMs))"
         case .rejected(_, let reason): return "the gateway closed the connection: \(TerminalText.sanitize(reason, maxScalars: 200))"
         case .gateway(let error): return error.message
@@ -361,8 +361,7 @@ public struct GatewayPairing {
                     pending = pairing
                     guard clock.now + backoff < deadline else {
                         progress(.expired(requestId: pairing.requestId))
-                        throw .notApproved(requestId: pairing.requestId, waitedMs: Self.milliseconds(wait),
-                                           approveCommand: pairing.approveCommand)
+                        throw .notApproved(requestId: pairing.requestId, waitedMs: Self.milliseconds(wait))
                     }
                     clock.sleep(for: backoff)
                     backoff = min(backoff + .seconds(1), Self.maxBackoff)

@@ -271,8 +271,6 @@ public enum OperatorSessionError: Error, Sendable, Equatable {
 }
 
 extension OperatorSessionError: ClawpairError {
-    public var exitStatus: ExitStatus { .failure }
-
     public var message: String {
         switch self {
         case .emptyCredential(let variable):

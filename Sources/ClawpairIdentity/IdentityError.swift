@@ -45,9 +45,6 @@ public enum IdentityFormatError: ClawpairError, Equatable {
     /// A `signedAtMs`-like number is negative or not an integer.
     case invalidTimestamp(field: String)
 
-    /// Malformed input: `failure`.
-    public var exitStatus: ExitStatus { .failure }
-
     /// One sentence naming the failed check.
     public var message: String {
         switch self {
@@ -95,7 +92,7 @@ public enum IdentityError: ClawpairError, Equatable {
     case notARegularFile(path: String)
     /// There is no identity file at the path.
     case noIdentity(path: String)
-    /// A file exists and `--force` was not given.
+    /// A file exists and replacing it was not allowed.
     case alreadyExists(path: String)
     /// The stored deviceId is not the SHA-256 of the stored public key.
     case deviceIdMismatch(path: String, stored: String, derived: String)
@@ -107,13 +104,6 @@ public enum IdentityError: ClawpairError, Equatable {
     case system(SystemError)
     /// An atomic write or private directory failed.
     case file(AtomicFileError)
-
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .noIdentity: return .notFound
-        default: return .failure
-        }
-    }
 
     public var message: String {
         switch self {
@@ -145,16 +135,16 @@ public enum IdentityError: ClawpairError, Equatable {
             return "check that libsodium (libsodium23) is installed and the process may lock memory"
         case .invalid: return nil
         case .malformed:
-            return "the file is damaged or not an identity file; restore it from a backup, or replace it with 'clawpair identity new --force' (a new identity must be paired again)"
+            return "the file is damaged or not an identity file; restore it from a backup, or replace it with a new identity (which must be paired again)"
         case let .unsafePermissions(path, _): return "run: chmod 600 \(path)"
         case .symlink: return "give the real path of the file"
         case .notARegularFile: return "give the path of an identity file"
-        case .noIdentity: return "create one with 'clawpair identity new', or import one with 'clawpair identity import FILE'"
-        case .alreadyExists: return "pass --force to replace it (the old identity is lost unless you exported it)"
-        case .deviceIdMismatch: return "re-import the file with 'clawpair identity import FILE --force' to rewrite the deviceId"
+        case .noIdentity: return "create a new identity or import an existing one"
+        case .alreadyExists: return "replace it only on purpose: the old identity is lost unless you exported it"
+        case .deviceIdMismatch: return "import the file again to rewrite the deviceId"
         case .tokenCacheMismatch: return "import the matching device.json first, or use that device's token cache"
         case .insideOpenClawState:
-            return "name the file explicitly (--identity FILE or --output FILE) if you really mean to write there"
+            return "name the file explicitly if you really mean to write there"
         case let .system(error): return error.hint
         case let .file(error): return error.hint
         }

@@ -13,7 +13,6 @@ public enum MDNSError: ClawpairError, Equatable {
     /// The service type is not a valid DNS name.
     case badServiceType(String)
 
-    public var exitStatus: ExitStatus { .failure }
     public var message: String {
         switch self {
         case .noInterfaces: return "no network interface can send multicast DNS"
@@ -23,7 +22,7 @@ public enum MDNSError: ClawpairError, Equatable {
     }
     public var hint: String? {
         switch self {
-        case .noInterfaces: return "bring a LAN interface up, or use --domain for wide-area DNS-SD"
+        case .noInterfaces: return "bring a LAN interface up, or browse a wide-area DNS-SD domain"
         default: return nil
         }
     }

@@ -62,11 +62,10 @@ public struct ProbeReport: Sendable, Equatable {
     /// The winning route's result.
     public var winningResult: ProbeResult? { winner.map { results[$0] } }
 
-    /// The exit status the CLI ends with: 0 when a route passed, 4 when none did and at
-    /// least one failed TLS trust (an untrusted certificate or a pin mismatch), 3 otherwise.
-    public var exitStatus: ExitStatus {
-        if winner != nil { return .success }
-        return results.contains { $0.failure?.isTrustFailure == true } ? .refused : .notFound
+    /// Whether some route failed TLS trust (an untrusted certificate or a pin mismatch): a
+    /// refusal rather than an unreachable gateway when no route passed.
+    public var hasTrustFailure: Bool {
+        results.contains { $0.failure?.isTrustFailure == true }
     }
 }
 

@@ -45,8 +45,6 @@ public enum QRError: ClawpairError, Equatable {
         }
     }
 
-    public var exitStatus: ExitStatus { .failure }
-
     public var message: String {
         switch self {
         case .emptyPayload:
@@ -79,18 +77,18 @@ public enum QRError: ClawpairError, Equatable {
     public var hint: String? {
         switch self {
         case .emptyPayload:
-            return "give a setup code (or --raw TEXT)"
+            return "give a setup code or other text to encode"
         case .payloadTooLong(_, _, let level):
-            return level == .low ? "shorten the text" : "use a lower error-correction level (--ec L) or shorten the text"
+            return level == .low ? "shorten the text" : "use a lower error-correction level (L) or shorten the text"
         case .invalidParameter:
             return nil
         case .encoderFailed, .scannerFailed:
             return "this is a bug or an out-of-memory condition; try again"
         case .pngWriteFailed:
-            return "try --format svg"
+            return "write SVG instead"
         case .unsupportedImage(let detected):
-            if detected == "SVG" { return "rsvg-convert IMAGE.svg | clawpair qr scan -" }
-            return "convert it first, e.g.: convert IMAGE png:- | clawpair qr scan -"
+            if detected == "SVG" { return "rasterize it to PNG first, e.g. with rsvg-convert IMAGE.svg" }
+            return "convert it to PNG first, e.g. with convert IMAGE png:-"
         case .inputTooLarge, .imageTooLarge:
             return "crop or scale the image down around the QR code"
         case .scannerUnavailable:

@@ -87,14 +87,6 @@ public enum SetupCodeError: Error, Sendable, Equatable {
 }
 
 extension SetupCodeError: ClawpairError {
-    /// `refused` for security refusals (plaintext host, expiry); `failure` otherwise.
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .insecurePlaintextHost, .expired: return .refused
-        default: return .failure
-        }
-    }
-
     /// What failed, in one sentence without a trailing period.
     public var message: String {
         switch self {

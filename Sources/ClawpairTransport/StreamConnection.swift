@@ -15,7 +15,6 @@ public enum StreamError: Error, Sendable, Equatable {
 }
 
 extension StreamError: ClawpairError {
-    public var exitStatus: ExitStatus { .failure }
     public var message: String {
         switch self {
         case .transport(let error): return error.message

@@ -30,7 +30,6 @@ public enum TLSError: Error, Sendable, Equatable {
 }
 
 extension TLSError: ClawpairError {
-    public var exitStatus: ExitStatus { .failure }
     public var message: String {
         switch self {
         case .setupFailed(let reason): return "TLS setup failed: \(reason)"

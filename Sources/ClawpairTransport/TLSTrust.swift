@@ -71,7 +71,6 @@ public enum TLSTrustFailure: Error, Sendable, Equatable {
 }
 
 extension TLSTrustFailure: ClawpairError {
-    public var exitStatus: ExitStatus { .refused }
     public var message: String {
         switch self {
         case .certificateUnavailable: return "the server presented no TLS certificate"

@@ -34,7 +34,6 @@ public enum TransportError: Error, Sendable, Equatable {
 }
 
 extension TransportError: ClawpairError {
-    public var exitStatus: ExitStatus { .failure }
     public var message: String {
         switch self {
         case .resolutionFailed(let host, let message): return "cannot resolve \(host): \(message)"

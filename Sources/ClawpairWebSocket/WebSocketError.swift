@@ -48,7 +48,6 @@ public enum WebSocketProtocolError: Error, Sendable, Equatable {
 }
 
 extension WebSocketProtocolError: ClawpairError {
-    public var exitStatus: ExitStatus { .failure }
     public var message: String {
         switch self {
         case .reservedBitsSet(let bits): return "WebSocket frame has reserved bits set (0b\(String(bits, radix: 2))) without a negotiated extension"
@@ -96,7 +95,6 @@ public enum WebSocketHandshakeError: Error, Sendable, Equatable {
 }
 
 extension WebSocketHandshakeError: ClawpairError {
-    public var exitStatus: ExitStatus { .failure }
     public var message: String {
         switch self {
         case .malformedResponse(let detail): return "not an HTTP response: \(detail)"
@@ -115,6 +113,5 @@ extension WebSocketHandshakeError: ClawpairError {
 }
 
 extension WebSocketStateError: ClawpairError {
-    public var exitStatus: ExitStatus { .failure }
     public var message: String { "the WebSocket connection is closing; nothing more can be sent" }
 }

@@ -109,7 +109,6 @@ public struct WebSocketFrameDecoder: Sendable {
         let shortLength = b1 & 0x7F
         if opcode.isControl {
             guard fin else { throw .fragmentedControlFrame(opcode) }
-            guard shortLength <= 125 else { throw .controlFrameTooLong(opcode, length: Int(shortLength)) }
         }
         switch (role, masked) {
         case (.client, true): throw .maskedFrameFromServer
@@ -135,6 +134,10 @@ public struct WebSocketFrameDecoder: Sendable {
             length = value
         default:
             length = UInt64(shortLength)
+        }
+        // Checked once the extended length is read, so the error carries the frame's true size.
+        guard !opcode.isControl || length <= UInt64(Self.maxControlPayloadSize) else {
+            throw .controlFrameTooLong(opcode, length: Int(clamping: length))
         }
         guard length <= UInt64(maxFramePayloadSize) else { throw .frameTooLarge(length: length, limit: maxFramePayloadSize) }
 

@@ -17,7 +17,6 @@ public enum WideAreaError: ClawpairError, Equatable {
     /// A TCP answer declared a length above the limit or ended early.
     case badTCPFrame(server: String, reason: String)
 
-    public var exitStatus: ExitStatus { .failure }
     public var message: String {
         switch self {
         case let .timedOut(name): return "no DNS server answered for \(name) in time"
@@ -25,7 +24,7 @@ public enum WideAreaError: ClawpairError, Equatable {
         case let .badTCPFrame(server, reason): return "DNS server \(server) over TCP: \(reason)"
         }
     }
-    public var hint: String? { "check --dns-server (or /etc/resolv.conf) and that the server serves the domain" }
+    public var hint: String? { "check the DNS servers asked (by default those of /etc/resolv.conf) and that they serve the domain" }
 }
 
 /// Sends one question at a time, UDP first, to each server in turn.

@@ -338,7 +338,6 @@ import Testing
                 return
             }
             #expect(detail.hasPrefix(method), "\(detail)")
-            #expect(error.exitStatus == .failure)
         }
     }
 

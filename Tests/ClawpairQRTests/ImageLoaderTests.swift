@@ -37,7 +37,7 @@ import Testing
     func svgMessage() {
         let error = QRError.unsupportedImage(detected: "SVG")
         #expect(error.message == "SVG is not supported: rasterize it first, e.g. with rsvg-convert")
-        #expect(error.hint == "rsvg-convert IMAGE.svg | clawpair qr scan -")
+        #expect(error.hint == "rasterize it to PNG first, e.g. with rsvg-convert IMAGE.svg")
         // XML that is not SVG, and SVG text too far in to be sniffed, are not called SVG.
         #expect(throws: QRError.unsupportedImage(detected: nil)) {
             try ImageLoader.load(Array("<?xml version=\"1.0\"?><html><body/></html>".utf8))

@@ -104,7 +104,7 @@ import Testing
         } catch {
             #expect(error.hint?.hasPrefix("Tailscale and public mobile pairing require a secure gateway URL (wss://)") == true)
             #expect(error.message.contains("attacker.example"))
-            #expect(error.exitStatus == .refused)
+            #expect(error == .insecurePlaintextHost(host: "attacker.example"))
         }
     }
 

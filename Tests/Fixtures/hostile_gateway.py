@@ -8,6 +8,8 @@ Command line
     hostile_gateway.py --scenario S [--host 127.0.0.1] [--port 0] [--max-seconds 60]
         [--tick-ms N] [--protocol N] [--flood-at upgrade|challenge|hello]
         [--flood-seconds 30] [--flood-bytes 8589934592] [--hostile-names]
+        [--stall-at upgrade|upgraded|hello] [--oversize-at challenge|hello|ping]
+        [--oversize-bytes N] [--max-payload N]
 
 Scenarios
     huge-policy   hello-ok with policy.tickIntervalMs --tick-ms (default 2^62), maxPayload 2^62 and
@@ -22,6 +24,13 @@ Scenarios
     huge-message  answers device.pair.list with a 20 MB list (100,000 pending requests).
     event-flood   at the first RPC after hello-ok, sends 1 MB events for --flood-seconds and
                   never answers.
+    stall         goes silent (reads on, never writes again) at --stall-at: on the upgrade request
+                  (no 101), after the 101 (no connect.challenge), or after a hello-ok with
+                  tickIntervalMs 100 (no ticks, no answers).
+    oversize      sends one message of exactly --oversize-bytes payload bytes at --oversize-at: a
+                  text message in place of connect.challenge, a padded event at the first RPC
+                  after a hello-ok announcing maxPayload --max-payload (the RPC is never
+                  answered), or a ping (a control frame) right after connect.challenge.
 
 stdout: `ready <port>`, then one JSON object per line: {"log":"connection"},
 {"log":"connect","protocol":N}, {"log":"rpc","method":M}, {"log":"flood","bytes":N,"reason":R}.
@@ -66,6 +75,12 @@ def text(obj):
     return frame(0x1, json.dumps(obj).encode())
 
 
+def padded(obj, size):
+    """`obj` as JSON with a "pad" member making it exactly `size` bytes (at least its unpadded size)."""
+    base = json.dumps({**obj, "pad": ""}).encode()
+    return json.dumps({**obj, "pad": "x" * max(0, size - len(base))}).encode()
+
+
 async def read_frame(reader):
     """One client frame (masked): (opcode, payload); raises on anything odd."""
     b0, b1 = await reader.readexactly(2)
@@ -99,17 +114,29 @@ class Connection:
                 key = value.strip()
         if not key:
             return
+        if self.args.scenario == "stall" and self.args.stall_at == "upgrade":
+            return await self.stall()
         accept = base64.b64encode(hashlib.sha1((key + WS_GUID).encode()).digest()).decode()
         self.writer.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                            f"Sec-WebSocket-Accept: {accept}\r\n\r\n").encode())
         await self.writer.drain()
         if self.args.scenario == "ping-flood" and self.args.flood_at == "upgrade":
             return await self.flood()
+        if self.args.scenario == "stall" and self.args.stall_at == "upgraded":
+            return await self.stall()
+        if self.args.scenario == "oversize" and self.args.oversize_at == "challenge":
+            self.writer.write(frame(0x1, padded({"type": "event", "event": "connect.challenge"}, self.args.oversize_bytes)))
+            await self.writer.drain()
+            return await self.stall()
         self.writer.write(text({"type": "event", "event": "connect.challenge",
                                 "payload": {"nonce": str(uuid.uuid4()), "ts": int(time.time() * 1000)}}))
         await self.writer.drain()
         if self.args.scenario == "ping-flood" and self.args.flood_at == "challenge":
             return await self.flood()
+        if self.args.scenario == "oversize" and self.args.oversize_at == "ping":
+            self.writer.write(frame(0x9, b"p" * self.args.oversize_bytes))
+            await self.writer.drain()
+            return await self.stall()
         if self.args.scenario == "never-read":
             await asyncio.sleep(self.args.max_seconds)
             return
@@ -125,6 +152,8 @@ class Connection:
             method = request.get("method")
             if method == "connect":
                 await self.answer_connect(request)
+                if self.args.scenario == "stall" and self.args.stall_at == "hello":
+                    return await self.stall()
                 continue
             log("rpc", method=method)
             if self.args.scenario == "ping-flood" and self.args.flood_at == "hello":
@@ -139,6 +168,11 @@ class Connection:
                 if self.args.scenario == "huge-message":
                     result["pending"] = [{"requestId": "r%d" % i, "deviceId": "d" * 64, "displayName": "x" * 100}
                                          for i in range(100_000)]
+            if self.args.scenario == "oversize" and self.args.oversize_at == "hello":
+                self.writer.write(frame(0x1, padded({"type": "event", "event": "device.pair.requested"},
+                                                    self.args.oversize_bytes)))
+                await self.writer.drain()
+                return await self.stall()
             self.writer.write(text({"type": "res", "id": request.get("id"), "ok": True, "payload": result}))
             await self.writer.drain()
 
@@ -148,6 +182,10 @@ class Connection:
         policy = {"maxPayload": 25 * 1024 * 1024, "maxBufferedBytes": 50 * 1024 * 1024, "tickIntervalMs": 15000}
         if self.args.scenario == "huge-policy":
             policy = {"maxPayload": 2 ** 62, "maxBufferedBytes": 2 ** 63 - 1, "tickIntervalMs": self.args.tick_ms}
+        if self.args.scenario == "stall":
+            policy["tickIntervalMs"] = 100
+        if self.args.max_payload is not None:
+            policy["maxPayload"] = self.args.max_payload
         role = params.get("role", "operator")
         hello = {"type": "hello-ok", "protocol": protocol, "server": {"version": "2026.11.1", "connId": "hostile"},
                  "features": {"methods": ["device.pair.list"], "events": ["tick"]}, "snapshot": {},
@@ -156,6 +194,11 @@ class Connection:
         log("connect", protocol=protocol)
         self.writer.write(text({"type": "res", "id": request.get("id"), "ok": True, "payload": hello}))
         await self.writer.drain()
+
+    async def stall(self):
+        """Silence: reads (and drops) whatever the client sends, never writes, until it goes away."""
+        while await self.reader.read(65536):
+            pass
 
     async def event_flood(self):
         """Large events, as fast as the client reads them; the RPC is never answered."""
@@ -194,7 +237,7 @@ class Connection:
 async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--scenario", required=True, choices=["huge-policy", "bad-protocol", "ping-flood", "never-read",
-                                                            "huge-message", "event-flood"])
+                                                            "huge-message", "event-flood", "stall", "oversize"])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--max-seconds", type=float, default=60)
@@ -204,6 +247,10 @@ async def main():
     parser.add_argument("--flood-seconds", type=float, default=30)
     parser.add_argument("--flood-bytes", type=int, default=8 << 30)
     parser.add_argument("--hostile-names", action="store_true")
+    parser.add_argument("--stall-at", choices=["upgrade", "upgraded", "hello"], default="hello")
+    parser.add_argument("--oversize-at", choices=["challenge", "hello", "ping"], default="hello")
+    parser.add_argument("--oversize-bytes", type=int, default=70000)
+    parser.add_argument("--max-payload", type=int)
     args = parser.parse_args()
 
     async def handle(reader, writer):

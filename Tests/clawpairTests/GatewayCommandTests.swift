@@ -288,16 +288,16 @@ struct GatewayCommandTests {
         }
     }
 
-    @Test("each gateway fault ends with a clear error within the timeout",
+    @Test("each gateway fault ends with a clear error within the timeout; no connect.challenge is nothing reachable (3)",
           arguments: [
-              (TestGatewayOptions.Fault.noChallenge, "did not send connect.challenge"),
-              (.slowChallenge, "did not send connect.challenge"),
-              (.garbage, "is not an OpenClaw gateway"),
-              (.oversized, "more than the"),
-              (.closeMidCall, "closed the connection during the session"),
-              (.stallCall, "went silent"),
+              (TestGatewayOptions.Fault.noChallenge, "(challenge): the WebSocket upgrade succeeded but no connect.challenge arrived within", Int32(3)),
+              (.slowChallenge, "(challenge): the WebSocket upgrade succeeded but no connect.challenge arrived within", 3),
+              (.garbage, "is not an OpenClaw gateway", 1),
+              (.oversized, "more than the 4096-byte maxPayload the gateway announced in hello-ok", 1),
+              (.closeMidCall, "closed the connection during the session", 1),
+              (.stallCall, "went silent", 1),
           ])
-    func faults(fault: TestGatewayOptions.Fault, expected: String) async throws {
+    func faults(fault: TestGatewayOptions.Fault, expected: String, status: Int32) async throws {
         try await Self.withHome { home in
             var options = TestGatewayOptions(token: Self.token, fault: fault)
             options.tickMs = 300
@@ -305,7 +305,7 @@ struct GatewayCommandTests {
             if fault == .slowChallenge { options.faultDelayMs = 8000 }
             try await withTestGateway(options) { gateway in
                 let result = try home.op(gateway, ["nodes", "status", "--timeout", "2000"])
-                #expect(result.status == 1, "\(result)")
+                #expect(result.status == status, "\(result)")
                 #expect(result.stderr.contains(expected), "\(result)")
             }
         }

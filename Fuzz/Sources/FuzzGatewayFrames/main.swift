@@ -100,7 +100,7 @@ private func readErrorShape(_ shape: GatewayErrorShape, closeReason: String) {
     let failure = GatewayError.connectFailure(shape, closeReason: closeReason)
     _ = failure.message
     _ = failure.hint
-    _ = failure.exitStatus
+    _ = failure.isPermissionRefusal
     _ = GatewayError.rpcFailed(method: "device.pair.list", shape).message
     _ = shape.json.compact()
 }

@@ -85,10 +85,10 @@ struct GatewaysCheckCommand: ParsableCommand {
                     context.print("\(token.role): accepted" + (hello.scopes.isEmpty ? "" : " (scopes \(hello.scopes.joined(separator: ",")))"))
                 }
             case .failure(let error):
-                let shown = GatewayCLI.presented(error)
+                let shown = ErrorPresentation.present(error)
                 results.append(.object([("role", .string(token.role)), ("ok", false), ("scopes", .array([])),
                                         ("error", GatewayCLI.errorJSON(shown)["error"] ?? .null)]))
-                if error.exitStatus.rawValue > worst.rawValue || worst == .success { worst = error.exitStatus }
+                if shown.exitStatus.rawValue > worst.rawValue || worst == .success { worst = shown.exitStatus }
                 if !context.globals.json { context.print("\(token.role): refused") }
                 context.report(shown)
             }

@@ -261,11 +261,11 @@ struct ProbeCommand: ParsableCommand {
             context.printJSON(ProbeOutput.json(report, configuration: self.configuration))
             if report.winner == nil {
                 context.report(GeneralError(ProbeOutput.failureSummary(report), hint: ProbeOutput.failureHint(report),
-                                            status: report.exitStatus))
+                                            status: ErrorPresentation.status(of: report)))
             }
         } else {
             ProbeOutput.printText(report, configuration: self.configuration, showAll: showAll, context: context)
         }
-        return report.exitStatus
+        return ErrorPresentation.status(of: report)
     }
 }

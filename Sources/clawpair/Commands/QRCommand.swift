@@ -39,7 +39,7 @@ enum QRJSON {
         .object([
             ("code", .string(code(of: error))),
             ("message", .string(error.message)),
-            ("hint", error.hint.map(JSONValue.string) ?? .null),
+            ("hint", ErrorPresentation.present(error).hint.map(JSONValue.string) ?? .null),
         ])
     }
 

@@ -102,7 +102,7 @@ struct QRScanCommand: ParsableCommand {
             printHuman(results, context: context)
         }
         for result in results {
-            if let error = result.error { context.report(named(result.name, error)) }
+            if let error = result.error { context.report(ErrorPresentation.present(named(result.name, error))) }
         }
         if failed { return .failure }
         if found == 0 {

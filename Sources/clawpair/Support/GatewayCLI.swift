@@ -66,6 +66,14 @@ enum GatewayCLI {
           4  refused: wrong token or password, pairing required, device proof refused,
              missing scope, or the TLS certificate failed its pin or system trust
         """,
+        "Silence ends a command by the stage it happens in. Until the gateway has sent connect.challenge (TCP "
+            + "connect, TLS handshake, WebSocket upgrade, the wait for the challenge) nothing is reachable: exit 3, the "
+            + "error naming the step (tcp, tls, ws, challenge). After it, the gateway answered and then failed: no answer "
+            + "to connect or to a call within --timeout, or, after hello-ok, silence longer than twice its tick interval, "
+            + "is exit 1.",
+        "A message over a limit is exit 1, and the error names the limit and the size the gateway sent: 64 KiB "
+            + "(clawpair's, before hello-ok), then the maxPayload the gateway announced in hello-ok or clawpair's "
+            + "2 MiB ceiling, whichever is smaller; 125 bytes for a ping, pong or close frame (RFC 6455).",
     ])
 
     // MARK: Target and credential (resolved in the library: OperatorSession)
@@ -165,7 +173,7 @@ enum GatewayCLI {
         do {
             session = try OperatorSession.connect(plan, options: options)
         } catch {
-            throw presented(error, plan: plan)
+            throw ErrorPresentation.present(error, plan: plan)
         }
         let hello = session.hello
         if context.globals.verbosity > 0 {
@@ -191,8 +199,8 @@ enum GatewayCLI {
         GatewayClientInfo.linuxPlatformName()
     }
 
-    /// Connects as an operator, runs `body` with the session, closes it, and maps failures to
-    /// exit statuses (with a JSON error document under `--json`).
+    /// Connects as an operator, runs `body` with the session, closes it, and reports failures
+    /// (with a JSON error document under `--json`).
     static func withOperator(_ arguments: ParsedArguments, _ context: CommandContext,
                              _ body: (OperatorSession) throws -> ExitStatus) throws -> ExitStatus {
         try run(context) {
@@ -210,82 +218,24 @@ enum GatewayCLI {
 
     // MARK: Output
 
-    /// Calls `body` and turns a failure into an exit status, printing the error (and, with
-    /// `--json`, a JSON error document on stdout).
+    /// Calls `body` and turns a failure into an exit status (``ErrorPresentation``), printing the
+    /// error (and, with `--json`, a JSON error document on stdout).
     static func run(_ context: CommandContext, _ body: () throws -> ExitStatus) throws -> ExitStatus {
         do {
             return try body()
         } catch let error as any ClawpairError {
-            let shown = presented(error)
+            let shown = ErrorPresentation.present(error)
             if context.globals.json { context.printJSON(errorJSON(shown)) }
             context.report(shown)
             return shown.exitStatus
         }
     }
 
-    /// A library error with the command line's hint: the one place where errors of the operator
-    /// session get hints that name options. `plan` is the session's, when it was resolved.
-    static func presented(_ error: any Error, plan: OperatorPlan? = nil) -> any Error {
-        guard let error = error as? any ClawpairError else { return error }
-        return presented(error, plan: plan)
-    }
-
-    static func presented(_ error: any ClawpairError, plan: OperatorPlan? = nil) -> any ClawpairError {
-        if error is HintedError { return error }
-        switch error {
-        case OperatorSessionError.emptyCredential:
-            return HintedError(error, hint: "check the file or variable that should hold it")
-        case GatewayError.authRejected where plan?.credential.source == OperatorCredentialSource.none
-                                                && plan?.credential.withheldEnvironment.isEmpty == false:
-            let names = plan?.credential.withheldEnvironment ?? []
-            return HintedError(error, hint: "\(names.joined(separator: " and ")) \(names.count > 1 ? "are" : "is") not sent to a "
-                               + "gateway named with --url (it could be a typo or someone "
-                               + "else's): pass --token-file FILE (or --password-file), or set OPENCLAW_GATEWAY_URL instead of --url")
-        case let gatewayError as GatewayError:
-            return hint(for: gatewayError).map { HintedError(error, hint: $0) } ?? error
-        default:
-            return error
-        }
-    }
-
-    /// The command line's hint for a gateway error: the library's, with the options and
-    /// commands that help.
-    static func hint(for error: GatewayError) -> String? {
-        switch error {
-        case .unreachable: return "is the gateway running? 'clawpair probe URL' shows which step fails"
-        case .tlsTrust(_, .pinMismatch): return "the certificate changed: if you expected that, check it and pass --tls-fingerprint with the new value"
-        case .timedOut, .stalled: return "the gateway may be overloaded or a proxy may be holding the connection; try again or raise --timeout"
-        case .pairingRequired(let pairing):
-            return "approve it on the gateway host: \(pairing.approveCommand) (or: openclaw devices approve \(pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"))"
-        case .authRejected:
-            return "pass the gateway's token with --token-file FILE or OPENCLAW_GATEWAY_TOKEN (or its password with --password-file)"
-        case .deviceAuthRejected where error.hint == GatewayError.checkIdentityHint:
-            return "check the identity with 'clawpair identity show'"
-        default:
-            return nil
-        }
-    }
-
-    /// A library error shown with a hint of the command line's.
-    struct HintedError: ClawpairError {
-        let underlying: any ClawpairError
-        let hint: String?
-
-        init(_ underlying: any ClawpairError, hint: String) {
-            self.underlying = underlying
-            self.hint = hint
-        }
-
-        var exitStatus: ExitStatus { underlying.exitStatus }
-        var message: String { underlying.message }
-    }
-
     /// `{"ok": false, "error": {code, message, hint, gateway?, requestId?}}`.
-    static func errorJSON(_ error: any ClawpairError) -> JSONValue {
-        var members: [(String, JSONValue)] = [("code", .string(code(of: error))), ("message", .string(error.message)),
+    static func errorJSON(_ error: PresentedError) -> JSONValue {
+        var members: [(String, JSONValue)] = [("code", .string(code(of: error.underlying))), ("message", .string(error.message)),
                                               ("hint", error.hint.map(JSONValue.string) ?? .null)]
-        let underlying = (error as? HintedError)?.underlying ?? error
-        if let gatewayError = underlying as? GatewayError {
+        if let gatewayError = error.underlying as? GatewayError {
             switch gatewayError {
             case .pairingRequired(let pairing):
                 members.append(("requestId", pairing.requestId.map(JSONValue.string) ?? .null))
@@ -299,8 +249,7 @@ enum GatewayCLI {
         return .object([("ok", .bool(false)), ("error", .object(members))])
     }
 
-    static func code(of error: any ClawpairError) -> String {
-        if let hinted = error as? HintedError { return code(of: hinted.underlying) }
+    static func code(of error: any Error) -> String {
         guard let gatewayError = error as? GatewayError else {
             return error is UsageError ? "usage" : "error"
         }

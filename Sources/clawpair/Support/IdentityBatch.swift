@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ClawpairCLIKit
 import ClawpairCore
 
 /// Line-at-a-time standard input and chunked standard output for `identity sign-connect --batch`.

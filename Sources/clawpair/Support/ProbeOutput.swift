@@ -65,7 +65,7 @@ enum ProbeOutput {
         var error: JSONValue = .null
         if report.winner == nil {
             error = .object([
-                ("code", .string(report.exitStatus == .refused ? "tls-trust" : "unreachable")),
+                ("code", .string(ErrorPresentation.status(of: report) == .refused ? "tls-trust" : "unreachable")),
                 ("message", .string(failureSummary(report))),
             ])
         }
@@ -84,7 +84,7 @@ enum ProbeOutput {
     }
 
     static func failureSummary(_ report: ProbeReport) -> String {
-        report.exitStatus == .refused
+        ErrorPresentation.status(of: report) == .refused
             ? "no route is reachable with a trusted TLS certificate"
             : "no route is reachable"
     }
@@ -152,7 +152,7 @@ enum ProbeOutput {
             }
         }
         if report.winner == nil {
-            context.report(GeneralError(failureSummary(report), hint: failureHint(report), status: report.exitStatus))
+            context.report(GeneralError(failureSummary(report), hint: failureHint(report), status: ErrorPresentation.status(of: report)))
         }
     }
 

@@ -61,7 +61,7 @@ enum SetupCodeJSON {
         return .object([
             ("code", .string(code)),
             ("message", .string(error.message)),
-            ("hint", error.hint.map(JSONValue.string) ?? .null),
+            ("hint", ErrorPresentation.present(error).hint.map(JSONValue.string) ?? .null),
         ])
     }
 }

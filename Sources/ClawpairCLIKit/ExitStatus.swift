@@ -1,8 +1,9 @@
 /// The process exit statuses of every clawpair command, in one place.
 ///
-/// Only the command-line layer maps errors to these; libraries throw typed errors that
-/// carry an `ExitStatus` through `ClawpairError.exitStatus`. The table is documented in
-/// every man page (EXIT STATUS) and in README.md, both generated from ``ExitStatus/allCases``.
+/// Only the command-line layer uses these: libraries throw typed errors that carry no status,
+/// and the `clawpair` executable's `ErrorPresentation` maps each of them to one. The table is
+/// documented in every man page (EXIT STATUS) and in README.md, both generated from
+/// ``ExitStatus/allCases``.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// The command did what was asked.
     case success = 0
