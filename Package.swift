@@ -25,7 +25,7 @@
 //     ├─ ClawpairConfig      OpenClaw's openclaw.json: bounded JSON5 reader, config path, credentials
 //     │                      (below ClawpairGateway and ClawpairWideArea, which read it)
 //     └─ ClawpairCore        errors (message, hint), base64url, JSON, terminal sanitizing, redaction; the one
-//                            injectable monotonic clock and the one poll helper (every poll loop but libavahi-client's)
+//                            injectable monotonic clock and the one poll helper (every poll loop, libavahi-client's too)
 //   C<Lib>                   system-library shims found through pkg-config (one per C library)
 //   CLazyLibrary             dlopen on first use, into a table of typed function pointers (for the shims below)
 //   COpenSSLShims            OpenSSL loaded with dlopen when TLS is first used; forwarders for its macros
