@@ -117,4 +117,18 @@ public struct DecodedSetup: Sendable, Equatable {
         guard let expiresAtMs else { return false }
         return expiresAtMs <= nowMs
     }
+
+    /// Throws ``SetupCodeError/expired(expiresAtMs:nowMs:)`` when the token has expired at
+    /// `nowMs`: the gateway would refuse it.
+    public func checkNotExpired(nowMs: Int64) throws(SetupCodeError) {
+        if isExpired(nowMs: nowMs), let expiresAtMs { throw .expired(expiresAtMs: expiresAtMs, nowMs: nowMs) }
+    }
+
+    /// Whether the input carries a credential (bootstrap token, gateway token or password):
+    /// then it is a secret, not to be passed where other users can see it.
+    public var hasCredential: Bool { bootstrapToken != nil || token != nil || password != nil }
+
+    /// The canonical bare setup code of the payload, what the OpenClaw apps scan from a QR code
+    /// (`SetupCode.encode(json:)`); nil for a deep link or gateway URL, which carry no payload.
+    public var canonicalCode: String? { payload.map(SetupCode.encode(json:)) }
 }

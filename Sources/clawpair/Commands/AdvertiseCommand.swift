@@ -50,7 +50,7 @@ struct AdvertiseCommand: ParsableCommand {
 
     let port: UInt16
     let advertisement: BeaconAdvertisement
-    let txt: [(String, String)]
+    let txt: [(key: String, value: String)]
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         func portValue(_ option: String) throws -> Int? {
@@ -79,7 +79,7 @@ struct AdvertiseCommand: ParsableCommand {
             instanceName: arguments.value("name"), machineName: machine, osHostname: host, gatewayPort: port,
             gatewayTls: arguments.flag("tls") || fingerprint != nil, gatewayTlsFingerprintSha256: fingerprint, mode: mode,
             tailnetDns: arguments.value("tailnet-dns"), sshPort: try portValue("ssh-port")))
-        var extra: [(String, String)] = []
+        var extra: [(key: String, value: String)] = []
         if let display = arguments.value("display-name") { extra.append(("displayName", display)) }
         for entry in arguments.values("txt") {
             guard let eq = entry.firstIndex(of: "="), eq != entry.startIndex else {
@@ -87,18 +87,11 @@ struct AdvertiseCommand: ParsableCommand {
             }
             extra.append((String(entry[..<eq]), String(entry[entry.index(after: eq)...])))
         }
-        var merged = advertisement.txt.map { ($0.key, $0.stringValue ?? "") }
-        for (key, value) in extra {
-            if let index = merged.firstIndex(where: { $0.0.lowercased() == key.lowercased() }) {
-                merged[index] = (key, value)
-            } else {
-                merged.append((key, value))
-            }
-        }
-        guard merged.allSatisfy({ $0.0.utf8.count + 1 + $0.1.utf8.count <= 255 }) else {
+        do {
+            txt = try advertisement.txtPairs(merging: extra)
+        } catch {
             throw UsageError("a TXT entry is longer than 255 bytes", hint: "shorten the value")
         }
-        txt = merged
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {

@@ -74,24 +74,18 @@ struct IdentityExportCommand: ParsableCommand {
                 warnIfTerminal(context)
                 var bytes = cache.encoded()
                 defer { SecretWipe.wipe(&bytes) }
-                try bytes.withUnsafeBytes { try IdentityCLI.writeToStandardOutput($0) }
+                try FileIO.writeAll(fd: 1, bytes, name: "standard output")
             }
             return .success
         }
         let (loaded, _) = try IdentityCLI.load(arguments, context)
         let identity = loaded.identity
         if publicOnly {
-            let pem = identity.publicKey.pem
             if let output {
-                do {
-                    try AtomicFile.write(Array(pem.utf8), to: output, mode: 0o644, replacing: force)
-                } catch {
-                    if case let .exists(path) = error { throw IdentityError.alreadyExists(path: path) }
-                    throw error
-                }
+                try identity.publicKey.writePEM(to: output, replacing: force)
                 note(context, "Wrote the public key of \(identity.deviceId) to \(output)")
             } else {
-                context.stdout.write(pem)
+                context.stdout.write(identity.publicKey.pem)
             }
             return .success
         }
@@ -103,7 +97,7 @@ struct IdentityExportCommand: ParsableCommand {
             warnIfTerminal(context)
             var failure: (any Error)?
             try IdentityFile.withEncoded(identity, form: form) { bytes in
-                do { try IdentityCLI.writeToStandardOutput(bytes) } catch { failure = error }
+                do { try FileIO.writeAll(fd: 1, bytes, name: "standard output") } catch { failure = error }
             }
             if let failure { throw failure }
         }

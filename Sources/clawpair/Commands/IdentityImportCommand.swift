@@ -77,13 +77,7 @@ struct IdentityImportCommand: ParsableCommand {
         if let (loaded, source) = identities.first {
             let identity = loaded.identity
             deviceId = identity.deviceId
-            var unchanged = false
-            if let existing = try? store.loadIdentity(), existing.identity.publicKey == identity.publicKey {
-                unchanged = true
-            } else if !force, IdentityFile.status(path: store.identityPath) != nil {
-                throw IdentityError.alreadyExists(path: store.identityPath)
-            }
-            if !unchanged { try store.saveIdentity(identity, replacing: force, environment: context.environment) }
+            let unchanged = try !store.importIdentity(loaded, replacing: force, environment: context.environment)
             let corrected = !loaded.deviceIdMatches
             if corrected, let stored = loaded.storedDeviceId {
                 context.warn("\(source) said deviceId \(stored); the key's deviceId is \(identity.deviceId), which was stored")
@@ -98,12 +92,7 @@ struct IdentityImportCommand: ParsableCommand {
                 : "Imported identity \(identity.deviceId) from \(source) (\(IdentityCLI.describe(loaded.form))) into \(store.identityPath)")
         }
         if let (cache, source) = caches.first {
-            let ownId = try deviceId ?? store.loadIdentity().identity.deviceId
-            guard cache.deviceId == ownId else {
-                throw IdentityError.tokenCacheMismatch(path: source, cacheDeviceId: cache.deviceId, identityDeviceId: ownId)
-            }
-            try store.preparePrivateDirectories()
-            try cache.write(to: store.tokenCachePath, replacing: force)
+            try store.importTokenCache(cache, source: source, deviceId: deviceId, replacing: force)
             let roles = cache.entries.map(\.role)
             cacheJSON = .object([("path", .string(store.tokenCachePath)), ("source", .string(source)),
                                  ("roles", .array(roles.map(JSONValue.string)))])

@@ -48,22 +48,6 @@ struct IdentityShowCommand: ParsableCommand {
         self.arguments = arguments
     }
 
-    /// The store's token-cache entries for `deviceId`, or why they cannot be shown (no cache: no entries, no problem).
-    static func tokenRoles(store: IdentityStore, deviceId: String) -> ([DeviceTokenCache.Entry], String?) {
-        let cache: DeviceTokenCache
-        do {
-            cache = try DeviceTokenCache.load(path: store.tokenCachePath)
-        } catch {
-            if case .noIdentity = error { return ([], nil) }
-            return ([], error.message)
-        }
-        guard cache.deviceId == deviceId else {
-            return ([], IdentityError.tokenCacheMismatch(path: store.tokenCachePath, cacheDeviceId: cache.deviceId,
-                                                         identityDeviceId: deviceId).message)
-        }
-        return (cache.entries, nil)
-    }
-
     func run(_ context: CommandContext) throws -> ExitStatus {
         let (loaded, path) = try IdentityCLI.load(arguments, context)
         let identity = loaded.identity
@@ -71,7 +55,7 @@ struct IdentityShowCommand: ParsableCommand {
         var tokens: [DeviceTokenCache.Entry] = []
         var tokenProblem: String?
         if arguments.value("identity") == nil {
-            (tokens, tokenProblem) = Self.tokenRoles(store: try IdentityCLI.store(context), deviceId: identity.deviceId)
+            (tokens, tokenProblem) = try IdentityCLI.store(context).tokenEntries(for: identity.deviceId)
         }
         if let tokenProblem { context.warn("token cache: \(tokenProblem)") }
         let created: Int64? = loaded.hasCreatedAt ? identity.createdAtMs : nil

@@ -78,6 +78,13 @@ struct IdentitySignConnectCommand: ParsableCommand {
         var platform: String?
         var deviceFamily: String?
         var version: ConnectPayloadVersion
+
+        /// The payload these fields make for `deviceId` and `token`.
+        func payload(deviceId: String, token: String) -> ConnectPayload {
+            ConnectPayload(version: version, deviceId: deviceId, clientId: clientId, clientMode: clientMode, role: role,
+                           scopes: scopes, signedAtMs: signedAtMs, token: token, nonce: nonce ?? "", platform: platform,
+                           deviceFamily: deviceFamily)
+        }
     }
 
     let defaults: Defaults
@@ -129,10 +136,7 @@ struct IdentitySignConnectCommand: ParsableCommand {
         let identity = loaded.identity
         if batch { return try runBatch(identity, token: token, context) }
 
-        let payload = ConnectPayload(version: defaults.version, deviceId: identity.deviceId, clientId: defaults.clientId,
-                                     clientMode: defaults.clientMode, role: defaults.role, scopes: defaults.scopes,
-                                     signedAtMs: defaults.signedAtMs, token: token, nonce: defaults.nonce ?? "",
-                                     platform: defaults.platform, deviceFamily: defaults.deviceFamily)
+        let payload = defaults.payload(deviceId: identity.deviceId, token: token)
         let signed = try identity.signConnect(payload, selfCheck: true)
         if context.globals.json {
             context.printJSON(Self.json(signed, printPayload: printPayload))
@@ -153,10 +157,8 @@ struct IdentitySignConnectCommand: ParsableCommand {
 
     // MARK: Batch
 
-    static let batchKeys = ["auth", "clientId", "clientMode", "deviceFamily", "deviceId", "nonce", "platform", "role",
-                            "scopes", "signedAtMs", "token", "version"]
-
     private func runBatch(_ identity: DeviceIdentity, token: String, _ context: CommandContext) throws -> ExitStatus {
+        let base = defaults.payload(deviceId: identity.deviceId, token: token)
         var reader = IdentityLineReader()
         var lineNumber = 0
         var failures = 0
@@ -166,7 +168,7 @@ struct IdentitySignConnectCommand: ParsableCommand {
             while let line = try reader.nextLine() {
                 lineNumber += 1
                 do {
-                    let payload = try payload(for: line, identity: identity, token: token)
+                    let payload = try base.applying(batchLine: line)
                     let signed = try identity.signConnect(payload, selfCheck: selfCheck)
                     if json {
                         out.append(contentsOf: Self.json(signed, printPayload: printPayload).compactBytes())
@@ -175,7 +177,8 @@ struct IdentitySignConnectCommand: ParsableCommand {
                     }
                 } catch {
                     failures += 1
-                    let message = (error as? any ClawpairError)?.message ?? "\(error)"
+                    let message = error as? ConnectBatchLineError == .missingNonce ? "no \"nonce\" (and no --nonce default)"
+                        : (error as? any ClawpairError)?.message ?? "\(error)"
                     context.report(GeneralError("line \(lineNumber): \(message)"))
                     if json {
                         out.append(contentsOf: JSONValue.object([("line", .int(Int64(lineNumber))),
@@ -184,70 +187,8 @@ struct IdentitySignConnectCommand: ParsableCommand {
                 }
                 out.append(0x0A)
             }
-            if !out.isEmpty { try IdentityLineReader.write(out) }
+            if !out.isEmpty { try FileIO.writeAll(fd: 1, out, name: "standard output") }
         }
         return failures == 0 ? .success : .failure
-    }
-
-    /// One batch line as a payload: a single pass over the object's members (this is the hot path
-    /// of scripted signing), each value checked for its type, unknown keys refused.
-    private func payload(for line: ArraySlice<UInt8>, identity: DeviceIdentity, token: String) throws -> ConnectPayload {
-        let object = try JSONValue.parse(line, limits: JSONLimits(maxInputBytes: IdentityLineReader.maxLineBytes, maxDepth: 4))
-        guard let members = object.objectValue else { throw GeneralError("expected a JSON object") }
-        var payload = ConnectPayload(version: defaults.version, deviceId: identity.deviceId, clientId: defaults.clientId,
-                                     clientMode: defaults.clientMode, role: defaults.role, scopes: defaults.scopes,
-                                     signedAtMs: defaults.signedAtMs, token: token, nonce: defaults.nonce ?? "",
-                                     platform: defaults.platform, deviceFamily: defaults.deviceFamily)
-        var auth: ConnectAuth?
-        func text(_ key: String, _ value: JSONValue) throws -> String? {
-            if value.isNull { return nil }
-            guard let text = value.stringValue else { throw GeneralError("\"\(key)\" is not a string") }
-            return text
-        }
-        for (key, value) in members {
-            switch key {
-            case "nonce": payload.nonce = try text(key, value) ?? payload.nonce
-            case "token": payload.token = try text(key, value) ?? payload.token
-            case "clientId": payload.clientId = try text(key, value) ?? payload.clientId
-            case "clientMode": payload.clientMode = try text(key, value) ?? payload.clientMode
-            case "role": payload.role = try text(key, value) ?? payload.role
-            case "platform": payload.platform = try text(key, value) ?? payload.platform
-            case "deviceFamily": payload.deviceFamily = try text(key, value) ?? payload.deviceFamily
-            case "signedAtMs":
-                if value.isNull { continue }
-                guard let ms = value.int64Value, ms >= 0 else { throw GeneralError("\"signedAtMs\" is not a time in ms") }
-                payload.signedAtMs = ms
-            case "scopes":
-                if value.isNull { continue }
-                guard let list = value.arrayValue else { throw GeneralError("\"scopes\" is not an array") }
-                var scopes: [String] = []
-                scopes.reserveCapacity(list.count)
-                for item in list {
-                    guard let scope = item.stringValue else { throw GeneralError("\"scopes\" holds a non-string") }
-                    scopes.append(scope)
-                }
-                payload.scopes = ConnectPayload.normalizeScopes(scopes)
-            case "auth":
-                if value.isNull { continue }
-                guard value.objectValue != nil else { throw GeneralError("\"auth\" is not an object") }
-                auth = ConnectAuth(token: value["token"]?.stringValue, deviceToken: value["deviceToken"]?.stringValue,
-                                   bootstrapToken: value["bootstrapToken"]?.stringValue, password: value["password"]?.stringValue)
-            case "version":
-                guard let name = try text(key, value) else { continue }
-                guard let version = ConnectPayloadVersion(rawValue: name) else {
-                    throw GeneralError("\"version\" must be \"v2\" or \"v3\"")
-                }
-                payload.version = version
-            case "deviceId":
-                if let deviceId = try text(key, value), deviceId != identity.deviceId {
-                    throw GeneralError("deviceId \(deviceId) is not this identity's (\(identity.deviceId))")
-                }
-            default:
-                throw GeneralError("unknown key \"\(key)\"", hint: "keys: \(Self.batchKeys.joined(separator: ", "))")
-            }
-        }
-        if let auth { payload.token = auth.signedToken }
-        guard !payload.nonce.isEmpty else { throw GeneralError("no \"nonce\" (and no --nonce default)") }
-        return payload
     }
 }

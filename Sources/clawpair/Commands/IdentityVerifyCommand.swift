@@ -58,28 +58,13 @@ struct IdentityVerifyCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         let key = try publicKey(context)
         let payload = try readPayload(context)
-        var reason: String?
-        var valid = false
-        do {
-            let signature = try DeviceSignature(parsing: signatureText)
-            valid = key.isValidSignature(signature, for: payload)
-            if !valid { reason = "the signature is not valid for this payload and public key" }
-        } catch {
-            reason = "the signature cannot be decoded: \(error.message)"
-        }
-        let connect = ConnectPayload(parsing: String(decoding: payload, as: UTF8.self))
-        let deviceId = key.deviceId
-        let idMatches = connect.map { $0.deviceId == deviceId }
-        if valid, idMatches == false, let connect {
-            valid = false
-            reason = "the payload names device \(connect.deviceId), but the key is device \(deviceId) "
-                + "(gateways refuse this: DEVICE_AUTH_DEVICE_ID_MISMATCH)"
-        }
+        let check = key.check(signatureText: signatureText, payload: payload)
+        let (valid, reason, connect, deviceId) = (check.valid, check.reason, check.connect, check.deviceId)
         if context.globals.json {
             context.printJSON(.object([
                 ("valid", .bool(valid)), ("deviceId", .string(deviceId)),
                 ("payloadVersion", connect.map { .string($0.version.rawValue) } ?? .null),
-                ("payloadDeviceIdMatches", idMatches.map(JSONValue.bool) ?? .null),
+                ("payloadDeviceIdMatches", check.payloadDeviceIdMatches.map(JSONValue.bool) ?? .null),
                 ("reason", reason.map(JSONValue.string) ?? .null),
             ]))
         }

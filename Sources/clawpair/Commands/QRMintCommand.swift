@@ -18,7 +18,7 @@ struct QRMintCommand: ParsableCommand {
                completion: .hostname),
         .flag("remote", help: "Prefer the gateway's configured remote URL (gateway.remote.url)."),
         .value("format", "FORMAT", help: "How to draw the QR code: utf8 (default), utf8i, ansi, ascii, png or svg "
-                   + "(png and svg need --output).", completion: .values(QRRenderCommand.Format.allCases.map(\.rawValue))),
+                   + "(png and svg need --output).", completion: .values(QRFormat.allCases.map(\.rawValue))),
         .value("output", short: "o", "FILE", help: "Write the QR image to FILE (0600; the code is a secret) instead of "
                    + "drawing it in the terminal.", completion: .file),
         .flag("force", help: "Replace an existing --output file."),
@@ -47,7 +47,7 @@ struct QRMintCommand: ParsableCommand {
 
     let arguments: ParsedArguments
     let profile: String?
-    let format: QRRenderCommand.Format
+    let format: QRFormat
     let output: String?
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
@@ -56,17 +56,13 @@ struct QRMintCommand: ParsableCommand {
         profile = arguments.flag("limited") ? "limited" : arguments.flag("node") ? "node" : nil
         output = arguments.value("output")
         if let name = arguments.value("format") {
-            guard let parsed = QRRenderCommand.Format(rawValue: name.lowercased()) else {
+            guard let parsed = QRFormat(rawValue: name.lowercased()) else {
                 throw UsageError("unknown format '\(TerminalText.sanitize(name, maxScalars: 32))'",
-                                 hint: "use one of: \(QRRenderCommand.Format.allCases.map(\.rawValue).joined(separator: ", "))")
+                                 hint: "use one of: \(QRFormat.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             format = parsed
-        } else if let output, output.lowercased().hasSuffix(".svg") {
-            format = .svg
-        } else if output != nil {
-            format = .png
         } else {
-            format = .utf8
+            format = output == nil ? .utf8 : QRFormat.forOutput(output, otherwise: .png)
         }
         if format.terminalStyle == nil && output == nil {
             throw UsageError("--format \(format.rawValue) needs --output FILE", hint: "e.g. clawpair qr -o pair.\(format.rawValue)")
@@ -124,10 +120,7 @@ struct QRMintCommand: ParsableCommand {
         if !arguments.flag("no-ascii") || output != nil {
             let code = try QRCode(encoding: setupCode, errorCorrection: .medium)
             if let output {
-                let bytes: [UInt8] = format == .svg ? Array(code.svg(layout: .image).utf8)
-                    : format == .png ? try code.png(layout: .image)
-                    : Array(code.terminalText(style: format.terminalStyle!, layout: .terminal).utf8)
-                try AtomicFile.write(bytes, to: output, mode: 0o600, replacing: arguments.flag("force"))
+                try AtomicFile.write(try code.rendering(format).bytes, to: output, mode: 0o600, replacing: arguments.flag("force"))
             } else if let terminal = format.terminalStyle {
                 context.print(style.bold("Pairing QR"))
                 context.print("Scan this with the OpenClaw mobile app (Onboarding -> Scan QR).")

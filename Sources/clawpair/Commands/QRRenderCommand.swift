@@ -8,21 +8,6 @@ import ClawpairSetupCode
 
 /// `clawpair qr render [INPUT|-]`: draws a setup code (or any text) as a QR code.
 struct QRRenderCommand: ParsableCommand {
-    /// Output formats: the four terminal styles, then the two image formats.
-    enum Format: String, CaseIterable {
-        case utf8, utf8i, ansi, ascii, png, svg
-
-        var terminalStyle: QRTerminalStyle? {
-            switch self {
-            case .utf8: return .utf8
-            case .utf8i: return .utf8Inverted
-            case .ansi: return .ansi
-            case .ascii: return .ascii
-            case .png, .svg: return nil
-            }
-        }
-    }
-
     /// The most bytes read for `--raw -` or a setup code on standard input.
     static let maxInputBytes = 64 * 1024
 
@@ -44,7 +29,7 @@ struct QRRenderCommand: ParsableCommand {
             .value("format", short: "t", "FORMAT",
                    help: "utf8, utf8i, ansi, ascii, png or svg. Default: png or svg when --output ends in .png or "
                        + ".svg, otherwise utf8.",
-                   completion: .values(Format.allCases.map(\.rawValue))),
+                   completion: .values(QRFormat.allCases.map(\.rawValue))),
             .value("ec", "LEVEL", help: "Error correction level: L, M (default), Q or H.",
                    completion: .values(QRErrorCorrection.allCases.map(\.rawValue))),
             .value("margin", "MODULES",
@@ -130,7 +115,7 @@ struct QRRenderCommand: ParsableCommand {
     }
 
     let source: Source
-    let format: Format
+    let format: QRFormat
     let errorCorrection: QRErrorCorrection
     let layout: QRLayout
     let output: String?
@@ -151,17 +136,13 @@ struct QRRenderCommand: ParsableCommand {
         force = arguments.flag("force")
 
         if let name = arguments.value("format") {
-            guard let parsed = Format(rawValue: name.lowercased()) else {
+            guard let parsed = QRFormat(rawValue: name.lowercased()) else {
                 throw UsageError("unknown format '\(TerminalText.sanitize(name, maxScalars: 32))'",
-                                 hint: "use one of: \(Format.allCases.map(\.rawValue).joined(separator: ", "))")
+                                 hint: "use one of: \(QRFormat.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             format = parsed
-        } else if let output, output.lowercased().hasSuffix(".png") {
-            format = .png
-        } else if let output, output.lowercased().hasSuffix(".svg") {
-            format = .svg
         } else {
-            format = .utf8
+            format = QRFormat.forOutput(output, otherwise: .utf8)
         }
 
         if let level = arguments.value("ec") {
@@ -174,7 +155,7 @@ struct QRRenderCommand: ParsableCommand {
             errorCorrection = .medium
         }
 
-        let defaults = format.terminalStyle == nil ? QRLayout.image : QRLayout.terminal
+        let defaults = format.defaultLayout
         let margin = try Self.integer(arguments, "margin", default: defaults.margin, range: QRLayout.marginRange)
         let scale = try Self.integer(arguments, "scale", default: defaults.scale, range: QRLayout.scaleRange)
         layout = try QRLayout(scale: scale, margin: margin)
@@ -208,22 +189,8 @@ struct QRRenderCommand: ParsableCommand {
         let (payload, kind) = try payloadBytes(context)
         let code = try QRCode(encoding: payload, errorCorrection: errorCorrection)
 
-        var text: String?
-        var bytes: [UInt8]
-        let width: Int, height: Int
-        if let style = format.terminalStyle {
-            let drawn = code.terminalText(style: style, layout: layout)
-            (text, bytes) = (drawn, Array(drawn.utf8))
-            width = code.terminalColumns(style: style, layout: layout)
-            height = code.terminalLines(style: style, layout: layout)
-        } else if format == .svg {
-            let drawn = code.svg(layout: layout)
-            (text, bytes) = (drawn, Array(drawn.utf8))
-            (width, height) = (layout.pixelsPerSide(code), layout.pixelsPerSide(code))
-        } else {
-            bytes = try code.png(layout: layout)
-            (width, height) = (layout.pixelsPerSide(code), layout.pixelsPerSide(code))
-        }
+        let drawn = try code.rendering(format, layout: layout)
+        let (text, bytes, width, height) = (drawn.text, drawn.bytes, drawn.width, drawn.height)
 
         if let output {
             try AtomicFile.write(bytes, to: output, mode: 0o600, replacing: force)
@@ -265,15 +232,15 @@ struct QRRenderCommand: ParsableCommand {
             }
             return .success
         }
-        if let style = format.terminalStyle, context.stdoutIsTTY,
-           let columns = Self.terminalColumns(), columns < code.terminalColumns(style: style, layout: layout) {
+        if !format.isImage, context.stdoutIsTTY,
+           let columns = Self.terminalColumns(), columns < width {
             context.warn("the QR code is \(width) columns wide but the terminal has \(columns): widen the window, "
                          + "make the font smaller, or write an image with -o code.png")
         }
         if let text {
             context.stdout.write(text)
         } else {
-            try Self.writeStandardOutput(bytes)
+            try FileIO.writeAll(fd: 1, bytes, name: "standard output")
         }
         if context.globals.verbosity > 0 {
             context.note("QR version \(code.version) (\(code.size)×\(code.size) modules), error correction "
@@ -304,20 +271,17 @@ struct QRRenderCommand: ParsableCommand {
                 text = decoded
             }
             let setup = try SetupCode.parse(text)
-            guard let payload = setup.payload else {
+            guard let code = setup.canonicalCode else {
                 throw GeneralError("this is a \(setup.form == .deepLink ? "deep link" : "gateway URL"), not a setup code: "
                                    + "it carries no setup payload for the app to scan",
                                    hint: "mint a setup code with 'clawpair setup-code encode' (or 'openclaw qr'), or "
                                        + "draw the text as it is with --raw")
             }
-            if given != nil, setup.bootstrapToken != nil || setup.token != nil || setup.password != nil {
+            if given != nil, setup.hasCredential {
                 context.warn("this setup code was given on the command line, where other users can see it (ps, shell "
                              + "history); pipe it in instead: clawpair qr render -")
             }
-            if setup.isExpired(nowMs: context.nowMs), let expiresAtMs = setup.expiresAtMs {
-                throw SetupCodeError.expired(expiresAtMs: expiresAtMs, nowMs: context.nowMs)
-            }
-            let code = SetupCode.encode(json: payload)
+            try setup.checkNotExpired(nowMs: context.nowMs)
             if context.globals.verbosity > 0 && setup.form != .code {
                 context.note("Drawing the canonical bare code (the input was \(setup.form.rawValue)).")
             }
@@ -330,16 +294,6 @@ struct QRRenderCommand: ParsableCommand {
         var size = winsize()
         guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
-    }
-
-    /// Writes binary bytes to standard output (the text sink is for text).
-    private static func writeStandardOutput(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            offset += try Syscall.retrying("write", path: "standard output") {
-                bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, $0.count - offset) }
-            }
-        }
     }
 
     /// `path` quoted for a shell command line when it needs it.

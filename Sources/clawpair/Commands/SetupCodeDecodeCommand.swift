@@ -91,7 +91,7 @@ struct SetupCodeDecodeCommand: ParsableCommand {
             if context.globals.json { context.printJSON(SetupCodeJSON.failure(error)) }
             throw error
         }
-        if input != nil, decoded.bootstrapToken != nil || decoded.token != nil || decoded.password != nil {
+        if input != nil, decoded.hasCredential {
             context.warn("this setup code was given on the command line, where other users can see it (ps, shell "
                          + "history); pipe it in instead: clawpair setup-code decode -")
         }

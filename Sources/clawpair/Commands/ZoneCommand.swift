@@ -88,9 +88,6 @@ struct ZoneCommand: ParsableCommand {
         runner: ZoneCommand.runner
     )
 
-    /// The largest previous zone file read; ours are well under 2 KiB.
-    static let maxExistingBytes = 1 << 20
-
     let options: WideAreaZoneOptions
     let output: String
     let force: Bool
@@ -109,8 +106,6 @@ struct ZoneCommand: ParsableCommand {
             }
             return value
         }
-        var notes: [String] = []
-
         let rawDomain = try require("domain", "openclaw.internal")
         guard let domain = WideAreaDomain.normalize(rawDomain) else { throw UsageError("--domain is empty") }
         if let problem = WideAreaDomain.problemAsZoneOrigin(domain) {
@@ -120,9 +115,6 @@ struct ZoneCommand: ParsableCommand {
         let ipv4Text = try require("ipv4", "100.123.224.76")
         guard let ipv4 = IPv4Address(ipv4Text) else {
             throw UsageError("--ipv4 '\(ipv4Text)' is not an IPv4 address", hint: "give dotted decimal, e.g. 100.123.224.76")
-        }
-        if !ipv4.isIn(IPv4Address(0x6440_0000), prefixLength: 10) {
-            notes.append("note: \(ipv4) is not a tailnet address (100.64.0.0/10); clients must be able to reach it")
         }
         var ipv6: IPv6Address?
         if let text = arguments.value("ipv6") {
@@ -182,15 +174,11 @@ struct ZoneCommand: ParsableCommand {
         } catch {
             throw UsageError(error.description)
         }
-        for (name, given, used) in [("host label", options.hostLabel, WideAreaZone.hostLabel(options)),
-                                    ("instance label", options.instanceLabel, WideAreaZone.instanceLabel(options))] {
-            if let given, given != used { notes.append("note: \(name) '\(given)' is written as '\(used)'") }
-        }
 
         self.options = options
         self.output = arguments.value("output") ?? WideAreaZone.fileName(domain: domain)
         self.force = arguments.flag("force")
-        self.notes = notes
+        self.notes = WideAreaZone.advisories(options).map { "note: " + $0 }
         if output == "-" && context.globals.json {
             throw UsageError("--json describes a written file; with -o - the zone itself is the output",
                              hint: "leave out --json, or give a file with -o")
@@ -205,20 +193,11 @@ struct ZoneCommand: ParsableCommand {
             context.stdout.write(update.text)
             return .success
         }
-        let existing = try Self.readExisting(output)
-        if let existing, !WideAreaZone.isOurZone(existing), !force {
-            throw GeneralError("\(output) exists and is not a zone written by clawpair or OpenClaw",
-                               hint: "pass --force to replace it, or choose another file with -o")
-        }
-        let update = WideAreaZone.update(options, existing: existing, nowMs: context.nowMs)
-        if update.changed {
-            do {
-                try AtomicFile.write(Array(update.text.utf8), to: output, mode: 0o644, replacing: true)
-            } catch {
-                // Name the zone file, not the temporary file beside it.
-                if case let .system(failure) = error { throw SystemError(call: failure.call, errno: failure.errno, path: output) }
-                throw error
-            }
+        let update: ZoneUpdate
+        do {
+            update = try WideAreaZone.write(options, to: output, replacingForeign: force, nowMs: context.nowMs)
+        } catch let error as ZoneFileError {
+            throw GeneralError(error.description, hint: "pass --force to replace it, or choose another file with -o")
         }
         if context.globals.json {
             context.printJSON(.object([
@@ -227,7 +206,9 @@ struct ZoneCommand: ParsableCommand {
                 ("serial", update.serial.map { .int(Int64($0)) } ?? .null),
                 ("changed", .bool(update.changed)),
                 ("contentHash", .string(update.contentHash)),
-                ("records", .array(Self.recordObjects(options, serial: update.serial))),
+                ("records", .array(WideAreaZone.recordFields(options, serial: update.serial).map { record in
+                    .object([("name", .string(record.name)), ("type", .string(record.type)), ("data", .string(record.data))])
+                })),
             ]))
             return .success
         }
@@ -244,28 +225,6 @@ struct ZoneCommand: ParsableCommand {
         }
         return .success
     }
-
-    /// The previous file's text, or nil when there is none.
-    static func readExisting(_ path: String) throws -> String? {
-        var info = stat()
-        if stat(path, &info) != 0 {
-            if errno == ENOENT { return nil }
-            throw SystemError(call: "stat", errno: errno, path: path)
-        }
-        return String(decoding: try FileIO.read(path: path, limit: maxExistingBytes), as: UTF8.self)
-    }
-
-    /// The record lines as JSON objects: `{name, type, data}`.
-    static func recordObjects(_ options: WideAreaZoneOptions, serial: UInt32?) -> [JSONValue] {
-        let lines = WideAreaZone.recordLines(options, serial: serial.map(String.init) ?? "SERIAL")
-        return lines.filter { !$0.hasPrefix("$") }.compactMap { line in
-            let parts = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
-            guard parts.count == 4, parts[1] == "IN" else { return nil }
-            return .object([("name", .string(String(parts[0]))), ("type", .string(String(parts[2]))),
-                            ("data", .string(String(parts[3])))])
-        }
-    }
-
 
     /// The first executable `name` in `$PATH`.
     static func findOnPath(_ name: String, environment: [String: String]) -> String? {

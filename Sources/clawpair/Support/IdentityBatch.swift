@@ -61,14 +61,4 @@ struct IdentityLineReader {
         }
         return nil
     }
-
-    /// Writes `bytes` to standard output.
-    static func write(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            offset += try Syscall.retrying("write", path: "standard output") {
-                bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, $0.count - offset) }
-            }
-        }
-    }
 }

@@ -1,12 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ClawpairCLIKit
 import ClawpairCore
 import ClawpairIdentity
 
 /// What the `clawpair identity` commands share: the `--identity` option, loading the identity
-/// with the right messages, the store's documentation, and writing secret bytes to stdout.
+/// with the right messages, and the store's documentation.
 enum IdentityCLI {
     /// `--identity FILE`.
     static let identityOption = OptionSpec.value(
@@ -62,18 +59,6 @@ enum IdentityCLI {
         case .openclaw: return "OpenClaw TS form"
         case .openclawSwift: return "OpenClaw Swift form"
         case .pem: return "PKCS#8 PEM"
-        }
-    }
-
-    /// Writes bytes that may hold a secret straight to standard output, so they never become a
-    /// Swift `String` that cannot be wiped.
-    static func writeToStandardOutput(_ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = try Syscall.retrying("write", path: "standard output") {
-                Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
-            }
-            offset += n
         }
     }
 
