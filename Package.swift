@@ -15,13 +15,17 @@
 //     ├─ ClawpairMDNS        built-in one-shot mDNS querier: record cache + browse state machine + sockets
 //     ├─ ClawpairWideArea    unicast DNS-SD browse (resolv.conf, UDP with TCP fallback)
 //     ├─ ClawpairGateway     gateway RPC client: frames, signed connect, devices/nodes RPCs, paired-gateways registry
+//     │                      (ClawpairProbe only to race routes; URLs parsed by ClawpairSetupCode)
 //     ├─ ClawpairProbe       race gateway routes: TCP → TLS (pinning) → WebSocket → connect.challenge
-//     │   ├─ ClawpairTransport  poll()-based sockets, Happy Eyeballs, TLS on OpenSSL
+//     │   ├─ ClawpairTransport  event loop and sockets (on ClawpairCore's clock and poll helper), Happy Eyeballs,
+//     │   │                     TLS on OpenSSL
 //     │   └─ ClawpairWebSocket  RFC 6455 handshake and frame codec (value-type state machines, no I/O)
-//     ├─ ClawpairSetupCode   setup codes, URL normalization, plaintext policy, access profiles
+//     ├─ ClawpairSetupCode   setup codes, URL normalization, gateway addresses (URL, host[:port], code),
+//     │                      plaintext policy, access profiles
 //     ├─ ClawpairConfig      OpenClaw's openclaw.json: bounded JSON5 reader, config path, credentials
 //     │                      (below ClawpairGateway and ClawpairWideArea, which read it)
-//     └─ ClawpairCore        errors (message, hint), base64url, JSON, terminal sanitizing, redaction
+//     └─ ClawpairCore        errors (message, hint), base64url, JSON, terminal sanitizing, redaction; the one
+//                            injectable monotonic clock and the one poll helper (every poll loop, libavahi-client's too)
 //   C<Lib>                   system-library shims found through pkg-config (one per C library)
 //   CLazyLibrary             dlopen on first use, into a table of typed function pointers (for the shims below)
 //   COpenSSLShims            OpenSSL loaded with dlopen when TLS is first used; forwarders for its macros

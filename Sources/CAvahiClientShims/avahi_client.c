@@ -6,6 +6,7 @@
 // The Avahi functions clawpair calls, resolved by CAvahiClientShims_load (see CLazyLibrary.h).
 #define AVAHI_FUNCTIONS(F) \
     F(avahi_simple_poll_new) F(avahi_simple_poll_get) F(avahi_simple_poll_iterate) F(avahi_simple_poll_free) \
+    F(avahi_simple_poll_set_func) \
     F(avahi_client_new) F(avahi_client_free) F(avahi_client_errno) F(avahi_service_browser_new) \
     F(avahi_service_browser_free) F(avahi_service_resolver_new) F(avahi_service_resolver_free) F(avahi_strerror) \
     F(avahi_address_snprint) F(avahi_string_list_get_next) F(avahi_string_list_get_text) \
@@ -47,6 +48,10 @@ int CAvahiClientShims_avahi_simple_poll_iterate(AvahiSimplePoll *s, int sleep_ti
 }
 
 void CAvahiClientShims_avahi_simple_poll_free(AvahiSimplePoll *s) { avahi.avahi_simple_poll_free(s); }
+
+void CAvahiClientShims_avahi_simple_poll_set_func(AvahiSimplePoll *s, AvahiPollFunc func, void *userdata) {
+    avahi.avahi_simple_poll_set_func(s, func, userdata);
+}
 
 AvahiClient *CAvahiClientShims_avahi_client_new(const AvahiPoll *poll_api, AvahiClientFlags flags,
                                                 AvahiClientCallback callback, void *userdata, int *error) {

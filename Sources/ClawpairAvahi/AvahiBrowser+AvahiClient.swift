@@ -75,6 +75,7 @@ public final class AvahiBrowser {
             throw .refused("avahi_simple_poll_new", "out of memory")
         }
         self.loop = loop
+        CAvahiClientShims_avahi_simple_poll_set_func(loop, avahiPoll, nil)
         let context = Unmanaged.passUnretained(self).toOpaque()
         var code: Int32 = 0
         // Blocking calls: the bus connection, Hello, and avahi-daemon's version and state.
@@ -120,8 +121,8 @@ public final class AvahiBrowser {
             guard let loop else { return }
             let now = Monotonic.now
             guard now < deadline else { return }
-            // One iteration: a poll() bounded by the deadline (and Avahi's own timers), then one
-            // callback. EINTR is retried inside.
+            // One iteration: a wait bounded by the deadline (and Avahi's own timers) in the poll
+            // helper (`avahiPoll`, which retries EINTR), then one callback.
             if CAvahiClientShims_avahi_simple_poll_iterate(loop, Monotonic.pollTimeout(until: deadline, from: now)) < 0 {
                 throw .poll(errno)
             }
@@ -311,4 +312,21 @@ private let resolveCallback: AvahiServiceResolverCallback = { resolver, _, _, ev
     guard let resolver else { return }
     browser(context)?.resolved(resolver, found: event == AVAHI_RESOLVER_FOUND, host: string(host),
                                address: AvahiBrowser.text(address), port: port, txt: AvahiBrowser.rdata(txt))
+}
+
+/// libavahi-client's main loop waits here instead of in poll(2) itself: ClawpairCore's poll
+/// helper, with the loop's timeout (ms, -1 for none) as a deadline.
+private func avahiPoll(_ fds: UnsafeMutablePointer<pollfd>?, _ count: UInt32, _ timeout: Int32,
+                       _: UnsafeMutableRawPointer?) -> Int32 {
+    let entries = UnsafeMutableBufferPointer(start: fds, count: fds == nil ? 0 : Int(count))
+    var descriptors = entries.map { PollDescriptor($0.fd, PollEvents(rawValue: $0.events)) }
+    let deadline = timeout < 0 ? nil : Monotonic.now + .milliseconds(timeout)
+    do {
+        let ready = try Poll.wait(&descriptors, until: deadline)
+        for index in entries.indices { entries[index].revents = descriptors[index].ready.rawValue }
+        return Int32(ready)
+    } catch {
+        errno = error.errno
+        return -1
+    }
 }

@@ -4,10 +4,6 @@ import ClawpairDiscovery
 import ClawpairMDNS
 import ClawpairWideArea
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 // The seams between the browser and the world: each backend behind a small protocol, made by
 // a factory, plus the clock. `BrowseBackends.system` is the real thing; tests pass fakes
 // (no root, no sockets, no sleeping).
@@ -48,29 +44,6 @@ extension WideAreaBrowser: WideAreaBrowsing {
     var servers: [DNSServerAddress] { client.servers }
 }
 
-/// The time, and waiting for it.
-protocol BrowseClock: Sendable {
-    /// The current reading.
-    var now: Monotonic.Instant { get }
-    /// Returns at `instant`, or earlier once `stopped()` is true (asked at least every 100 ms).
-    func sleep(until instant: Monotonic.Instant, unless stopped: () -> Bool)
-}
-
-/// CLOCK_MONOTONIC and nanosleep(2).
-struct SystemClock: BrowseClock {
-    var now: Monotonic.Instant { Monotonic.now }
-
-    func sleep(until instant: Monotonic.Instant, unless stopped: () -> Bool) {
-        while !stopped() {
-            let now = Monotonic.now
-            guard now < instant else { return }
-            let (seconds, attoseconds) = min(instant - now, .milliseconds(100)).components
-            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-            _ = nanosleep(&request, nil)
-        }
-    }
-}
-
 /// How the browser reaches each backend.
 struct BrowseBackends: Sendable {
     /// Opens an Avahi browse for the gateway service type.
@@ -85,7 +58,8 @@ struct BrowseBackends: Sendable {
     var tailnetProbe: TailnetDetection.Probe
     /// The nameservers of /etc/resolv.conf.
     var resolvConf: @Sendable () -> [DNSServerAddress]
-    var clock: any BrowseClock
+    /// The time, and waiting for it.
+    var clock: any MonotonicClock
 
     /// The system's avahi-daemon, mDNS sockets, DNS servers, `tailscale` and clock.
     static let system = BrowseBackends(
@@ -97,6 +71,6 @@ struct BrowseBackends: Sendable {
         magicDNS: { note in TailnetFallback.browser(serviceType: BeaconIdentity.serviceType, note: note) },
         tailnetProbe: { TailscaleStatus.run(until: $0) },
         resolvConf: { ResolvConf.load().servers },
-        clock: SystemClock()
+        clock: SystemMonotonicClock()
     )
 }

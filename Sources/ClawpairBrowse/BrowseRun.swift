@@ -26,13 +26,13 @@ protocol GatewaySource: Sendable {
 /// What a source gets from the run: its deadline, the clock, and the way to report.
 final class SourceContext: Sendable {
     let deadline: Monotonic.Instant
-    let clock: any BrowseClock
+    let clock: any MonotonicClock
     /// Set: each source ends at its first ``SourceMessage/seen(_:)``.
     let firstAnswer: Bool
     private let mailbox: Mailbox<BrowseRun.Message>
     private let stopFlag: Atomic<Bool>
 
-    init(deadline: Monotonic.Instant, clock: any BrowseClock, firstAnswer: Bool, mailbox: Mailbox<BrowseRun.Message>) {
+    init(deadline: Monotonic.Instant, clock: any MonotonicClock, firstAnswer: Bool, mailbox: Mailbox<BrowseRun.Message>) {
         self.deadline = deadline
         self.clock = clock
         self.firstAnswer = firstAnswer
@@ -89,7 +89,7 @@ struct BrowseRun {
     static let maxTimeout: Duration = .seconds(100 * 365 * 86_400)
 
     let sources: [any GatewaySource]
-    let clock: any BrowseClock
+    let clock: any MonotonicClock
     let timeout: Duration
     let firstAnswer: Bool
 

@@ -82,12 +82,9 @@ enum TailscaleStatus {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var complete = false
         reading: while output.count <= TailnetFallback.maxStatusBytes {
-            let now = Monotonic.now
-            guard now < deadline else { break }
-            var entry = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&entry, 1, Monotonic.pollTimeout(until: deadline, from: now))
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { break }
+            guard Monotonic.now < deadline else { break }
+            var descriptors = [PollDescriptor(readEnd, .readable)]
+            guard let ready = try? Poll.wait(&descriptors, until: deadline), ready > 0 else { break }
             let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
             switch count {
             case 0:

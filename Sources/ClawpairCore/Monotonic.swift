@@ -1,9 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// Monotonic time (CLOCK_MONOTONIC) for deadlines and timeouts, with the arithmetic of
-/// `Monotonic.Instant`.
+/// `Monotonic.Instant`. Code that keeps time takes a ``MonotonicClock`` (default
+/// ``SystemMonotonicClock``) so tests move time with a ``ManualClock`` instead of sleeping.
 ///
 /// Not `ContinuousClock` itself: that type lives in the Swift concurrency runtime, and using it
 /// links `_Concurrency` and libdispatch into the executable, whose load-time constructors and
@@ -79,10 +81,83 @@ public enum Monotonic {
     }
 
     /// `duration` in whole nanoseconds, saturating at ±Int64.max.
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
+    static func nanoseconds(_ duration: Duration) -> Int64 { duration.nanoseconds }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds (saturating at ±2^63).
+    public var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return seconds < 0 ? Int64.min : Int64.max }
+        if overflow { return seconds < 0 ? .min : .max }
         return scaled &+ attoseconds / 1_000_000_000
+    }
+
+    /// The duration in milliseconds, as a fraction (for reports).
+    public var milliseconds: Double { Double(nanoseconds) / 1e6 }
+}
+
+/// A source of monotonic time, and waiting for it: what the event loop, the probe race, the
+/// gateway client, discovery and the pairing flow read deadlines from. The state machines
+/// never read a clock themselves; tests inject a ``ManualClock``.
+public protocol MonotonicClock: Sendable {
+    /// The current reading.
+    var now: Monotonic.Instant { get }
+    /// Returns once the clock reaches `deadline`, or earlier once `stopped()` is true (asked at
+    /// least every 100 ms).
+    func sleep(until deadline: Monotonic.Instant, unless stopped: () -> Bool)
+}
+
+extension MonotonicClock {
+    /// Waits `duration` (saturating).
+    public func sleep(for duration: Duration) {
+        sleep(until: now + duration, unless: { false })
+    }
+}
+
+/// The system's `CLOCK_MONOTONIC`; sleeps with nanosleep(2).
+public struct SystemMonotonicClock: MonotonicClock {
+    /// The system clock.
+    public init() {}
+
+    public var now: Monotonic.Instant { Monotonic.now }
+
+    public func sleep(until deadline: Monotonic.Instant, unless stopped: () -> Bool) {
+        while !stopped() {
+            let now = Monotonic.now
+            guard now < deadline else { return }
+            let (seconds, attoseconds) = min(deadline - now, .milliseconds(100)).components
+            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+            _ = nanosleep(&request, nil)
+        }
+    }
+}
+
+/// A clock that moves only when told to (``advance(by:)``, ``set(_:)``) or when something sleeps
+/// on it (a sleep jumps to its deadline at once). For tests: time passes without waiting.
+public final class ManualClock: MonotonicClock {
+    private let reading: Mutex<Monotonic.Instant>
+
+    /// A clock reading `start` (default: one second after the origin).
+    public init(_ start: Monotonic.Instant = Monotonic.Instant(nanoseconds: 1_000_000_000)) {
+        reading = Mutex(start)
+    }
+
+    public var now: Monotonic.Instant { reading.withLock { $0 } }
+
+    /// Moves the clock forward by `duration` (saturating).
+    public func advance(by duration: Duration) {
+        reading.withLock { $0 += duration }
+    }
+
+    /// Sets the reading (tests of the ends of the clock set it anywhere).
+    public func set(_ instant: Monotonic.Instant) {
+        reading.withLock { $0 = instant }
+    }
+
+    /// Jumps to `deadline` unless it has passed or `stopped()` is already true.
+    public func sleep(until deadline: Monotonic.Instant, unless stopped: () -> Bool) {
+        guard !stopped() else { return }
+        reading.withLock { $0 = max($0, deadline) }
     }
 }

@@ -105,7 +105,7 @@ public final class GatewayClient {
     /// The message size of each queued event, and their sum.
     private var eventSizes: [Int] = []
     private var queuedEventBytes = 0
-    private var lastHeard = MonotonicInstant(nanoseconds: 0)
+    private var lastHeard = Monotonic.Instant(nanoseconds: 0)
     private var watchdog: EventLoop.Timer?
     /// The limit on each message: clawpair's before hello-ok, then the gateway's or clawpair's ceiling.
     private var messageLimit = GatewayMessageLimit.preConnect(bytes: GatewayFrames.preConnectMaxBytes)
@@ -137,7 +137,7 @@ public final class GatewayClient {
     @discardableResult
     public func open(timeout: Duration) throws(GatewayError) -> GatewayChallenge {
         precondition(phase == .idle, "open is called once")
-        let deadline = loop.clock.now().advanced(by: timeout)
+        let deadline = loop.clock.now.advanced(by: timeout)
         phase = .dialing
         let resolver: any HostResolver = endpoint.knownAddresses.isEmpty ? self.resolver
             : KnownAddressesResolver(addresses: endpoint.knownAddresses)
@@ -277,7 +277,7 @@ public final class GatewayClient {
         if !events.isEmpty { return takeEvent() }
         if let failure { throw failure }
         guard phase == .open else { throw .notConnected }
-        let deadline = loop.clock.now().advanced(by: timeout)
+        let deadline = loop.clock.now.advanced(by: timeout)
         runLoop(until: deadline) { !self.events.isEmpty }
         if !events.isEmpty { return takeEvent() }
         if let failure { throw failure }
@@ -302,7 +302,7 @@ public final class GatewayClient {
     }
 
     private func exchange(method: String, params: JSONValue?, timeout: Duration, isConnect: Bool) throws(GatewayError) -> JSONValue {
-        let deadline = loop.clock.now().advanced(by: timeout)
+        let deadline = loop.clock.now.advanced(by: timeout)
         let id = RequestID.make()
         awaited.insert(id)
         defer { awaited.remove(id) }
@@ -323,7 +323,7 @@ public final class GatewayClient {
             // The gateway closes after a refused connect; wait briefly for its close frame (the
             // reason may carry the pairing requestId), which the connection answers. When none
             // comes in time, close first: the socket never ends without a Close frame.
-            let closeDeadline = min(deadline, loop.clock.now().advanced(by: .milliseconds(200)))
+            let closeDeadline = min(deadline, loop.clock.now.advanced(by: .milliseconds(200)))
             runLoop(until: closeDeadline) { self.closeStatus != nil }
             let error = GatewayError.connectFailure(shape, closeReason: closeStatus?.reason)
             close()
@@ -346,12 +346,12 @@ public final class GatewayClient {
     /// Runs the loop until `condition` holds, the connection fails, or `deadline` passes.
     /// The condition is checked before the failure: a response that arrived before the close
     /// counts.
-    private func wait(until deadline: MonotonicInstant, what: String, _ condition: @escaping () -> Bool) throws(GatewayError) {
-        let started = loop.clock.now()
+    private func wait(until deadline: Monotonic.Instant, what: String, _ condition: @escaping () -> Bool) throws(GatewayError) {
+        let started = loop.clock.now
         runLoop(until: deadline, condition)
         if condition() { return }
         if let failure { throw failure }
-        let error = GatewayError.timedOut(what: what, after: deadline.duration(since: started))
+        let error = GatewayError.timedOut(what: what, after: deadline - started)
         phaseAtTimeout = phase
         fail(error)
         throw error
@@ -359,7 +359,7 @@ public final class GatewayClient {
 
     /// Runs the loop until `condition` holds, the connection fails, or `deadline` passes; a
     /// deadline that passes is not a failure here.
-    private func runLoop(until deadline: MonotonicInstant, _ condition: @escaping () -> Bool) {
+    private func runLoop(until deadline: Monotonic.Instant, _ condition: @escaping () -> Bool) {
         do {
             try loop.run(until: deadline) { !condition() && self.failure == nil }
         } catch {
@@ -372,7 +372,7 @@ public final class GatewayClient {
     private func streamEvent(_ event: StreamEvent) {
         switch event {
         case .data(let bytes):
-            lastHeard = loop.clock.now()
+            lastHeard = loop.clock.now
             if phase == .upgrading {
                 upgradeData(bytes)
             } else {
@@ -411,7 +411,7 @@ public final class GatewayClient {
 
     private func scheduleChallengeTimeout() {
         let timeout = configuration.challengeTimeout
-        _ = loop.schedule(at: loop.clock.now().advanced(by: timeout)) { [weak self] in
+        _ = loop.schedule(at: loop.clock.now.advanced(by: timeout)) { [weak self] in
             guard let self, self.phase == .awaitingChallenge else { return }
             self.fail(Self.noChallenge(self.endpoint, within: timeout))
         }
@@ -515,7 +515,7 @@ public final class GatewayClient {
     // MARK: Watchdog
 
     private func startWatchdog(tick: Duration) {
-        lastHeard = loop.clock.now()
+        lastHeard = loop.clock.now
         scheduleWatchdog(tick: tick)
     }
 
@@ -523,7 +523,7 @@ public final class GatewayClient {
         let limit = tick * 2
         watchdog = loop.schedule(at: lastHeard.advanced(by: limit).advanced(by: .milliseconds(1))) { [weak self] in
             guard let self, self.phase == .open, self.failure == nil else { return }
-            let silent = self.loop.clock.now().duration(since: self.lastHeard)
+            let silent = self.loop.clock.now - self.lastHeard
             if silent > limit {
                 self.fail(.stalled(silentFor: silent, tickInterval: tick))
             } else {

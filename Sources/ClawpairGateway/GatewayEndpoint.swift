@@ -25,21 +25,23 @@ public struct GatewayEndpoint: Sendable, Equatable {
         self.knownAddresses = knownAddresses
     }
 
-    /// Parses `ws://`/`wss://` (or `http(s)://`) URLs and `host[:port]`.
+    /// Parses `ws://`/`wss://` (or `http(s)://`) URLs and `host[:port]` (``GatewayAddress``).
     public init(parsing text: String) throws(GatewayError) {
-        let expanded: (kind: ProbeCandidates.Kind, routes: [ProbeRoute])
+        let address: GatewayAddress
         do {
-            expanded = try ProbeCandidates.expand(text, codeIndex: 0)
+            address = try GatewayAddress.parse(text)
         } catch {
             switch error {
             case .unrecognized(let shortened): throw .invalidURL(shortened, reason: "not a ws://, wss:// URL or host[:port]")
-            case .setupCode: throw .invalidURL(ProbeCandidates.redacted(text), reason: "not a ws://, wss:// URL or host[:port]")
+            case .setupCode: throw .invalidURL(GatewayAddress.redacted(text), reason: "not a ws://, wss:// URL or host[:port]")
             }
         }
-        guard expanded.kind == .url || expanded.kind == .hostPort, let route = expanded.routes.first else {
-            throw .invalidURL(ProbeCandidates.redacted(text), reason: "it is a setup code, not a gateway URL")
+        switch address {
+        case .url(let endpoint), .hostPort(let endpoint):
+            self.init(host: endpoint.host, port: endpoint.port, tls: endpoint.tls, path: endpoint.contextPath ?? "/")
+        case .setupCode, .plaintextSetupCode:
+            throw .invalidURL(GatewayAddress.redacted(text), reason: "it is a setup code, not a gateway URL")
         }
-        self.init(route: route)
     }
 
     /// The endpoint of a probed route (keeping its pin and known addresses).

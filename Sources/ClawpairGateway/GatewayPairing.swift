@@ -186,34 +186,28 @@ public struct NetworkPairingTransport: PairingTransport {
     }
 }
 
-/// Time for the approval wait: a monotonic clock to measure it, a sleep between attempts, and
-/// the wall clock for the code's expiry and the record's timestamps.
-public protocol PairingClock {
-    /// Now, on a clock that never jumps.
-    var now: Monotonic.Instant { get }
+/// Time for the approval wait: the monotonic clock that measures it and sleeps between
+/// attempts, plus the wall clock for the code's expiry and the record's timestamps.
+public protocol PairingClock: MonotonicClock {
     /// Epoch milliseconds.
     var wallClockMs: Int64 { get }
-    /// Waits `duration` before the next attempt.
-    func sleep(for duration: Duration)
 }
 
-/// The system's clocks; `nanosleep` between attempts.
+/// The system's clocks (``SystemMonotonicClock`` between attempts).
 public struct SystemPairingClock: PairingClock {
     private let fixedWallClockMs: Int64?
+    private let monotonic = SystemMonotonicClock()
 
     /// The system clocks; `wallClockMs` pins the wall clock (the command line's `CLAWPAIR_NOW_MS`).
     public init(wallClockMs: Int64? = nil) {
         fixedWallClockMs = wallClockMs
     }
 
-    public var now: Monotonic.Instant { Monotonic.now }
+    public var now: Monotonic.Instant { monotonic.now }
     public var wallClockMs: Int64 { fixedWallClockMs ?? WallClock.nowMs() }
 
-    public func sleep(for duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    public func sleep(until deadline: Monotonic.Instant, unless stopped: () -> Bool) {
+        monotonic.sleep(until: deadline, unless: stopped)
     }
 }
 

@@ -113,17 +113,13 @@ public final class MDNSQuerier {
             let complete = untilComplete ? browser.completesAt : nil
             if let complete, now >= complete { return }
             let wake = min(deadline, browser.nextDeadline ?? deadline, complete ?? deadline)
-            var fds = sockets.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&fds, nfds_t(fds.count), Monotonic.pollTimeout(until: wake, from: now))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw .system(SystemError(call: "poll", errno: errno))
-            }
-            for descriptor in fds where descriptor.revents & Int16(POLLIN) != 0 {
+            var descriptors = sockets.map { PollDescriptor($0.fd, .readable) }
+            do { try Poll.wait(&descriptors, until: wake) } catch { throw .system(error) }
+            for descriptor in descriptors where descriptor.ready.contains(.readable) {
                 // Drain the socket: several answers may be queued. A peer that answers every
                 // query at once could keep it full forever, so the deadline is checked per packet.
                 while Monotonic.now < deadline {
-                    let count = buffer.withUnsafeMutableBytes { recv(descriptor.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                    let count = buffer.withUnsafeMutableBytes { recv(descriptor.fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
                     guard count > 0 else { break }
                     guard let message = try? DNSMessage.unpack(Array(buffer[0..<count])) else { continue }
                     let (more, events) = browser.receive(message, at: .now)

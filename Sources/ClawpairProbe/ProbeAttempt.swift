@@ -9,7 +9,7 @@ import ClawpairWebSocket
 /// Probes one route. Confined to the event loop's thread.
 final class ProbeAttempt {
     private let loop: EventLoop
-    private let runStart: MonotonicInstant
+    private let runStart: Monotonic.Instant
     private let configuration: ProbeConfiguration
     private let resolver: any HostResolver
     private let tlsContext: (TLSContext.TrustRoots) throws(TLSError) -> TLSContext
@@ -21,10 +21,10 @@ final class ProbeAttempt {
     private var stream: StreamConnection?
     private var handshake: WebSocketClientHandshake?
     private var connection: WebSocketConnection?
-    private var startedAt = MonotonicInstant(nanoseconds: 0)
-    private var phaseStart = MonotonicInstant(nanoseconds: 0)
+    private var startedAt = Monotonic.Instant(nanoseconds: 0)
+    private var phaseStart = Monotonic.Instant(nanoseconds: 0)
 
-    init(loop: EventLoop, route: ProbeRoute, index: Int, runStart: MonotonicInstant, configuration: ProbeConfiguration,
+    init(loop: EventLoop, route: ProbeRoute, index: Int, runStart: Monotonic.Instant, configuration: ProbeConfiguration,
          resolver: any HostResolver, tlsContext: @escaping (TLSContext.TrustRoots) throws(TLSError) -> TLSContext,
          completion: @escaping (ProbeResult) -> Void) {
         self.loop = loop
@@ -37,12 +37,12 @@ final class ProbeAttempt {
     }
 
     private var route: ProbeRoute { result.route }
-    private var now: MonotonicInstant { loop.clock.now() }
+    private var now: Monotonic.Instant { loop.clock.now }
 
     /// Starts the pipeline. Completion runs later, on the loop, never from inside `start`.
     func start() {
         startedAt = now
-        result.timings.started = startedAt.duration(since: runStart)
+        result.timings.started = startedAt - runStart
         if route.plaintextRefused && !configuration.allowInsecure {
             result.phase = .queued
             loop.schedule(at: startedAt) { [weak self] in self?.fail(.needsTLS) }
@@ -64,7 +64,7 @@ final class ProbeAttempt {
         finished = true
         if result.phase == .dns, dialer?.firstAttemptAt != nil { result.phase = .tcp }
         result.failure = failure(result.phase)
-        result.timings.total = now.duration(since: startedAt)
+        result.timings.total = now - startedAt
         teardown()
         return result
     }
@@ -83,7 +83,7 @@ final class ProbeAttempt {
             if case .cancelled = error { return }
             if let firstAttemptAt {
                 result.phase = .tcp
-                result.timings.dns = firstAttemptAt.duration(since: startedAt)
+                result.timings.dns = firstAttemptAt - startedAt
             }
             switch error {
             case .resolutionFailed, .noAddresses: fail(.resolutionFailed(error.message))
@@ -134,7 +134,7 @@ final class ProbeAttempt {
             }
             result.certificate = certificate
             result.tlsVersion = engine.protocolVersion
-            result.timings.tls = now.duration(since: phaseStart)
+            result.timings.tls = now - phaseStart
             let policy = TLSPinPolicy(expectedFingerprint: route.expectedFingerprint, allowTrustOnFirstUse: false, required: true)
             switch TLSTrust.evaluate(certificate, policy: policy) {
             case .success(let basis):
@@ -170,7 +170,7 @@ final class ProbeAttempt {
                 let progress = try handshake.receive(bytes)
                 self.handshake = handshake
                 if case .upgraded(_, let remainder) = progress {
-                    result.timings.ws = now.duration(since: phaseStart)
+                    result.timings.ws = now - phaseStart
                     phaseStart = now
                     result.phase = .challenge
                     connection = WebSocketConnection(role: .client, maxFramePayloadSize: GatewayChallenge.maxBytes,
@@ -206,7 +206,7 @@ final class ProbeAttempt {
                 switch GatewayChallenge.parse(text) {
                 case .success(let challenge):
                     result.challengeTimestamp = challenge.timestamp
-                    result.timings.challenge = now.duration(since: phaseStart)
+                    result.timings.challenge = now - phaseStart
                     self.connection = connection
                     succeed()
                 case .failure(let notChallenge):
@@ -235,7 +235,7 @@ final class ProbeAttempt {
         guard !finished else { return }
         finished = true
         result.phase = .done
-        result.timings.total = now.duration(since: startedAt)
+        result.timings.total = now - startedAt
         // Leave politely: a normal close frame, then the socket.
         if var connection {
             connection.close(code: .normalClosure, reason: "probe")
@@ -249,7 +249,7 @@ final class ProbeAttempt {
         guard !finished else { return }
         finished = true
         result.failure = failure
-        result.timings.total = now.duration(since: startedAt)
+        result.timings.total = now - startedAt
         teardown()
         completion(result)
     }

@@ -1,3 +1,5 @@
+import ClawpairCore
+
 // The race between candidate routes, RFC 8305-style, as a pure state machine with an injected
 // clock (every input carries `now`; tests pass instants instead of sleeping).
 //
@@ -45,7 +47,7 @@ public struct ProbeRace: Sendable {
         /// Stop route `index` (it lost, or time ran out).
         case cancelCandidate(Int)
         /// (Re)arm the stagger timer for this instant.
-        case setTimer(MonotonicInstant)
+        case setTimer(Monotonic.Instant)
         /// Disarm the stagger timer.
         case cancelTimer
         /// Feed `.settle` once the current event-loop round has ended.
@@ -61,7 +63,7 @@ public struct ProbeRace: Sendable {
         var successes: [(index: Int, latency: Duration)] = []
         /// When the armed timer is due; the next start is scheduled from this, not from the
         /// moment the timer was handled, so a late wake-up does not push every later start back.
-        var timerDue: MonotonicInstant?
+        var timerDue: Monotonic.Instant?
         var settling = false
 
         var timerArmed: Bool { timerDue != nil }
@@ -96,7 +98,7 @@ public struct ProbeRace: Sendable {
     }
 
     /// Feeds one input at `now`; returns the actions to perform, in order.
-    public mutating func handle(_ input: Input, now: MonotonicInstant) -> [Action] {
+    public mutating func handle(_ input: Input, now: Monotonic.Instant) -> [Action] {
         switch (state, input) {
         case (.idle, .start):
             var racing = Racing()
@@ -165,7 +167,7 @@ public struct ProbeRace: Sendable {
 
     /// Starts the next route. `scheduledAt` is when this start was due (the timer's deadline),
     /// `now` when nothing was scheduled; the following start is due `stagger` after it.
-    private mutating func startNext(_ r: inout Racing, now: MonotonicInstant, scheduledAt: MonotonicInstant? = nil) -> [Action] {
+    private mutating func startNext(_ r: inout Racing, now: Monotonic.Instant, scheduledAt: Monotonic.Instant? = nil) -> [Action] {
         let index = r.next
         r.next += 1
         r.running.insert(index)

@@ -88,13 +88,8 @@ public struct ProbeRoute: Sendable, Equatable {
     }
 }
 
-/// Why a candidate could not be turned into routes.
-public enum ProbeCandidateError: Error, Sendable, Equatable {
-    /// Not a URL, `host[:port]` or setup code (the text, shortened).
-    case unrecognized(String)
-    /// A setup code that cannot be used (the decoder's error).
-    case setupCode(SetupCodeError)
-}
+/// Why a candidate could not be turned into routes (the gateway-address parser's error).
+public typealias ProbeCandidateError = GatewayAddress.ParseError
 
 /// Turns candidate arguments into routes.
 public enum ProbeCandidates {
@@ -121,34 +116,21 @@ public enum ProbeCandidates {
     /// - Otherwise `host[:port]` (IPv6 in brackets): port 18789 by default; `ws://` when the
     ///   plaintext policy allows the host, `wss://` otherwise (the apps' rule for manual hosts).
     public static func expand(_ text: String, codeIndex: Int) throws(ProbeCandidateError) -> (kind: Kind, routes: [ProbeRoute]) {
-        let trimmed = text.trimmingWhitespace
-        if looksLikeURL(trimmed) {
-            guard let endpoint = SetupURL.parse(trimmed, defaultScheme: .ws) else { throw .unrecognized(shorten(trimmed)) }
+        let trimmed = GatewayAddress.trimmed(text)
+        switch try GatewayAddress.parse(text) {
+        case .url(let endpoint):
             return (.url, [ProbeRoute(endpoint: endpoint, input: trimmed, source: .url)])
-        }
-        do {
-            let decoded = try SetupCode.parse(trimmed)
-            if decoded.form != .rawURL {
-                let credentials = decoded.bootstrapToken != nil || decoded.token != nil || decoded.password != nil
-                return (.setupCode(hasCredentials: credentials), routes(of: decoded, codeIndex: codeIndex))
-            }
-        } catch .insecurePlaintextHost(let host) {
+        case .hostPort(let endpoint):
+            return (.hostPort, [ProbeRoute(endpoint: endpoint, input: trimmed, source: .hostPort)])
+        case .setupCode(let decoded):
+            let credentials = decoded.bootstrapToken != nil || decoded.token != nil || decoded.password != nil
+            return (.setupCode(hasCredentials: credentials), routes(of: decoded, codeIndex: codeIndex))
+        case .plaintextSetupCode(let host):
             // Every route is plaintext to a host that needs TLS: report it as such.
             let route = ProbeRoute(host: host, port: defaultPort, tls: false, input: "setup code #\(codeIndex + 1)",
                                    source: .setupCodeDropped(code: codeIndex))
             return (.setupCode(hasCredentials: true), [route])
-        } catch .inputTooLarge(let bytes, let limit) {
-            throw .setupCode(.inputTooLarge(bytes: bytes, limit: limit))
-        } catch {
-            if trimmed.utf8.count > 255 || trimmed.contains("{") { throw .setupCode(error) }
         }
-        guard let endpoint = SetupURL.parse(trimmed, defaultScheme: .ws), endpoint.contextPath == nil,
-              !trimmed.contains("/") else {
-            throw .unrecognized(shorten(trimmed))
-        }
-        let port = endpoint.explicitPort ?? defaultPort
-        let tls = !PlaintextPolicy.allowsPlaintext(host: endpoint.host)
-        return (.hostPort, [ProbeRoute(host: endpoint.host, port: port, tls: tls, input: trimmed, source: .hostPort)])
     }
 
     /// The routes of a decoded setup code: kept routes in order (pin on the primary), then the
@@ -191,28 +173,7 @@ public enum ProbeCandidates {
         }
     }
 
-    static func looksLikeURL(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        return ["ws://", "wss://", "http://", "https://"].contains { lower.hasPrefix($0) }
-    }
-
     /// A candidate for error messages: short ones as they are, long ones (setup codes, which are
     /// secrets) cut to their first 8 characters.
-    public static func redacted(_ text: String) -> String {
-        text.count > 40 ? String(text.prefix(8)) + "…" : text
-    }
-
-    static func shorten(_ raw: String) -> String {
-        let text = Redaction.url(raw)
-        return text.count > 60 ? String(text.prefix(57)) + "..." : text
-    }
-}
-
-extension String {
-    var trimmingWhitespace: String {
-        var s = Substring(self)
-        while let c = s.first, c.isWhitespace { s = s.dropFirst() }
-        while let c = s.last, c.isWhitespace { s = s.dropLast() }
-        return String(s)
-    }
+    public static func redacted(_ text: String) -> String { GatewayAddress.redacted(text) }
 }

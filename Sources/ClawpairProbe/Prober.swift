@@ -96,8 +96,8 @@ private final class Driver {
     var processing = false
     var winner: Int??
     var timedOut = false
-    var runStart = MonotonicInstant(nanoseconds: 0)
-    var finishedAt: MonotonicInstant?
+    var runStart = Monotonic.Instant(nanoseconds: 0)
+    var finishedAt: Monotonic.Instant?
     var contexts: [TLSContext.TrustRoots: TLSContext] = [:]
 
     init(routes: [ProbeRoute], configuration: ProbeConfiguration, resolver: any HostResolver,
@@ -111,7 +111,7 @@ private final class Driver {
     }
 
     func run() throws(TransportError) -> ProbeReport {
-        runStart = loop.clock.now()
+        runStart = loop.clock.now
         let deadline = runStart.advanced(by: configuration.timeout)
         loop.schedule(at: deadline) { [weak self] in
             self?.timedOut = true
@@ -131,8 +131,8 @@ private final class Driver {
                 results[index].failure = timedOut ? .timeout(.queued) : .cancelled(.queued)
             }
         }
-        let end = finishedAt ?? loop.clock.now()
-        return ProbeReport(results: results, winner: winner ?? nil, elapsed: end.duration(since: runStart), timedOut: timedOut)
+        let end = finishedAt ?? loop.clock.now
+        return ProbeReport(results: results, winner: winner ?? nil, elapsed: end - runStart, timedOut: timedOut)
     }
 
     /// One context per trust store, made on first use: pinned routes need no root store, so
@@ -150,7 +150,7 @@ private final class Driver {
         processing = true
         while !pending.isEmpty {
             let next = pending.removeFirst()
-            for action in race.handle(next, now: loop.clock.now()) { perform(action, cause: next) }
+            for action in race.handle(next, now: loop.clock.now) { perform(action, cause: next) }
         }
         processing = false
     }
@@ -180,9 +180,9 @@ private final class Driver {
             timer = nil
         case .settleAfterThisRound:
             // Timers due now run at the start of the next round, after this round's events.
-            loop.schedule(at: loop.clock.now()) { [weak self] in self?.feed(.settle) }
+            loop.schedule(at: loop.clock.now) { [weak self] in self?.feed(.settle) }
         case .finish(let index):
-            finishedAt = loop.clock.now()
+            finishedAt = loop.clock.now
             if let timer { loop.cancel(timer) }
             timer = nil
             winner = .some(index)

@@ -4,21 +4,6 @@ import Glibc
 import ClawpairCore
 import Synchronization
 
-/// Readiness conditions of a file descriptor (a subset of `poll(2)`'s events).
-public struct PollEvents: OptionSet, Sendable, Hashable {
-    public let rawValue: Int16
-    public init(rawValue: Int16) { self.rawValue = rawValue }
-
-    /// Data can be read (or the peer closed: a read returns 0).
-    public static let readable = PollEvents(rawValue: Int16(POLLIN))
-    /// Data can be written (or a non-blocking connect finished).
-    public static let writable = PollEvents(rawValue: Int16(POLLOUT))
-    /// An error is pending on the descriptor (reported even when not asked for).
-    public static let error = PollEvents(rawValue: Int16(POLLERR))
-    /// The peer hung up (reported even when not asked for).
-    public static let hangup = PollEvents(rawValue: Int16(POLLHUP))
-}
-
 /// A single-threaded `poll(2)` loop: file descriptor readiness, timers on an injected
 /// ``MonotonicClock``, and mailboxes through which other threads (the resolver) hand values
 /// back. Everything registered with it runs on the thread that calls ``run(until:while:)``.
@@ -46,7 +31,7 @@ public final class EventLoop {
     }
 
     private struct PendingTimer {
-        var deadline: MonotonicInstant
+        var deadline: Monotonic.Instant
         var id: Int
         var body: () -> Void
     }
@@ -93,7 +78,7 @@ public final class EventLoop {
 
     /// Runs `body` once the clock reaches `deadline` (at the next round if it already has).
     @discardableResult
-    public func schedule(at deadline: MonotonicInstant, _ body: @escaping () -> Void) -> Timer {
+    public func schedule(at deadline: Monotonic.Instant, _ body: @escaping () -> Void) -> Timer {
         let id = makeID()
         timers.append(PendingTimer(deadline: deadline, id: id, body: body))
         return Timer(id: id)
@@ -124,19 +109,19 @@ public final class EventLoop {
 
     /// Runs rounds of timers, mailbox deliveries and `poll(2)` until `shouldContinue` returns
     /// false or the clock reaches `deadline`. Returns normally in both cases.
-    public func run(until deadline: MonotonicInstant?, while shouldContinue: () -> Bool) throws(TransportError) {
+    public func run(until deadline: Monotonic.Instant?, while shouldContinue: () -> Bool) throws(TransportError) {
         while shouldContinue() {
             fireDueTimers()
             drainInbox()
             guard shouldContinue() else { return }
-            if let deadline, clock.now() >= deadline { return }
+            if let deadline, clock.now >= deadline { return }
             try pollOnce(deadline: deadline)
             drainInbox()
         }
     }
 
     private func fireDueTimers() {
-        let now = clock.now()
+        let now = clock.now
         let due = timers.filter { $0.deadline <= now }.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
         guard !due.isEmpty else { return }
         let dueIDs = Set(due.map(\.id))
@@ -150,35 +135,25 @@ public final class EventLoop {
         }
     }
 
-    /// The poll timeout in ms until the earliest timer or `deadline` (rounded up so nothing
-    /// fires early); -1 to wait indefinitely.
-    private func timeoutMilliseconds(deadline: MonotonicInstant?) -> Int32 {
-        var wake = deadline
-        if let earliest = timers.map(\.deadline).min() { wake = wake.map { min($0, earliest) } ?? earliest }
-        guard let wake else { return -1 }
-        // Saturating: a deadline from a peer's duration may sit at the far end of the clock.
-        let remaining = Monotonic.saturatingSubtract(wake.nanoseconds, clock.now().nanoseconds)
-        if remaining <= 0 { return 0 }
-        return Int32(clamping: remaining / 1_000_000 + (remaining % 1_000_000 == 0 ? 0 : 1))
+    /// When the loop must wake: the earliest timer or `deadline`; nil to wait indefinitely.
+    private func wakeTime(deadline: Monotonic.Instant?) -> Monotonic.Instant? {
+        guard let earliest = timers.map(\.deadline).min() else { return deadline }
+        return deadline.map { min($0, earliest) } ?? earliest
     }
 
-    private func pollOnce(deadline: MonotonicInstant?) throws(TransportError) {
+    private func pollOnce(deadline: Monotonic.Instant?) throws(TransportError) {
         let active = watches.filter { !$0.value.interest.isEmpty }.sorted { $0.key < $1.key }
-        var fds = [pollfd(fd: inbox.fileDescriptor, events: Int16(POLLIN), revents: 0)]
-        for (_, watch) in active {
-            fds.append(pollfd(fd: watch.fileDescriptor, events: watch.interest.rawValue, revents: 0))
-        }
-        let count = fds.count
+        var descriptors = [PollDescriptor(inbox.fileDescriptor, .readable)]
+        for (_, watch) in active { descriptors.append(PollDescriptor(watch.fileDescriptor, watch.interest)) }
         do {
-            try Syscall.retrying("poll") {
-                fds.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t(count), timeoutMilliseconds(deadline: deadline)) }
-            }
+            // Saturating: a deadline from a peer's duration may sit at the far end of the clock.
+            try Poll.wait(&descriptors, until: wakeTime(deadline: deadline), clock: clock)
         } catch {
             throw .system(error)
         }
-        if fds[0].revents != 0 { inbox.clearWakeup() }
+        if !descriptors[0].ready.isEmpty { inbox.clearWakeup() }
         for (index, (id, watch)) in active.enumerated() {
-            let revents = PollEvents(rawValue: fds[index + 1].revents)
+            let revents = descriptors[index + 1].ready
             guard !revents.isEmpty, let current = watches[id], current.fileDescriptor == watch.fileDescriptor else { continue }
             current.handler(revents)
         }

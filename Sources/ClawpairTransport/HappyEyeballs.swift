@@ -1,3 +1,5 @@
+import ClawpairCore
+
 // Happy Eyeballs version 2 (RFC 8305) for one host, as a pure state machine: inputs are
 // resolver answers, timer expiries and connect outcomes; outputs are actions for a driver
 // (`TCPDialer`) to carry out. It never reads a clock: every input comes with `now`, so tests
@@ -67,7 +69,7 @@ public struct HappyEyeballs: Sendable {
         /// Close that attempt's socket.
         case cancelAttempt(AttemptID)
         /// (Re)arm the single timer for this instant, replacing any earlier one.
-        case setTimer(MonotonicInstant)
+        case setTimer(Monotonic.Instant)
         /// Disarm the timer.
         case cancelTimer
         /// Done: this attempt's socket is the connection.
@@ -88,7 +90,7 @@ public struct HappyEyeballs: Sendable {
         var ipv6: FamilyStatus
         var ipv4: FamilyStatus
         var timerArmed = false
-        var lastStart: MonotonicInstant?
+        var lastStart: Monotonic.Instant?
         var lastFamily: SocketAddress.Family?
         var errors: [TransportError] = []
 
@@ -125,7 +127,7 @@ public struct HappyEyeballs: Sendable {
     }
 
     /// Feeds one input at time `now`; returns the actions to perform, in order.
-    public mutating func handle(_ input: Input, now: MonotonicInstant) -> [Action] {
+    public mutating func handle(_ input: Input, now: Monotonic.Instant) -> [Action] {
         switch (state, input) {
         // Nothing usable yet.
         case (.resolving(_, let ipv4), .resolved(.ipv6, let addresses)) where !addresses.isEmpty:
@@ -247,7 +249,7 @@ public struct HappyEyeballs: Sendable {
     }
 
     private mutating func startConnecting(ipv6: [SocketAddress], ipv4: [SocketAddress], ipv6Status: FamilyStatus,
-                                          ipv4Status: FamilyStatus, now: MonotonicInstant) -> [Action] {
+                                          ipv4Status: FamilyStatus, now: Monotonic.Instant) -> [Action] {
         var c = Connecting(untried: Self.interleave(first: Self.unique(ipv6), second: Self.unique(ipv4),
                                                     leading: configuration.firstAddressFamilyCount),
                            ipv6: ipv6Status, ipv4: ipv4Status)
@@ -257,7 +259,7 @@ public struct HappyEyeballs: Sendable {
     }
 
     /// Starts the first untried address and arms the attempt timer.
-    private mutating func startNext(_ c: inout Connecting, now: MonotonicInstant) -> [Action] {
+    private mutating func startNext(_ c: inout Connecting, now: Monotonic.Instant) -> [Action] {
         let address = c.untried.removeFirst()
         nextAttempt += 1
         let id = AttemptID(nextAttempt)

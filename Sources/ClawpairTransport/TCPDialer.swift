@@ -1,3 +1,5 @@
+import ClawpairCore
+
 // Drives `HappyEyeballs` with real sockets, a resolver and an `EventLoop`: the only place
 // where its actions touch the system.
 
@@ -8,16 +10,16 @@ public struct TCPConnectResult {
     /// The address that answered first.
     public let address: SocketAddress
     /// When dialing started.
-    public let startedAt: MonotonicInstant
+    public let startedAt: Monotonic.Instant
     /// When the first connection attempt started (resolution, plus any resolution delay, done).
-    public let firstAttemptAt: MonotonicInstant
+    public let firstAttemptAt: Monotonic.Instant
     /// When the winning connect completed.
-    public let connectedAt: MonotonicInstant
+    public let connectedAt: Monotonic.Instant
 
     /// Resolution time: from the start to the first attempt (zero for IP literals).
-    public var resolutionDuration: Duration { firstAttemptAt.duration(since: startedAt) }
+    public var resolutionDuration: Duration { firstAttemptAt - startedAt }
     /// TCP time: from the first attempt to the connection.
-    public var connectDuration: Duration { connectedAt.duration(since: firstAttemptAt) }
+    public var connectDuration: Duration { connectedAt - firstAttemptAt }
 }
 
 /// Connects to one host name with Happy Eyeballs v2 on an ``EventLoop``.
@@ -39,10 +41,10 @@ public final class TCPDialer {
     private var mailbox: Mailbox<ResolverAnswer>?
     private var pending: [HappyEyeballs.Input] = []
     private var processing = false
-    private var startedAt = MonotonicInstant(nanoseconds: 0)
+    private var startedAt = Monotonic.Instant(nanoseconds: 0)
     /// When the first connection attempt started (nil while resolving): tells a caller whose
     /// deadline passed whether it was still resolving or already connecting.
-    public private(set) var firstAttemptAt: MonotonicInstant?
+    public private(set) var firstAttemptAt: Monotonic.Instant?
 
     private struct ResolverAnswer: Sendable {
         let family: SocketAddress.Family
@@ -67,7 +69,7 @@ public final class TCPDialer {
     public func start(completion: @escaping (Result<TCPConnectResult, TransportError>) -> Void) {
         precondition(self.completion == nil, "start is called once")
         self.completion = completion
-        startedAt = loop.clock.now()
+        startedAt = loop.clock.now
         if let literal = SocketAddress(ip: host, port: port) {
             let other: SocketAddress.Family = literal.family == .ipv4 ? .ipv6 : .ipv4
             loop.schedule(at: startedAt) { [weak self] in
@@ -101,7 +103,7 @@ public final class TCPDialer {
         processing = true
         while !pending.isEmpty {
             let next = pending.removeFirst()
-            for action in machine.handle(next, now: loop.clock.now()) { perform(action) }
+            for action in machine.handle(next, now: loop.clock.now) { perform(action) }
         }
         processing = false
     }
@@ -109,7 +111,7 @@ public final class TCPDialer {
     private func perform(_ action: HappyEyeballs.Action) {
         switch action {
         case .startAttempt(let id, let address):
-            if firstAttemptAt == nil { firstAttemptAt = loop.clock.now() }
+            if firstAttemptAt == nil { firstAttemptAt = loop.clock.now }
             startAttempt(id, address)
         case .cancelAttempt(let id):
             if let attempt = attempts.removeValue(forKey: id) {
@@ -129,7 +131,7 @@ public final class TCPDialer {
             guard let attempt = attempts.removeValue(forKey: id) else { return }
             if let registration = attempt.registration { loop.deregister(registration) }
             finish(.success(TCPConnectResult(socket: attempt.socket, address: address, startedAt: startedAt,
-                                             firstAttemptAt: firstAttemptAt ?? startedAt, connectedAt: loop.clock.now())))
+                                             firstAttemptAt: firstAttemptAt ?? startedAt, connectedAt: loop.clock.now)))
         case .failed(let error):
             finish(.failure(error))
         }

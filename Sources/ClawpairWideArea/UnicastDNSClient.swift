@@ -118,15 +118,11 @@ public struct UnicastDNSClient: Sendable {
     }
 
     /// Waits until `fd` is ready for `events` or `deadline` passes; false on timeout.
-    private func wait(_ fd: Int32, _ events: Int16, until deadline: Monotonic.Instant,
+    private func wait(_ fd: Int32, _ events: PollEvents, until deadline: Monotonic.Instant,
                       server: DNSServerAddress) throws(WideAreaError) -> Bool {
-        let now = Monotonic.now
-        guard now < deadline else { return false }
-        let ms = Monotonic.pollTimeout(until: deadline, from: now)
-        var entry = pollfd(fd: fd, events: events, revents: 0)
-        let ready: Int32
-        do { ready = try Syscall.retrying("poll") { poll(&entry, 1, ms) } } catch { throw failure(server, error) }
-        return ready > 0
+        guard Monotonic.now < deadline else { return false }
+        var descriptors = [PollDescriptor(fd, events)]
+        do { return try Poll.wait(&descriptors, until: deadline) > 0 } catch { throw failure(server, error) }
     }
 
     /// One UDP exchange on a connected socket (the kernel then delivers only datagrams from the
@@ -140,7 +136,7 @@ public struct UnicastDNSClient: Sendable {
             try Syscall.retrying("send") { send(fd, bytes, bytes.count, 0) }
         } catch { throw failure(server, error) }
         var buffer = [UInt8](repeating: 0, count: 65_535)
-        while try wait(fd, Int16(POLLIN), until: deadline, server: server) {
+        while try wait(fd, .readable, until: deadline, server: server) {
             let outcome: Syscall.Outcome<Int>
             do {
                 outcome = try Syscall.nonBlocking("recv") { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
@@ -164,7 +160,7 @@ public struct UnicastDNSClient: Sendable {
             throw failure(server, error)
         }
         if case .wouldBlock = started {
-            guard try wait(fd, Int16(POLLOUT), until: deadline, server: server) else { return nil }
+            guard try wait(fd, .writable, until: deadline, server: server) else { return nil }
             var code: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
             do { try Syscall.retrying("getsockopt") { getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) } } catch {
@@ -183,7 +179,7 @@ public struct UnicastDNSClient: Sendable {
             } catch { throw failure(server, error) }
             switch outcome {
             case let .done(count): sent += count
-            case .wouldBlock: guard try wait(fd, Int16(POLLOUT), until: deadline, server: server) else { return nil }
+            case .wouldBlock: guard try wait(fd, .writable, until: deadline, server: server) else { return nil }
             }
         }
         guard let prefix = try read(fd, count: 2, server: server, deadline: deadline) else { return nil }
@@ -218,7 +214,7 @@ public struct UnicastDNSClient: Sendable {
             case .done(0):
                 throw .badTCPFrame(server: server.description, reason: "connection closed after \(got) of \(count) bytes")
             case let .done(n): got += n
-            case .wouldBlock: guard try wait(fd, Int16(POLLIN), until: deadline, server: server) else { return nil }
+            case .wouldBlock: guard try wait(fd, .readable, until: deadline, server: server) else { return nil }
             }
         }
         return bytes

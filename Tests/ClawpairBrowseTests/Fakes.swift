@@ -116,15 +116,6 @@ final class FakeUnicast: WideAreaBrowsing {
     }
 }
 
-/// A clock that only moves when something sleeps.
-final class FakeClock: BrowseClock {
-    private let reading = Mutex(Monotonic.Instant(nanoseconds: 1_000_000_000))
-    var now: Monotonic.Instant { reading.withLock { $0 } }
-    func sleep(until instant: Monotonic.Instant, unless stopped: () -> Bool) {
-        reading.withLock { $0 = max($0, instant) }
-    }
-}
-
 enum Fixture {
     static let serverA = DNSServerAddress.parse("192.0.2.53")!
 
@@ -132,7 +123,7 @@ enum Fixture {
     static func backends(avahi: (@Sendable () throws -> any AvahiBrowsing)? = nil,
                          native: (@Sendable () throws -> any MDNSBrowsing)? = nil,
                          unicast: [String: [[WideAreaService]]] = [:], magicDNS: [String: [[WideAreaService]]] = [:],
-                         tailscaleStatus: String? = nil, clock: FakeClock = FakeClock(), log: Log) -> BrowseBackends {
+                         tailscaleStatus: String? = nil, clock: ManualClock = ManualClock(), log: Log) -> BrowseBackends {
         BrowseBackends(
             avahi: avahi ?? { throw AvahiError.daemonNotRunning },
             native: native ?? { throw MDNSError.noInterfaces },

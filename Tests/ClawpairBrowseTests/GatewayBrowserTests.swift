@@ -7,9 +7,9 @@ import Testing
 
 /// A querier that only logs whether the deadline it was given lies ahead of `clock`.
 final class DeadlineProbe: MDNSBrowsing {
-    let clock: FakeClock
+    let clock: ManualClock
     let log: Log
-    init(clock: FakeClock, log: Log) {
+    init(clock: ManualClock, log: Log) {
         self.clock = clock
         self.log = log
     }
@@ -275,7 +275,7 @@ struct GatewayBrowserTests {
         let log = Log()
         let backends = Fixture.backends(native: { FakeMDNS([Fixture.mdns("Studio")], log: log) }, log: log)
         #expect(try browser(backends, backend: .native, timeout: .seconds(Int64.max)).scan().gateways.count == 1)
-        let clock = FakeClock()
+        let clock = ManualClock()
         let probing = Fixture.backends(native: { DeadlineProbe(clock: clock, log: log) }, clock: clock, log: log)
         _ = try browser(probing, backend: .native, timeout: .seconds(Int64.max)).scan()
         #expect(log.all.contains("deadline ahead"), "\(log.all)")

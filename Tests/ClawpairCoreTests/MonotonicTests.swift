@@ -35,5 +35,26 @@ import Testing
         #expect(Monotonic.saturatingSubtract(.min, 1) == .min && Monotonic.saturatingSubtract(.max, -1) == .max)
         #expect(Monotonic.saturatingAdd(2, 3) == 5 && Monotonic.saturatingSubtract(2, 3) == -1)
         #expect(Monotonic.pollTimeout(until: now + .milliseconds(Int64(1) << 62), from: now) == Int32.max)
+        #expect(now.advanced(by: .milliseconds(Int64(1) << 62) * 2).nanoseconds == Int64.max)
+        #expect(Monotonic.Instant(nanoseconds: -1).advanced(by: .seconds(-Int64.max)).nanoseconds == Int64.min)
+        #expect(Duration.seconds(Int64.max).nanoseconds == Int64.max && Duration.seconds(Int64.min).nanoseconds == Int64.min)
+    }
+}
+
+/// The test clock moves only when told to or when something sleeps on it.
+@Suite struct ManualClockTests {
+    @Test("advance, set, and sleeps that jump to their deadline (never backwards, not when stopped)")
+    func manual() {
+        let clock = ManualClock(Monotonic.Instant(nanoseconds: 1_000))
+        clock.advance(by: .nanoseconds(500))
+        #expect(clock.now == Monotonic.Instant(nanoseconds: 1_500))
+        clock.sleep(for: .seconds(2))
+        #expect(clock.now == Monotonic.Instant(nanoseconds: 2_000_001_500))
+        clock.sleep(until: Monotonic.Instant(nanoseconds: 0), unless: { false })
+        #expect(clock.now == Monotonic.Instant(nanoseconds: 2_000_001_500))
+        clock.sleep(until: Monotonic.Instant(nanoseconds: .max), unless: { true })
+        #expect(clock.now == Monotonic.Instant(nanoseconds: 2_000_001_500))
+        clock.set(Monotonic.Instant(nanoseconds: .min))
+        #expect(clock.now.nanoseconds == .min)
     }
 }

@@ -48,15 +48,17 @@ import Testing
         }
     }
 
-    /// Monotonic time that advances only by the flow's sleeps.
-    final class SteppedClock: PairingClock {
-        var now = Monotonic.Instant(nanoseconds: 1_000_000_000)
+    /// Monotonic time that advances only by the flow's sleeps (a ``ManualClock``), and the sleeps.
+    final class SteppedClock: PairingClock, @unchecked Sendable {
+        let monotonic = ManualClock()
         var wallClockMs: Int64 = 1_800_000_000_000
         private(set) var sleeps: [Duration] = []
 
-        func sleep(for duration: Duration) {
-            sleeps.append(duration)
-            now += duration
+        var now: Monotonic.Instant { monotonic.now }
+
+        func sleep(until deadline: Monotonic.Instant, unless stopped: () -> Bool) {
+            sleeps.append(deadline - now)
+            monotonic.sleep(until: deadline, unless: stopped)
         }
     }
 

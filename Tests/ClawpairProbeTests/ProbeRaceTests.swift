@@ -1,10 +1,11 @@
+import ClawpairCore
 @testable import ClawpairProbe
 import ClawpairTransport
 import Testing
 
 /// The race walked through time by passing instants: no sleeping, no sockets.
 @Suite struct ProbeRaceTests {
-    func ms(_ value: Int64) -> MonotonicInstant { .milliseconds(value) }
+    func ms(_ value: Int64) -> Monotonic.Instant { Monotonic.Instant(nanoseconds: value * 1_000_000) }
 
     @Test func staggersStartsAndTheFirstSuccessWinsAfterSettling() {
         var race = ProbeRace(count: 4, stagger: .milliseconds(250), mode: .first)

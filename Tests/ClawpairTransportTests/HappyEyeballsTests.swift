@@ -1,3 +1,4 @@
+import ClawpairCore
 @testable import ClawpairTransport
 import Glibc
 import Testing
@@ -14,7 +15,7 @@ import Testing
     static let v4b = SocketAddress(ip: "10.0.0.2", port: 443)!
     static let refused = TransportError.connectFailed(address: v6a, errno: ECONNREFUSED)
 
-    func ms(_ value: Int64) -> MonotonicInstant { .milliseconds(value) }
+    func ms(_ value: Int64) -> Monotonic.Instant { Monotonic.Instant(nanoseconds: value * 1_000_000) }
 
     @Test func aaaaFirstStartsAtOnceThenStaggersEvery250ms() {
         var he = HappyEyeballs(host: "gw")

@@ -94,5 +94,5 @@ struct ScriptedResolver: HostResolver {
 
 /// Runs `loop` until `done()` or 10 s of real time pass.
 func runLoop(_ loop: EventLoop, until done: () -> Bool) throws {
-    try loop.run(until: loop.clock.now().advanced(by: .seconds(10)), while: { !done() })
+    try loop.run(until: loop.clock.now.advanced(by: .seconds(10)), while: { !done() })
 }

@@ -221,7 +221,8 @@ import Testing
             let times = ping.split(separator: "\n").compactMap { line in
                 line.range(of: "time=").flatMap { Double(line[$0.upperBound...].prefix { $0 == "." || $0.isNumber }) }
             }
-            #expect(times.min().map { $0 >= 290 && $0 < 400 } == true, "\(ping)")
+            // The bridge delays each way by ~150 ms: a ping takes at least that, however loaded the machine.
+            #expect(times.min().map { $0 >= 290 } == true, "\(ping)")
 
             let candidates = ["ws://\(hole):18789", "ws://\(farAddress):18789", "ws://\(direct.b.ipv4):18789"]
             let (first, firstObject) = try await probe(client, ["--all"] + candidates, timeoutMs: 3000)

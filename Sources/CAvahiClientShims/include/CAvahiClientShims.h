@@ -38,6 +38,10 @@ int CAvahiClientShims_avahi_simple_poll_iterate(AvahiSimplePoll *s, int sleep_ti
 /// avahi_simple_poll_free.
 void CAvahiClientShims_avahi_simple_poll_free(AvahiSimplePoll *s);
 
+/// avahi_simple_poll_set_func: the poll(2) replacement the loop waits in (returns as poll does,
+/// errno set on -1).
+void CAvahiClientShims_avahi_simple_poll_set_func(AvahiSimplePoll *s, AvahiPollFunc func, void *userdata);
+
 /// avahi_client_new: connects to the system bus and to avahi-daemon on it (blocking calls).
 AvahiClient *CAvahiClientShims_avahi_client_new(const AvahiPoll *poll_api, AvahiClientFlags flags,
                                                 AvahiClientCallback callback, void *userdata, int *error);

@@ -112,8 +112,8 @@ struct AdvertiseCommand: ParsableCommand {
                 }
                 return .success
             }
-            var descriptor = pollfd(fd: registration.descriptor, events: Int16(POLLIN), revents: 0)
-            if poll(&descriptor, 1, 100) > 0 { try registration.process() }
+            var descriptors = [PollDescriptor(registration.descriptor, .readable)]
+            if (try? Poll.wait(&descriptors, until: Monotonic.now + .milliseconds(100))) ?? 0 > 0 { try registration.process() }
             switch registration.state {
             case .pending:
                 continue

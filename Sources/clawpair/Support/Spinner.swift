@@ -62,12 +62,11 @@ final class Spinner: Sendable {
 
     private func draw() {
         var index = 0
-        let ms = Int32(Self.interval.components.seconds * 1000 + Self.interval.components.attoseconds / 1_000_000_000_000_000)
         while !stopped.load(ordering: .acquiring) {
             sink.write("\r" + frames[index % frames.count] + " " + message)
             index += 1
-            var entry = pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)
-            _ = poll(&entry, 1, ms)
+            var descriptors = [PollDescriptor(wake.read, .readable)]
+            _ = try? Poll.wait(&descriptors, until: Monotonic.now + Self.interval)
         }
         sink.write(Self.erase)
     }
