@@ -96,7 +96,7 @@ private func readPayload(_ payload: JSONValue, closeReason: String) {
 
 private func readErrorShape(_ shape: GatewayErrorShape, closeReason: String) {
     let pairing = PairingRequired(shape, closeReason: closeReason)
-    _ = pairing.approveCommand
+    _ = pairing.requestId
     let failure = GatewayError.connectFailure(shape, closeReason: closeReason)
     _ = failure.message
     _ = failure.hint
