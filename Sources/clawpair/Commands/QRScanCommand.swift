@@ -145,7 +145,7 @@ struct QRScanCommand: ParsableCommand {
             for code in result.codes {
                 let shown = TerminalText.sanitize(bytes: code.payload, maxScalars: 4096)
                 context.print(prefixed ? "\(TerminalText.sanitize(result.name)): \(shown)" : shown)
-                if let setup = Self.setup(in: code) {
+                if let setup = SetupCode.setupInput(in: code.text) {
                     var note = "\(displayName(result.name)): this is an OpenClaw setup code, a secret: whoever has it "
                         + "can pair with the gateway"
                     if let expiresAtMs = setup.expiresAtMs {
@@ -161,7 +161,7 @@ struct QRScanCommand: ParsableCommand {
 
     private func json(_ result: ImageResult, context: CommandContext) -> JSONValue {
         let codes: [JSONValue] = result.codes.map { code in
-            let setup = Self.setup(in: code).map { setup -> JSONValue in
+            let setup = SetupCode.setupInput(in: code.text).map { setup -> JSONValue in
                 let failure: (any ClawpairError)? = setup.isExpired(nowMs: context.nowMs)
                     ? SetupCodeError.expired(expiresAtMs: setup.expiresAtMs ?? 0, nowMs: context.nowMs) : nil
                 return SetupCodeJSON.decoded(setup, nowMs: context.nowMs, showSecrets: false, failure: failure)
@@ -181,12 +181,6 @@ struct QRScanCommand: ParsableCommand {
             ("codes", .array(codes)),
             ("error", result.error.map(QRJSON.errorObject) ?? .null),
         ])
-    }
-
-    /// The decoded setup input when the payload is one (a gateway URL alone is not).
-    static func setup(in code: ScannedCode) -> DecodedSetup? {
-        guard let text = code.text, let setup = try? SetupCode.parse(text), setup.form != .rawURL else { return nil }
-        return setup
     }
 
     /// `error` with the image's name in front, unless its message already names the file.

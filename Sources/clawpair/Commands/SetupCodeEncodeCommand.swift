@@ -65,22 +65,11 @@ struct SetupCodeEncodeCommand: ParsableCommand {
         guard !urls.isEmpty else {
             throw UsageError("give at least one gateway URL with --url", hint: "e.g. --url wss://gateway.example.com")
         }
-        switch (arguments.value("expires-in"), arguments.value("expires-at-ms")) {
-        case (.some, .some):
-            throw UsageError("give --expires-in or --expires-at-ms, not both")
-        case (let text?, nil):
-            guard let ms = DurationText.milliseconds(text), ms > 0 else {
-                throw UsageError("--expires-in '\(TerminalText.sanitize(text, maxScalars: 40))' is not a duration",
-                                 hint: "use e.g. 10m, 90s, 1h30m")
-            }
-            expiresAtMs = context.nowMs + ms
-        case (nil, let text?):
-            guard let ms = Int64(text), ms >= 0 else {
-                throw UsageError("--expires-at-ms '\(TerminalText.sanitize(text, maxScalars: 40))' is not a time in ms since the epoch")
-            }
-            expiresAtMs = ms
-        case (nil, nil):
-            expiresAtMs = context.nowMs + SetupCode.bootstrapTokenTTLMs
+        do throws(SetupCodeExpiry.Problem) {
+            expiresAtMs = try SetupCodeExpiry.parse(lifetime: arguments.value("expires-in"), at: arguments.value("expires-at-ms"))
+                .expiresAtMs(nowMs: context.nowMs)
+        } catch {
+            throw Self.present(error)
         }
         tlsFingerprint = arguments.value("tls-fingerprint")
         prefix = arguments.flag("prefix")
@@ -92,9 +81,10 @@ struct SetupCodeEncodeCommand: ParsableCommand {
             throw UsageError("no bootstrap token given",
                              hint: "use --bootstrap-token-file FILE, --bootstrap-token - (standard input) or CLAWPAIR_BOOTSTRAP_TOKEN")
         }
-        if expiresAtMs <= context.nowMs {
-            throw GeneralError("the expiry \(WallClock.iso8601(ms: expiresAtMs) ?? String(expiresAtMs)) is not in the future",
-                               hint: "apps refuse expired codes; use --expires-in 10m", status: .usage)
+        do throws(SetupCodeExpiry.Problem) {
+            try SetupCodeExpiry.checkInFuture(expiresAtMs, nowMs: context.nowMs)
+        } catch {
+            throw Self.present(error)
         }
         let (code, payload) = try SetupCode.make(urls: urls, bootstrapToken: token, expiresAtMs: expiresAtMs,
                                                  tlsFingerprint: tlsFingerprint, defaultScheme: .wss)
@@ -114,5 +104,20 @@ struct SetupCodeEncodeCommand: ParsableCommand {
             context.note(context.errorStyle.dim("Next: check it with 'clawpair setup-code decode -' and paste it there."))
         }
         return .success
+    }
+
+    /// The CLI wording of an expiry problem.
+    static func present(_ problem: SetupCodeExpiry.Problem) -> any Error {
+        switch problem {
+        case .conflicting: return UsageError("give --expires-in or --expires-at-ms, not both")
+        case let .invalidLifetime(text):
+            return UsageError("--expires-in '\(TerminalText.sanitize(text, maxScalars: 40))' is not a duration",
+                              hint: "use e.g. 10m, 90s, 1h30m")
+        case let .invalidTime(text):
+            return UsageError("--expires-at-ms '\(TerminalText.sanitize(text, maxScalars: 40))' is not a time in ms since the epoch")
+        case let .notInFuture(expiresAtMs):
+            return GeneralError("the expiry \(WallClock.iso8601(ms: expiresAtMs) ?? String(expiresAtMs)) is not in the future",
+                                hint: "apps refuse expired codes; use --expires-in 10m", status: .usage)
+        }
     }
 }

@@ -146,12 +146,10 @@ struct ZoneCommand: ParsableCommand {
         if mode == .full {
             if let text = arguments.value("ssh-port") {
                 sshPort = try port("ssh-port", text)
-            } else if let text = context.environment["OPENCLAW_SSH_PORT"], let value = TXTRecord.parsePort(text) {
-                sshPort = value
             } else {
-                sshPort = 22
+                sshPort = BeaconIdentity.defaultSSHPort(environment: context.environment)
             }
-            cliPath = arguments.value("cli-path") ?? Self.findOnPath("openclaw", environment: context.environment)
+            cliPath = arguments.value("cli-path") ?? BeaconIdentity.defaultCLIPath(environment: context.environment)
         } else {
             for name in ["ssh-port", "cli-path"] where arguments.value(name) != nil {
                 throw UsageError("--\(name) is only written with --mode full", hint: "add --mode full, or leave --\(name) out")
@@ -224,14 +222,5 @@ struct ZoneCommand: ParsableCommand {
                 + "and add split DNS in Tailscale (see SERVING THE ZONE in 'man clawpair-zone')."))
         }
         return .success
-    }
-
-    /// The first executable `name` in `$PATH`.
-    static func findOnPath(_ name: String, environment: [String: String]) -> String? {
-        for directory in (environment["PATH"] ?? "").split(separator: ":") where directory.hasPrefix("/") {
-            let candidate = "\(directory)/\(name)"
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ClawpairCLIKit
 import ClawpairCore
+import ClawpairIdentity
 
 /// Line-at-a-time standard input and chunked standard output for `identity sign-connect --batch`.
 ///
@@ -11,7 +12,7 @@ import ClawpairCore
 /// its answer at once, and a bulk pipe costs one read and one write per 64 KiB.
 struct IdentityLineReader {
     /// The longest line accepted; longer ones are reported and skipped.
-    static let maxLineBytes = 64 * 1024
+    static let maxLineBytes = ConnectPayload.maxBatchLineBytes
 
     private var buffer: [UInt8] = []
     private var start = 0
