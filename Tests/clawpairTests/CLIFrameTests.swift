@@ -11,6 +11,26 @@ import Testing
         #expect(result.stderr.isEmpty)
     }
 
+    @Test func versionJSON() throws {
+        let result = try ClawpairBinary.run(["--version", "--json"])
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["ok"] as? Bool == true && object["name"] as? String == "clawpair", "\(result)")
+        #expect(result.stdout.hasPrefix("{\n  \"ok\": true,\n  \"name\": \"clawpair\",\n  \"version\": \""), "\(result)")
+    }
+
+    /// Every command's usage errors are the JSON envelope under --json (here: one with no JSON output of its own).
+    @Test func usageErrorJSON() throws {
+        let result = try ClawpairBinary.run(["completions", "tcsh", "--json"])
+        #expect(result.status == 2)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+        let error = try #require(object["error"] as? [String: Any])
+        #expect(object["ok"] as? Bool == false && error["code"] as? String == "usage", "\(result)")
+        #expect(error["message"] as? String == result.stderr.split(separator: "\n").first.map { String($0.dropFirst(7)) }, "\(result)")
+        let unknown = try ClawpairBinary.run(["nodes", "frobnicate", "--json"])
+        #expect(unknown.status == 2 && unknown.stdout.contains("\"code\": \"usage\""), "\(unknown)")
+    }
+
     @Test func bareCommandShowsHelp() throws {
         let result = try ClawpairBinary.run([])
         #expect(result.status == 0)

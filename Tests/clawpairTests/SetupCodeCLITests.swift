@@ -168,6 +168,7 @@ import Testing
                                             nowMs: Self.now)
         #expect(result.stdout == """
             {
+              "ok": true,
               "setupCode": "\(Self.t13)",
               "gatewayUrl": "ws://192.168.1.20:18789",
               "expiresAtMs": 1737264600000,

@@ -177,15 +177,6 @@ struct QRRenderCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        do {
-            return try render(context)
-        } catch let error as any ClawpairError {
-            if context.globals.json && !(error is UsageError) { context.printJSON(QRJSON.failure(error)) }
-            throw error
-        }
-    }
-
-    private func render(_ context: CommandContext) throws -> ExitStatus {
         let (payload, kind) = try payloadBytes(context)
         let code = try QRCode(encoding: payload, errorCorrection: errorCorrection)
 

@@ -22,6 +22,7 @@ enum RootCommand {
             Example("clawpair setup-code decode - < code.txt", "Show what a setup code contains, without printing its secrets"),
             Example("clawpair setup-code encode --url wss://gateway.example.com --bootstrap-token-file token.txt",
                     "Make a setup code for a gateway reachable over TLS"),
-        ]
+        ],
+        sections: [ErrorPresentation.jsonSection]
     )
 }

@@ -218,57 +218,18 @@ enum GatewayCLI {
 
     // MARK: Output
 
-    /// Calls `body` and turns a failure into an exit status (``ErrorPresentation``), printing the
-    /// error (and, with `--json`, a JSON error document on stdout).
+    /// Calls `body`; a failure is thrown as the command line presents it (``ErrorPresentation``),
+    /// and the CLI frame prints it (with the JSON envelope under `--json`).
     static func run(_ context: CommandContext, _ body: () throws -> ExitStatus) throws -> ExitStatus {
         do {
             return try body()
-        } catch let error as any ClawpairError {
-            let shown = ErrorPresentation.present(error)
-            if context.globals.json { context.printJSON(errorJSON(shown)) }
-            context.report(shown)
-            return shown.exitStatus
+        } catch {
+            throw ErrorPresentation.present(error)
         }
     }
 
-    /// `{"ok": false, "error": {code, message, hint, gateway?, requestId?}}`.
+    /// `{"ok": false, "error": {code, message, hint, gateway?, requestId?}}` (``JSONEnvelope``).
     static func errorJSON(_ error: PresentedError) -> JSONValue {
-        var members: [(String, JSONValue)] = [("code", .string(code(of: error.underlying))), ("message", .string(error.message)),
-                                              ("hint", error.hint.map(JSONValue.string) ?? .null)]
-        if let gatewayError = error.underlying as? GatewayError {
-            switch gatewayError {
-            case .pairingRequired(let pairing):
-                members.append(("requestId", pairing.requestId.map(JSONValue.string) ?? .null))
-                members.append(("reason", pairing.reason.map(JSONValue.string) ?? .null))
-                members.append(("approveCommand", .string(pairing.approveCommand)))
-            case .authRejected(let shape), .deviceAuthRejected(let shape), .connectRejected(let shape), .rpcFailed(_, let shape):
-                members.append(("gateway", shape.json))
-            default: break
-            }
-        }
-        return .object([("ok", .bool(false)), ("error", .object(members))])
-    }
-
-    static func code(of error: any Error) -> String {
-        guard let gatewayError = error as? GatewayError else {
-            return error is UsageError ? "usage" : "error"
-        }
-        switch gatewayError {
-        case .invalidURL: return "invalid-url"
-        case .unreachable: return "unreachable"
-        case .tlsTrust: return "tls-trust"
-        case .notGateway: return "not-gateway"
-        case .timedOut: return "timeout"
-        case .stalled: return "stalled"
-        case .closed: return "closed"
-        case .protocolViolation: return "protocol-violation"
-        case .frameTooLarge: return "frame-too-large"
-        case .pairingRequired: return "pairing-required"
-        case .authRejected: return "auth-rejected"
-        case .deviceAuthRejected: return "device-auth-rejected"
-        case .connectRejected: return "connect-rejected"
-        case .rpcFailed: return "rpc-failed"
-        case .notConnected: return "not-connected"
-        }
+        JSONEnvelope.failure(error)
     }
 }
