@@ -293,6 +293,9 @@ enum ErrorPresentation {
             return "approve it on the gateway host: \(pairing.approveCommand) (or: openclaw devices approve \(pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"))"
         case .authRejected:
             return "pass the gateway's token with --token-file FILE or OPENCLAW_GATEWAY_TOKEN (or its password with --password-file)"
+        case .rpcFailed where error.isPermissionRefusal:
+            return "the credential lacks that permission: pass the gateway's shared token (--token-file FILE), or have "
+                + "this device approved with the scope on the gateway host (clawpair devices approve)"
         case .deviceAuthRejected where error.hint == GatewayError.checkIdentityHint:
             return "check the identity with 'clawpair identity show'"
         default:
