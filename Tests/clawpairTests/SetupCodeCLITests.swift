@@ -177,4 +177,19 @@ import Testing
 
             """, "\(result)")
     }
+
+    /// The duration rule (clawpair(1) DURATIONS): units everywhere; --expires-in's old bare seconds still work, and warn.
+    @Test func expiresInUnitsAndBareSeconds() throws {
+        func expiry(_ lifetime: String) throws -> (Int64?, String) {
+            let result = try ClawpairBinary.run(["--json", "setup-code", "encode", "--url", "wss://a.example", "--expires-in", lifetime],
+                                                environment: ["CLAWPAIR_BOOTSTRAP_TOKEN": "bootstrap-abc"], nowMs: Self.now)
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            return ((object?["expiresAtMs"] as? NSNumber)?.int64Value, result.stderr)
+        }
+        #expect(try expiry("90s") == (Self.now + 90_000, ""))
+        #expect(try expiry("1500ms") == (Self.now + 1_500, ""))
+        #expect(try expiry("5m") == (Self.now + 300_000, ""))
+        #expect(try expiry("90") == (Self.now + 90_000, "warning: --expires-in 90 is read as 90 seconds, as before; a bare number "
+                                     + "means milliseconds on every other option, so write the unit: --expires-in 90s\n"))
+    }
 }

@@ -23,6 +23,6 @@ enum RootCommand {
             Example("clawpair setup-code encode --url wss://gateway.example.com --bootstrap-token-file token.txt",
                     "Make a setup code for a gateway reachable over TLS"),
         ],
-        sections: [ErrorPresentation.jsonSection]
+        sections: [ErrorPresentation.jsonSection, DurationOption.section]
     )
 }
