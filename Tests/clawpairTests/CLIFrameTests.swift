@@ -115,6 +115,31 @@ import Testing
         }
     }
 
+    /// One EXIT STATUS and one ENVIRONMENT per page; the full ones only in clawpair(1), generated
+    /// from the declarations; the test hook CLAWPAIR_NOW_MS is documented nowhere.
+    @Test func oneExitStatusAndEnvironment() throws {
+        let man = SpecFiles.packageRoot.appendingPathComponent("Man")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: man.path).filter { $0.hasSuffix(".1") }
+        for page in pages {
+            let text = try String(contentsOf: man.appendingPathComponent(page), encoding: .utf8)
+            let lines = text.split(separator: "\n")
+            #expect(lines.filter { $0 == ".SH EXIT STATUS" }.count == 1, "\(page)")
+            #expect(lines.filter { $0 == ".SH ENVIRONMENT" }.count == 1, "\(page)")
+            #expect(!text.contains("CLAWPAIR_NOW_MS"), "\(page)")
+            if page != "clawpair.1" {
+                #expect(text.contains("Every command's statuses are listed in \\fBclawpair\\fR(1)."), "\(page)")
+                #expect(text.contains("\\fBclawpair\\fR(1) describes them."), "\(page)")
+            }
+        }
+        let root = try String(contentsOf: man.appendingPathComponent("clawpair.1"), encoding: .utf8)
+        for name in ["NO_COLOR", "OPENCLAW_GATEWAY_URL", "CLAWPAIR_HOME", "CLAWPAIR_BOOTSTRAP_TOKEN"] {
+            #expect(root.contains("\n\(name)"), "\(name)")
+        }
+        #expect(root.contains(".B 4\nrefused"))
+        let devices = try String(contentsOf: man.appendingPathComponent("clawpair-devices-list.1"), encoding: .utf8)
+        #expect(devices.contains("Variables this command reads: NO_COLOR, OPENCLAW_GATEWAY_URL"))
+    }
+
     @Test func manPagesRenderWithoutWarnings() throws {
         let man = SpecFiles.packageRoot.appendingPathComponent("Man")
         let pages = try FileManager.default.contentsOfDirectory(atPath: man.path).filter { $0.hasSuffix(".1") }

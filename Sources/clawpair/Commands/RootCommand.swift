@@ -23,6 +23,8 @@ enum RootCommand {
             Example("clawpair setup-code encode --url wss://gateway.example.com --bootstrap-token-file token.txt",
                     "Make a setup code for a gateway reachable over TLS"),
         ],
-        sections: [ErrorPresentation.jsonSection, DurationOption.section]
+        sections: [ErrorPresentation.jsonSection, DurationOption.section,
+                   DocSection("EXIT STATUS", ["Gateway commands: " + GatewayCLI.exitSection.paragraphs[1]]
+                                + GatewayCLI.exitSection.paragraphs.dropFirst(2))]
     )
 }

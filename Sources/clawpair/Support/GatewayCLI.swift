@@ -54,7 +54,6 @@ enum GatewayCLI {
         "CLAWPAIR_HOME: the clawpair home (default $XDG_CONFIG_HOME/clawpair, else ~/.config/clawpair), holding "
             + "identity/ and gateways/.",
         "OPENCLAW_CONFIG_PATH, OPENCLAW_STATE_DIR: where OpenClaw's config file is read from (loopback gateways only).",
-        "NO_COLOR: no colours.",
     ])
 
     static let exitSection = DocSection("EXIT STATUS", [
