@@ -14,7 +14,7 @@ struct GatewaysCheckCommand: ParsableCommand {
                      + "when every token was accepted, 4 when one was refused (revoked, rotated or removed), 3 when no "
                      + "URL answered."],
         options: [.value("timeout", "MS", help: "Limit for each connection, in ms or with a unit (default 10000).")],
-        arguments: [ArgumentSpec("name", help: "The gateway's name or id (default: the chosen one).", optional: true)],
+        arguments: [ArgumentSpec("name", help: "The gateway's name or id (default: the chosen one).", optional: true, completion: ListNamesCommand.gatewayNames)],
         sections: [
             DocSection("JSON OUTPUT", ["With --json: {\"gateway\": id, \"url\", \"results\": [{\"role\", \"ok\", \"scopes\", "
                                        + "\"error\": null or {...}}]}."]),

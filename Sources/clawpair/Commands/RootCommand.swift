@@ -16,7 +16,7 @@ enum RootCommand {
         subcommands: [
             DiscoverCommand.spec, AdvertiseCommand.spec, SetupCodeCommand.spec, QRCommand.spec, IdentityCommand.spec, ZoneCommand.spec, ProbeCommand.spec,
             DevicesCommand.spec, NodesCommand.spec, PairCommand.spec, GatewaysCommand.spec,
-            CompletionsCommand.spec, GenerateDocsCommand.spec,
+            CompletionsCommand.spec, GenerateDocsCommand.spec, ListNamesCommand.spec,
         ],
         examples: [
             Example("clawpair setup-code decode - < code.txt", "Show what a setup code contains, without printing its secrets"),

@@ -17,7 +17,8 @@ enum GatewayCLI {
         .value("url", "URL", help: "The gateway's ws:// or wss:// URL (default: OPENCLAW_GATEWAY_URL, else the gateway chosen "
                    + "with 'clawpair gateways use', else ws://127.0.0.1:18789). A --url gets only explicit credentials "
                    + "(see CREDENTIALS).", completion: .hostname),
-        .value("gateway", "NAME", help: "A paired gateway from the registry, by name or id ('clawpair gateways list')."),
+        .value("gateway", "NAME", help: "A paired gateway from the registry, by name or id ('clawpair gateways list').",
+               completion: ListNamesCommand.gatewayNames),
         .value("token-file", "FILE", help: "Read the gateway's shared token from FILE.", completion: .file),
         .value("password-file", "FILE", help: "Read the gateway's password from FILE.", completion: .file),
         .value("token", "TOKEN", help: "The gateway token; - reads it from standard input. On the command line it is "
