@@ -289,11 +289,6 @@ struct QRRenderCommand: ParsableCommand {
 
     /// `path` quoted for a shell command line when it needs it.
     static func shellQuoted(_ path: String) -> String {
-        let plain = path.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_./+:@%=".unicodeScalars.contains($0)
-        }
-        if plain && !path.isEmpty { return path }
-        let parts = TerminalText.sanitize(path).split(separator: "'", omittingEmptySubsequences: false)
-        return "'" + parts.joined(separator: "'\\''") + "'"
+        ShellWord.quote(TerminalText.sanitize(path))
     }
 }

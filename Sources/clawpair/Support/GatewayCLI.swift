@@ -25,6 +25,8 @@ enum GatewayCLI {
                    + "visible to other users, so this warns: prefer --token-file or OPENCLAW_GATEWAY_TOKEN."),
         .value("password", "PASSWORD", help: "The gateway password; - reads it from standard input (warns like --token)."),
         .value("timeout", "MS", help: "Limit for connecting and for each call, in ms or with a unit such as 3s (default 10000)."),
+        .value("trust", "SHA256", help: "Accept a certificate with this SHA-256 fingerprint, after you checked it belongs to your "
+                   + "gateway (an untrusted certificate's error prints the command); like --tls-fingerprint."),
         .value("tls-fingerprint", "SHA256", help: "Pin: the SHA-256 of the gateway's certificate (wss://). Default: the pin "
                    + "stored for a paired gateway, else the system roots."),
     ]
@@ -153,12 +155,45 @@ enum GatewayCLI {
     static func sessionOptions(_ arguments: ParsedArguments, _ context: CommandContext) throws -> OperatorSessionOptions {
         let choice = try targetChoice(arguments)
         let registry = GatewayRegistry(home: try home(context))
-        let pin = try FingerprintOption.normalized(arguments.value("tls-fingerprint"), option: "tls-fingerprint")
+        let pin = try pin(arguments)
         let timeout = try timeout(arguments)
         let identity = try identity(context)
         let secret = try explicitSecret(arguments, context)
         return OperatorSessionOptions(target: choice, pin: pin, explicitSecret: secret, environment: context.environment,
                                       registry: registry, identity: identity, timeout: timeout)
+    }
+
+    /// `--tls-fingerprint` or `--trust` (the same pin: one is what a user chose, the other what an
+    /// untrusted certificate's hint told them to run), normalized.
+    static func pin(_ arguments: ParsedArguments) throws -> String? {
+        let pinned = try FingerprintOption.normalized(arguments.value("tls-fingerprint"), option: "tls-fingerprint")
+        let trusted = try FingerprintOption.normalized(arguments.value("trust"), option: "trust")
+        if let pinned, let trusted, pinned != trusted {
+            throw UsageError("--tls-fingerprint and --trust name different certificates", hint: "give one of them")
+        }
+        return pinned ?? trusted
+    }
+
+    /// The hint of a TLS trust failure with the exact command to run again: an untrusted
+    /// certificate with `--trust` and its fingerprint, a changed one with `--tls-fingerprint`
+    /// and the new one (a literal --token or --password is left out: it is not echoed). Other
+    /// errors as they are.
+    static func withTrustCommand(_ shown: PresentedError, _ arguments: ParsedArguments) -> PresentedError {
+        let option: String, observed: String, advice: String
+        switch shown.underlying {
+        case GatewayError.tlsTrust(_, .untrustedCertificate(let fingerprint?, _)):
+            (option, observed) = ("trust", fingerprint)
+            advice = "check that this is your gateway's certificate (on the gateway host: openssl x509 -in CERT -noout "
+                + "-fingerprint -sha256), then accept it"
+        case GatewayError.tlsTrust(_, .pinMismatch(_, let fingerprint)):
+            (option, observed) = ("tls-fingerprint", fingerprint)
+            advice = "the certificate changed: if you expected that, check it and pin the new one"
+        default:
+            return shown
+        }
+        let command = arguments.commandLine(omitting: ["trust", "tls-fingerprint", "token", "password"], adding: [(option, observed)])
+        return PresentedError(shown.underlying, status: shown.exitStatus, message: shown.message, hint: "\(advice): \(command)",
+                              code: shown.code, details: shown.details + [("trustCommand", .string(command))])
     }
 
     /// Opens the connection and authenticates as an operator.
@@ -173,7 +208,7 @@ enum GatewayCLI {
         do {
             session = try OperatorSession.connect(plan, options: options)
         } catch {
-            throw ErrorPresentation.present(error, plan: plan)
+            throw withTrustCommand(ErrorPresentation.present(error, plan: plan), arguments)
         }
         let hello = session.hello
         if context.globals.verbosity > 0 {
