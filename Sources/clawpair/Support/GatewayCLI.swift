@@ -15,7 +15,8 @@ enum GatewayCLI {
     /// Options of every command that talks to a gateway as an operator.
     static let connectionOptions: [OptionSpec] = [
         .value("url", "URL", help: "The gateway's ws:// or wss:// URL (default: OPENCLAW_GATEWAY_URL, else the gateway chosen "
-                   + "with 'clawpair gateways use', else ws://127.0.0.1:18789). A --url gets only explicit credentials "
+                   + "with 'clawpair gateways use', else the local gateway: ws://127.0.0.1 on gateway.port of openclaw.json, default "
+                   + "18789). A --url gets only explicit credentials "
                    + "(see CREDENTIALS).", completion: .hostname),
         .value("gateway", "NAME", help: "A paired gateway from the registry, by name or id ('clawpair gateways list').",
                completion: ListNamesCommand.gatewayNames),
@@ -33,7 +34,8 @@ enum GatewayCLI {
 
     static let credentialsSection = DocSection("CREDENTIALS", [
         "The gateway is --url, else --gateway NAME, else OPENCLAW_GATEWAY_URL, else the gateway chosen with "
-            + "'clawpair gateways use', else ws://127.0.0.1:18789. The operator credential is taken from the first of: "
+            + "'clawpair gateways use', else the local gateway, ws://127.0.0.1 on the port OpenClaw's own CLI dials "
+            + "(OPENCLAW_GATEWAY_PORT, else gateway.port in openclaw.json, else 18789). The operator credential is taken from the first of: "
             + "--token-file or --password-file (or --token/--password, which warn); OPENCLAW_GATEWAY_TOKEN or "
             + "OPENCLAW_GATEWAY_PASSWORD; the operator device token stored in the registry for that gateway; and, for "
             + "a gateway on loopback only, gateway.auth.token or gateway.auth.password in OpenClaw's config file "
@@ -56,7 +58,9 @@ enum GatewayCLI {
         "OPENCLAW_GATEWAY_TOKEN, OPENCLAW_GATEWAY_PASSWORD: operator credentials, never sent to a --url (see CREDENTIALS).",
         "CLAWPAIR_HOME: the clawpair home (default $XDG_CONFIG_HOME/clawpair, else ~/.config/clawpair), holding "
             + "identity/ and gateways/.",
-        "OPENCLAW_CONFIG_PATH, OPENCLAW_STATE_DIR: where OpenClaw's config file is read from (loopback gateways only).",
+        "OPENCLAW_CONFIG_PATH, OPENCLAW_STATE_DIR: where OpenClaw's config file is read from (gateway.port for the "
+            + "default URL; credentials for loopback gateways only).",
+        "OPENCLAW_GATEWAY_PORT: the local gateway's port when no gateway is named (before gateway.port in openclaw.json).",
     ])
 
     static let exitSection = DocSection("EXIT STATUS", [
