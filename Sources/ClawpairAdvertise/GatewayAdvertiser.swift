@@ -202,11 +202,18 @@ public final class GatewayAdvertiser {
     /// Runs until `stop()` is true (asked at least every 100 ms), then withdraws the beacon.
     /// `reload()` true re-reads the config at once (e.g. after SIGHUP). Throws when the daemon
     /// refuses the registration or cannot be reached.
+    /// `stop()` may report a request once only (a signal taken from the queue): its first true
+    /// is remembered.
     public func run(stop: () -> Bool, reload: () -> Bool = { false }) throws(ClawpairErrorBox) {
+        var stopping = false
+        func stopRequested() -> Bool {
+            if !stopping { stopping = stop() }
+            return stopping
+        }
         var nextCheck = clock.now
         if healthCheck != nil { emit(.waiting(url: Self.url(settings))) }
         while true {
-            if stop() {
+            if stopRequested() {
                 if let name = withdraw() { emit(.withdrawn(name: name)) }
                 return
             }
@@ -218,7 +225,7 @@ public final class GatewayAdvertiser {
             }
             if reloadNow { try reloadSettings() }
             try reconcile()
-            try wait(until: min(nextCheck, clock.now + .milliseconds(100)), stop: stop)
+            try wait(until: min(nextCheck, clock.now + .milliseconds(100)), stop: stopRequested)
             try handleState()
         }
     }

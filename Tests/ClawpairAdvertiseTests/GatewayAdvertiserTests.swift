@@ -169,4 +169,24 @@ import Testing
         let error = #expect(throws: ClawpairErrorBox.self) { try subject.run(stop: { script.seconds >= 10 }) }
         #expect(error?.message == "every name up to \"lab (OpenClaw) #33\" is taken on this network")
     }
+
+    @Test("a stop request reported once (a signal taken from the queue) is not lost")
+    func stopReportedOnce() throws {
+        let script = Script()
+        let daemon = FakeDaemon(script)
+        var fired = false
+        var calls = 0
+        let subject = try advertiser(script, daemon: daemon, gateway: ScriptedGateway(script: script, down: [0...1000]),
+                                     load: { AdvertiseSettings(port: 18789) }, events: { _ in })
+        try subject.run(stop: {
+            // Asked at the top of each round and again by the clock's sleep: fire on a sleep's question.
+            calls += 1
+            if script.seconds >= 7, !fired, calls % 2 == 0 {
+                fired = true
+                return true
+            }
+            return script.seconds >= 1000 // a lost request would end the run only here
+        })
+        #expect(script.seconds < 8, "the run ended at \(script.seconds) s")
+    }
 }
