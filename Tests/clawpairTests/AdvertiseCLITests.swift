@@ -149,4 +149,53 @@ struct AdvertiseCLITests {
             await gateway.stop()
         }
     }
+
+    @Test("--json prints one object per event, the withdrawal with its reason")
+    func jsonEvents() async throws {
+        try await withNetworkLab { lab in
+            let (a, _, bus, _) = try await lab.startAvahiLink()
+            let advertiser = try a.spawn([ClawpairBinary.path, "advertise", "--json", "--port", "18792", "--name", "Json OpenClaw"],
+                                         environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], label: "advertise --json")
+            let line = try await advertiser.waitForLine(containing: "\"event\":\"registered\"", timeout: .seconds(15))
+            #expect(line.hasPrefix("{\"event\":\"registered\",\"name\":\"Json OpenClaw\",\"requestedName\":\"Json OpenClaw\",\"port\":18792,\"txt\":{\"role\":\"gateway\",\"transport\":\"gateway\",\"displayName\":\"Json OpenClaw\","), "\(line)")
+            #expect(await advertiser.terminate() == .exited(0))
+            let withdrawn = try await advertiser.waitForLine(containing: "withdrawn", timeout: .seconds(5))
+            #expect(withdrawn == "{\"event\":\"withdrawn\",\"name\":\"Json OpenClaw\",\"reason\":\"stopped\"}")
+            #expect(advertiser.stderr.isEmpty, "\(advertiser.stderr)")
+        }
+    }
+}
+
+/// `advertise --from-openclaw-config` refusals that need no daemon.
+@Suite struct AdvertiseConfigCLITests {
+    @Test func optionsTheConfigGivesAreRefused() throws {
+        let result = try ClawpairBinary.run(["advertise", "--from-openclaw-config", "--port", "18789"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("error: --port cannot be combined with --from-openclaw-config\nhint: set it in the config file\n"),
+                "\(result)")
+    }
+
+    @Test func aMissingConfigIsNamed() throws {
+        let result = try ClawpairBinary.run(["advertise", "--from-openclaw-config", "/nonexistent/openclaw.json"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == """
+            error: no OpenClaw config at /nonexistent/openclaw.json
+            hint: give the path of the gateway's openclaw.json (or set OPENCLAW_CONFIG_PATH or OPENCLAW_STATE_DIR)
+
+            """, "\(result)")
+    }
+
+    @Test func mdnsOffIsRespected() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("clawpair-mdns-off-\(getpid()).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "{ discovery: { mdns: { mode: 'off' } } }".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try ClawpairBinary.run(["advertise", "--from-openclaw-config", path])
+        #expect(result.status == 1)
+        #expect(result.stderr == """
+            error: discovery.mdns.mode is "off" in \(path): the gateway's owner asked for no mDNS
+            hint: set discovery.mdns.mode to "minimal" or "full"; to turn off only the gateway's own advertiser, set OPENCLAW_DISABLE_BONJOUR=1 in the gateway's environment
+
+            """, "\(result)")
+    }
 }
