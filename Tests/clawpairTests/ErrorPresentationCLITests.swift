@@ -150,4 +150,17 @@ struct ErrorPresentationCLITests {
             #expect(both.status == 2, "\(both)")
         }
     }
+
+    @Test("setup-code hints name clawpair's own command for minting a code (clawpair qr), upstream's second")
+    func setupCodeHintsNameClawpair() throws {
+        let garbage = try Self.run(["setup-code", "decode", "--json", "-"])
+        #expect(garbage.status == 1, "\(garbage)")
+        #expect(garbage.stderr.hasSuffix("hint: paste the setup code ('clawpair qr --setup-code-only' or 'openclaw qr --setup-code-only' "
+                                         + "on the gateway prints one), its oc-pair:// form, the setup JSON, an openclaw://gateway?… "
+                                         + "link or a ws:// / wss:// gateway URL\n"), "\(garbage)")
+        let error = try #require(try Self.json(garbage.stdout)["error"] as? [String: Any], "\(garbage)")
+        #expect((error["hint"] as? String)?.hasPrefix("paste the setup code ('clawpair qr --setup-code-only'") == true, "\(error)")
+        let raw = try Self.run(["qr", "render", "openclaw://gateway?host=gw.example.com&port=443&tls=1"])
+        #expect(raw.stderr.contains("hint: mint a setup code on the gateway with 'clawpair qr'"), "\(raw)")
+    }
 }

@@ -278,7 +278,7 @@ struct QRRenderCommand: ParsableCommand {
             guard let code = setup.canonicalCode else {
                 throw GeneralError("this is a \(setup.form == .deepLink ? "deep link" : "gateway URL"), not a setup code: "
                                    + "it carries no setup payload for the app to scan",
-                                   hint: "mint a setup code with 'clawpair setup-code encode' (or 'openclaw qr'), or "
+                                   hint: "mint a setup code on the gateway with 'clawpair qr' (or make one with 'clawpair setup-code encode'), or "
                                        + "draw the text as it is with --raw")
             }
             if given != nil, setup.hasCredential {

@@ -272,6 +272,7 @@ enum ErrorPresentation {
         case let error as IdentityError: return hint(for: error)
         case let error as AtomicFileError: return hint(for: error)
         case let error as QRError: return hint(for: error)
+        case let error as SetupCodeError: return hint(for: error)
         case let error as GatewayRegistryError: return hint(for: error)
         case let error as PairingError: return hint(for: error)
         case AvahiError.daemonNotRunning: return "start it (systemctl start avahi-daemon) or use --backend native"
@@ -321,6 +322,22 @@ enum ErrorPresentation {
         switch error {
         case .exists: return "pass --force to replace it, or choose another path"
         default: return error.hint
+        }
+    }
+
+    /// Setup-code errors whose remedy is minting a code: clawpair does that too (`clawpair qr`).
+    static func hint(for error: SetupCodeError) -> String? {
+        switch error {
+        case .inputTooLarge, .notAPayload:
+            return "paste the setup code ('clawpair qr --setup-code-only' or 'openclaw qr --setup-code-only' on the gateway "
+                + "prints one), its oc-pair:// form, the setup JSON, an openclaw://gateway?… link or a ws:// / wss:// gateway URL"
+        case .invalidField, .invalidExpiry, .invalidFingerprint, .fingerprintWithoutTLS, .noEndpoint, .notNormalized,
+             .missingBootstrapToken:
+            return "the code is damaged or was not made by an OpenClaw gateway; mint a new one on the gateway: clawpair qr (or openclaw qr)"
+        case .expired:
+            return "setup codes are valid for 10 minutes; mint a new one on the gateway: clawpair qr (or openclaw qr)"
+        default:
+            return error.hint
         }
     }
 
