@@ -192,4 +192,13 @@ import Testing
         #expect(try expiry("90") == (Self.now + 90_000, "warning: --expires-in 90 is read as 90 seconds, as before; a bare number "
                                      + "means milliseconds on every other option, so write the unit: --expires-in 90s\n"))
     }
+
+    /// One relative wording on stdout and stderr, also for a code that expired decades ago (#15 §3).
+    @Test func longExpiredReadsInYears() throws {
+        let result = try ClawpairBinary.run(["setup-code", "decode", "-"],
+                                            stdin: #"{"url":"wss://a.example","bootstrapToken":"x","expiresAtMs":5}"#, nowMs: Self.now)
+        #expect(result.status == 4, "\(result)")
+        #expect(result.stdout.contains("Expires          expired 55 years ago (1970-01-01T00:00:00.005Z)\n"), "\(result)")
+        #expect(result.stderr.hasPrefix("error: pairing setup code has expired (55 years ago, at epoch ms 5)\n"), "\(result)")
+    }
 }
