@@ -92,7 +92,7 @@ struct IdentityExportCommand: ParsableCommand {
         let form: IdentityFileForm = format == "openclaw-swift" ? .openclawSwift : (format == "pem" ? .pem : .openclaw)
         if let output {
             try IdentityFile.write(identity, form: form, to: output, replacing: force)
-            note(context, "Wrote identity \(identity.deviceId) to \(output) (\(IdentityCLI.describe(form)), mode 600)")
+            note(context, "Wrote identity \(identity.deviceId) to \(output) (\(form.displayName), mode 600)")
         } else {
             warnIfTerminal(context)
             var failure: (any Error)?
