@@ -56,4 +56,29 @@ struct ProbeReportJSONTests {
         cancelled.phase = .tcp
         #expect(cancelled.outcome == "cancelled")
     }
+
+    @Test("text: the winner's verdict and timings, quiet prints the URL only; parts go through paint")
+    func winnerText() {
+        let report = Self.report(winner: true)
+        let lines = report.textLines(showAll: false, quiet: false, paint: { role, text in "<\(role)>\(text)" })
+        #expect(lines == ["<good>reachable  <bold>ws://192.0.2.5:18789  (route 1 of 2, started +0.0 ms, from 192.0.2.5)",
+                          "  dns 0.0 ms  tcp 1.2 ms  total 120 ms"])
+        #expect(report.textLines(showAll: false, quiet: true) == ["ws://192.0.2.5:18789"])
+        #expect(report.textLines(showAll: true, quiet: false).count == 2 + 1 + report.tableLines().count)
+    }
+
+    @Test("text: nothing passed, the verdict and the table; advice for the untrusted certificate")
+    func failureText() {
+        let report = Self.report(winner: false)
+        let lines = report.textLines(showAll: false, quiet: false)
+        #expect(lines.first == "unreachable  no route is reachable with a trusted TLS certificate (2 routes, 12.3 ms)")
+        #expect(Array(lines.dropFirst()) == report.tableLines())
+        #expect(report.tableLines()[0] == "  1  ws://192.0.2.5:18789  refused       tcp       started +0.0 ms   total 120 ms")
+        #expect(report.tableLines()[1] == "       connection refused (ECONNREFUSED)")
+        #expect(report.textLines(showAll: false, quiet: true).isEmpty)
+        let advice = report.trustAdvice { "accept \($0.route.url)" }
+        #expect(advice.first == "" && advice[1] == "The certificate of wss://gw.example:443 is not trusted (self-signed). Its SHA-256 fingerprint is")
+        #expect(advice[2] == "  \(Self.fingerprint)" && advice.last == "  accept wss://gw.example:443")
+        #expect(report.trustAdvice { _ in nil }.isEmpty)
+    }
 }
