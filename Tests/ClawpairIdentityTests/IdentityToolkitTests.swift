@@ -14,12 +14,18 @@ import Testing
         try body(directory)
     }
 
+    /// A new identity (created 2025-01-19T05:20Z) written to `directory/device.json` in the TS form.
+    static func written(in directory: String) throws -> (DeviceIdentity, String) {
+        let identity = try DeviceIdentity.generate(createdAtMs: 1_737_264_000_000)
+        let path = directory + "/device.json"
+        try IdentityFile.write(identity, form: .openclaw, to: path, replacing: false)
+        return (identity, path)
+    }
+
     @Test("a named file is loaded with its path; a stored deviceId that is not the key's is used with a warning")
     func loadNamed() throws {
         try Self.withDirectory { directory in
-            let identity = try DeviceIdentity.generate(createdAtMs: 1_737_264_000_000)
-            let path = directory + "/device.json"
-            try IdentityFile.write(identity, form: .openclaw, to: path, replacing: false)
+            let (identity, path) = try Self.written(in: directory)
             let found = try IdentityFile.loadNamedOrStored(path: path, environment: [:])
             #expect(found.path == path && found.warning == nil && found.loaded.identity.deviceId == identity.deviceId)
 
@@ -42,9 +48,7 @@ import Testing
     @Test("the summary: JSON members, labelled lines, permissions and token roles (never tokens)")
     func summary() throws {
         try Self.withDirectory { directory in
-            let identity = try DeviceIdentity.generate(createdAtMs: 1_737_264_000_000)
-            let path = directory + "/device.json"
-            try IdentityFile.write(identity, form: .openclaw, to: path, replacing: false)
+            let (identity, path) = try Self.written(in: directory)
             let loaded = try IdentityFile.load(path: path, defaultCreatedAtMs: 0)
             let token = DeviceTokenCache.Entry(token: "secret-token", role: "operator", scopes: ["operator.read"], updatedAtMs: 5)
             let summary = IdentitySummary(path: path, loaded: loaded, tokens: [token])
