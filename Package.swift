@@ -7,12 +7,15 @@
 //   clawpair             the executable: argument parsing + output only
 //                        uses ClawpairCore, ClawpairSetupCode, ClawpairCLIKit, ClawpairIdentity, ClawpairQR,
 //                        ClawpairDNS, ClawpairDiscovery, ClawpairProbe, ClawpairAvahi, ClawpairMDNS,
-//                        ClawpairWideArea, ClawpairConfig, ClawpairGateway, ClawpairBrowse, ClawpairTransport,
-//                        CProcessShims
+//                        ClawpairWideArea, ClawpairConfig, ClawpairGateway, ClawpairBrowse, ClawpairAdvertise,
+//                        ClawpairTransport, CProcessShims
 //   ClawpairBrowse       GatewayBrowser: mDNS (Avahi or native) and wide-area DNS-SD side by side, merged into
 //                        one entry per gateway; scan, first answer, added/updated/removed events
 //                        uses ClawpairCore, ClawpairDNS, ClawpairDiscovery, ClawpairAvahi, ClawpairMDNS,
 //                        ClawpairConfig, ClawpairWideArea
+//   ClawpairAdvertise    advertising a gateway: settings from OpenClaw's config, health-gated registration,
+//                        name conflicts and alternative names, reload on SIGHUP, events as JSON
+//                        uses ClawpairCore, ClawpairConfig, ClawpairDiscovery, ClawpairAvahi, ClawpairProbe
 //   ClawpairGateway      gateway RPC client: frames, signed connect, devices/nodes RPCs, pairing, the
 //                        paired-gateways registry (ClawpairProbe only to race routes)
 //                        uses ClawpairCore, ClawpairTransport, ClawpairWebSocket, ClawpairIdentity,
@@ -87,6 +90,7 @@ let package = Package(
         .library(name: "ClawpairTransport", targets: ["ClawpairTransport"]),
         .library(name: "ClawpairProbe", targets: ["ClawpairProbe"]),
         .library(name: "ClawpairGateway", targets: ["ClawpairGateway"]),
+        .library(name: "ClawpairAdvertise", targets: ["ClawpairAdvertise"]),
     ],
     targets: [
         // C libraries.
@@ -126,14 +130,17 @@ let package = Package(
         .target(name: "ClawpairGateway", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
                                                         "ClawpairIdentity", "ClawpairProbe", "ClawpairSetupCode", "ClawpairConfig"]),
 
+        // Advertising a gateway: the OpenClaw config's beacon, health-gated registration with avahi-daemon.
+        .target(name: "ClawpairAdvertise", dependencies: ["ClawpairCore", "ClawpairConfig", "ClawpairDiscovery", "ClawpairAvahi",
+                                                          "ClawpairProbe"]),
         // The command-line tool: parses arguments, calls the libraries, formats output.
         // Release builds link the Swift runtime statically (`make build`: --static-swift-stdlib).
         .executableTarget(
             name: "clawpair",
             dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit", "ClawpairIdentity", "ClawpairQR",
                            "ClawpairDNS", "ClawpairDiscovery", "ClawpairProbe", "ClawpairAvahi", "ClawpairMDNS",
-                           "ClawpairWideArea", "ClawpairConfig", "ClawpairGateway", "ClawpairBrowse", "ClawpairTransport",
-                           "CProcessShims"]
+                           "ClawpairWideArea", "ClawpairConfig", "ClawpairGateway", "ClawpairBrowse", "ClawpairAdvertise",
+                           "ClawpairTransport", "CProcessShims"]
         ),
 
         // Examples: small programs using the libraries (README, "Using clawpair from Swift"), built by a plain `swift build`.
@@ -162,6 +169,7 @@ let package = Package(
         .testTarget(name: "ClawpairTransportTests", dependencies: ["ClawpairTransport", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairProbeTests", dependencies: ["ClawpairProbe", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairGatewayTests", dependencies: ["ClawpairGateway", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairAdvertiseTests", dependencies: ["ClawpairAdvertise", "ClawpairTestSupport"]),
         .testTarget(
             name: "CLibraryTests",
             dependencies: ["CDNSSD", "CAvahiClient", "CQRencode", "ClawpairQR", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",
