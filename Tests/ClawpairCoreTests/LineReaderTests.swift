@@ -44,3 +44,15 @@ import Testing
         #expect(ShellQuote.quote("") == "''")
     }
 }
+
+/// HostName: gethostname(2) as text, never empty.
+@Suite struct HostNameTests {
+    @Test("the kernel's host name, or the fallback when it is empty")
+    func current() {
+        var buffer = [CChar](repeating: 0, count: 256)
+        #expect(gethostname(&buffer, 255) == 0)
+        let expected = String(cString: buffer)
+        #expect(HostName.current(fallback: "fallback-name") == (expected.isEmpty ? "fallback-name" : expected))
+        #expect(!HostName.current(fallback: "x").isEmpty)
+    }
+}
