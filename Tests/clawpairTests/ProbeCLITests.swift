@@ -250,7 +250,9 @@ import Testing
             #expect(first.status == .exited(0), "\(first.stderr)")
             #expect(firstObject["winner"] as? Int == 2, "\(first.stdout)")
             let firstList = routes(firstObject)
-            #expect(firstList.map { $0["outcome"] as? String } == ["cancelled", "cancelled", "reachable"], "\(first.stdout)")
+            // --all runs every route to its end (each outcome is real) and the first to pass still wins: the
+            // near gateway, although the far one answers too, later.
+            #expect(firstList.map { $0["outcome"] as? String } == ["timeout", "reachable", "reachable"], "\(first.stdout)")
             let started = (firstList[2]["timings"] as? [String: Any])?["startedMs"] as? Double ?? 0
             // Two staggers in at the earliest; the upper bound is the run's own limit (a loaded machine starts it late).
             #expect(started >= 500 && started < 3000, "the third route starts two staggers in: \(started)")
