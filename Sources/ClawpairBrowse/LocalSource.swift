@@ -12,6 +12,8 @@ struct LocalSource: GatewaySource {
     /// End when the backend has the complete answer (``AvahiCompletion``, ``MDNSBrowser/completesAt``)
     /// instead of at the deadline: a scan, not a watch.
     var untilComplete = false
+    /// Most gateways tracked (nil: the backend's default).
+    var limit: Int? = nil
 
     func run(_ context: SourceContext, teardown: Teardown) throws {
         switch choice {
@@ -35,13 +37,17 @@ struct LocalSource: GatewaySource {
     /// Avahi reports an instance once per interface and protocol: each resolution is reported
     /// with its interface, and the instance is gone when the last interface withdraws it.
     private func runAvahi(_ context: SourceContext, teardown: Teardown, noting: Bool) throws {
-        let browser = try backends.avahi()
+        let browser = try backends.avahi(limit)
         teardown.add(browser.stop)
         if noting { context.note("backend: avahi (avahi-daemon answered)") }
         context.report(.answered(.avahi))
         var seenOn: [String: Set<BrowsedInstance>] = [:]
+        var cut = Set<String>()
         var completion = AvahiCompletion()
         try browser.run(until: context.deadline) { event in
+            if case .limited(.instance(let instance)) = event, cut.insert(Self.key(instance)).inserted {
+                context.report(.truncated(domain: "local.", seen: seenOn.count + cut.count, limit: seenOn.count))
+            }
             guard report(event, context: context, seenOn: &seenOn) else { return false }
             completion.observe(event)
             guard untilComplete, completion.isComplete(pendingResolves: browser.pendingResolves) else { return true }
@@ -88,12 +94,14 @@ struct LocalSource: GatewaySource {
     }
 
     private func runNative(_ context: SourceContext) throws {
-        let querier = try backends.native()
+        let querier = try backends.native(limit)
         context.report(.answered(.native))
         try querier.run(until: context.deadline, untilComplete: untilComplete) { event in
             switch event {
             case .added:
                 return !context.stopped
+            case .truncated(let seen, let limit):
+                return context.report(.truncated(domain: "local.", seen: seen, limit: limit))
             case .removed(let name):
                 let label = name.firstLabel.map { String(decoding: $0, as: UTF8.self) } ?? ""
                 return context.report(.gone(key: "local.|" + label, backend: .native))

@@ -80,12 +80,14 @@ public final class MDNSQuerier {
     private var browser: MDNSBrowser
     private var sockets: [(fd: Int32, family: Int32)] = []
 
-    /// Prepares sockets for browsing `serviceType` (e.g. `_openclaw-gw._tcp.local.`).
-    public init(serviceType: String, interfaces: [MDNSInterface] = MDNSInterface.multicastCapable()) throws(MDNSError) {
+    /// Prepares sockets for browsing `serviceType` (e.g. `_openclaw-gw._tcp.local.`), tracking at
+    /// most `maxInstances` instances (``MDNSBrowser/maxInstances``).
+    public init(serviceType: String, interfaces: [MDNSInterface] = MDNSInterface.multicastCapable(),
+                maxInstances: Int = MDNSBrowser.defaultMaxInstances) throws(MDNSError) {
         guard let type = try? DNSName(serviceType) else { throw .badServiceType(serviceType) }
         guard !interfaces.isEmpty else { throw .noInterfaces }
         self.interfaces = interfaces
-        self.browser = MDNSBrowser(serviceType: type)
+        self.browser = MDNSBrowser(serviceType: type, maxInstances: maxInstances)
         do {
             if interfaces.contains(where: { $0.ipv4 != nil }) { sockets.append((try openIPv4(), AF_INET)) }
             if interfaces.contains(where: \.hasIPv6) { sockets.append((try openIPv6(), AF_INET6)) }
@@ -116,15 +118,23 @@ public final class MDNSQuerier {
             var descriptors = sockets.map { PollDescriptor($0.fd, .readable) }
             do { try Poll.wait(&descriptors, until: wake) } catch { throw .system(error) }
             for descriptor in descriptors where descriptor.ready.contains(.readable) {
-                // Drain the socket: several answers may be queued. A peer that answers every
-                // query at once could keep it full forever, so the deadline is checked per packet.
+                // Drain the socket before working on what came: a burst of answers (a thousand
+                // instances come in forty packets) would otherwise overflow the receive buffer
+                // while the browser looks at each. A peer that answers every query at once could
+                // keep it full forever, so at most ``MDNSTiming/maxBurstPackets`` are read per
+                // turn and the deadline is checked per turn.
                 while Monotonic.now < deadline {
-                    let count = buffer.withUnsafeMutableBytes { recv(descriptor.fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-                    guard count > 0 else { break }
-                    guard let message = try? DNSMessage.unpack(Array(buffer[0..<count])) else { continue }
-                    let (more, events) = browser.receive(message, at: .now)
+                    var messages: [DNSMessage] = []
+                    var drained = false
+                    while messages.count < MDNSTiming.maxBurstPackets {
+                        let count = buffer.withUnsafeMutableBytes { recv(descriptor.fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                        guard count > 0 else { drained = true; break }
+                        if let message = try? DNSMessage.unpack(Array(buffer[0..<count])) { messages.append(message) }
+                    }
+                    let (more, events) = browser.receive(messages, at: .now)
                     send(more)
                     for event in events where !onEvent(event) { return }
+                    if drained { break }
                 }
             }
         }
@@ -178,6 +188,7 @@ public final class MDNSQuerier {
         let fd = try Syscall.retrying("socket") { socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         do {
             try shareAndBind(fd, family: AF_INET)
+            growReceiveBuffer(fd)
             var ttl: UInt8 = 255
             try Syscall.retrying("setsockopt(IP_MULTICAST_TTL)") {
                 setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &ttl, socklen_t(MemoryLayout<UInt8>.size))
@@ -204,6 +215,7 @@ public final class MDNSQuerier {
                 setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &on, socklen_t(MemoryLayout<Int32>.size))
             }
             try shareAndBind(fd, family: AF_INET6)
+            growReceiveBuffer(fd)
             var hops: Int32 = 255
             try Syscall.retrying("setsockopt(IPV6_MULTICAST_HOPS)") {
                 setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_MULTICAST_HOPS, &hops, socklen_t(MemoryLayout<Int32>.size))
@@ -219,6 +231,13 @@ public final class MDNSQuerier {
             close(fd)
             throw error
         }
+    }
+
+    /// Asks for a receive buffer of ``MDNSTiming/receiveBufferBytes`` (the kernel caps it at
+    /// `net.core.rmem_max`; a smaller buffer is no failure, only more bursts lost).
+    private func growReceiveBuffer(_ fd: Int32) {
+        var size = Int32(MDNSTiming.receiveBufferBytes)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// Shares port 5353 with other responders; falls back to an ephemeral port (QU answers

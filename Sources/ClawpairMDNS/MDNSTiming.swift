@@ -40,4 +40,8 @@ public enum MDNSTiming {
     public static let resolveRetryInterval: Duration = .milliseconds(500)
     /// The largest mDNS message accepted (§17: 9000 bytes incl. headers).
     public static let maxMessageBytes = 9000
+    /// Most packets read off a socket before the browser works on them (one burst).
+    public static let maxBurstPackets = 256
+    /// The receive buffer the querier asks for: a burst of forty 9000-byte answers, fragmented.
+    public static let receiveBufferBytes = 1 << 20
 }

@@ -125,10 +125,10 @@ enum Fixture {
                          unicast: [String: [[WideAreaService]]] = [:], magicDNS: [String: [[WideAreaService]]] = [:],
                          tailscaleStatus: String? = nil, clock: ManualClock = ManualClock(), log: Log) -> BrowseBackends {
         BrowseBackends(
-            avahi: avahi ?? { throw AvahiError.daemonNotRunning },
-            native: native ?? { throw MDNSError.noInterfaces },
-            unicast: { servers, _ in FakeUnicast(servers: servers, rounds: unicast, log: log) },
-            magicDNS: { _ in FakeUnicast(servers: [TailnetFallback.magicDNS], rounds: magicDNS, log: log) },
+            avahi: { _ in guard let avahi else { throw AvahiError.daemonNotRunning }; return try avahi() },
+            native: { _ in guard let native else { throw MDNSError.noInterfaces }; return try native() },
+            unicast: { servers, _, _ in FakeUnicast(servers: servers, rounds: unicast, log: log) },
+            magicDNS: { _, _ in FakeUnicast(servers: [TailnetFallback.magicDNS], rounds: magicDNS, log: log) },
             tailnetProbe: { _ in tailscaleStatus.map { Array($0.utf8) } },
             resolvConf: { [serverA] },
             clock: clock

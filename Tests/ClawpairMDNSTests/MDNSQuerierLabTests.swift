@@ -48,7 +48,7 @@ struct MDNSQuerierLabTests {
                         if !sawResolved { signal.yield() }
                         sawResolved = true
                     case .removed: sawRemoved = true; return false
-                    case .added: break
+                    case .added, .truncated: break
                     }
                     return true
                 }

@@ -58,6 +58,9 @@ struct DiscoverCommand: ParsableCommand {
                       + "[v6]:port for IPv6 with a port; default: the nameservers of /etc/resolv.conf)."),
             .flag("local-only", help: "Only mDNS on the local network; no wide-area domains."),
             .flag("wide-area-only", help: "Only the wide-area domains; no mDNS."),
+            .value("max-gateways", "N", help: "Keep at most N gateways in local. and in each wide-area domain (default "
+                   + "2048; 512 through avahi-daemon, which allows a client 1,024 objects, two per gateway). When a bound "
+                   + "cuts a list, a warning on standard error and \"truncated\" in --json say how many were seen."),
             .value("wide-area-refresh", "MS", help: "With --watch: browse the wide-area domains again every MS "
                    + "milliseconds instead of following their TTLs (for tests).", hidden: true),
         ],
@@ -78,7 +81,8 @@ struct DiscoverCommand: ParsableCommand {
                     + "upstream; null when the gateway did not resolve to a usable host), and clawpair's addresses "
                     + "(array) and backend (avahi, native, or unicast for wide-area). \"domains\" lists what was searched: "
                     + "local. unless --wide-area-only, then each wide-area domain. Strings are the exact decoded "
-                    + "values.",
+                    + "values. When a bound cut a domain's list (--max-gateways), \"truncated\": [{\"domain\", \"seen\", "
+                    + "\"kept\"}] says so (absent otherwise).",
                 "With --watch --json, one object per line: {\"event\": \"added\"|\"updated\"|\"removed\", "
                     + "\"beacon\": {...}}.",
             ]),
@@ -99,6 +103,8 @@ struct DiscoverCommand: ParsableCommand {
     let servers: [DNSServerAddress]
     /// The hidden --wide-area-refresh: a fixed pause between wide-area rounds of --watch.
     let wideAreaRefresh: Duration?
+    /// --max-gateways; nil: each backend's bound.
+    let maxGateways: Int?
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         if let text = arguments.value("timeout") {
@@ -132,6 +138,14 @@ struct DiscoverCommand: ParsableCommand {
             wideAreaRefresh = .milliseconds(value)
         } else {
             wideAreaRefresh = nil
+        }
+        if let text = arguments.value("max-gateways") {
+            guard let value = Int(text), (1...1_000_000).contains(value) else {
+                throw UsageError("--max-gateways '\(TerminalText.sanitize(text, maxScalars: 32))' is not a number from 1 to 1000000")
+            }
+            maxGateways = value
+        } else {
+            maxGateways = nil
         }
         let givenDomains = arguments.values("domain")
         if localOnly && !givenDomains.isEmpty { throw UsageError("--local-only and --domain do not go together") }
@@ -167,7 +181,7 @@ struct DiscoverCommand: ParsableCommand {
         // A --watch round takes at most --timeout (2 s by default), and at most 5 s.
         GatewayBrowser(options: .init(backend: backend, local: !wideAreaOnly, domains: domains, dnsServers: servers,
                                       timeout: timeout, firstAnswer: first, wideAreaRefresh: wideAreaRefresh,
-                                      wideAreaRoundTimeout: .milliseconds(min(timeoutMs, 5000))))
+                                      wideAreaRoundTimeout: .milliseconds(min(timeoutMs, 5000)), maxGateways: maxGateways))
     }
 
     /// Prints the browser's notes with -v. They carry domains, file paths and DNS answers that
@@ -207,13 +221,22 @@ struct DiscoverCommand: ParsableCommand {
                                                    maxScalars: TerminalText.defaultMaxScalars))
             }
         }
+        for cut in scan.truncated {
+            context.warn("\(cut.domain) named \(cut.seen) gateways; only \(cut.limit) were kept (raise the bound with --max-gateways)")
+        }
         if context.globals.json {
-            context.printJSON(.object([
+            var members: [(String, JSONValue)] = [
                 ("timeoutMs", .int(Int64(timeoutMs))),
                 ("domains", .array(scan.searched.map(JSONValue.string))),
                 ("count", .int(Int64(scan.gateways.count))),
                 ("beacons", .array(scan.gateways.map { Self.extended($0.beacon.json, with: $0) })),
-            ]))
+            ]
+            if !scan.truncated.isEmpty {
+                members.append(("truncated", .array(scan.truncated.map {
+                    .object([("domain", .string($0.domain)), ("seen", .int(Int64($0.seen))), ("kept", .int(Int64($0.limit)))])
+                })))
+            }
+            context.printJSON(.object(members))
         } else if scan.gateways.isEmpty {
             context.note(Self.notFound(timeoutMs: timeoutMs, searched: domains.isEmpty ? nil : scan.searched))
         } else {
