@@ -18,7 +18,7 @@
 //     │                      (ClawpairProbe only to race routes; URLs parsed by ClawpairSetupCode)
 //     ├─ ClawpairProbe       race gateway routes: TCP → TLS (pinning) → WebSocket → connect.challenge
 //     │   ├─ ClawpairTransport  event loop and sockets (on ClawpairCore's clock and poll helper), Happy Eyeballs,
-//     │   │                     TLS on OpenSSL
+//     │   │                     TLS on OpenSSL; `.local` names through ClawpairMDNS's querier
 //     │   └─ ClawpairWebSocket  RFC 6455 handshake and frame codec (value-type state machines, no I/O)
 //     ├─ ClawpairSetupCode   setup codes, URL normalization, gateway addresses (URL, host[:port], code),
 //     │                      plaintext policy, access profiles
@@ -95,7 +95,7 @@ let package = Package(
         .target(name: "ClawpairBrowse", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairDiscovery", "ClawpairAvahi",
                                                        "ClawpairMDNS", "ClawpairConfig", "ClawpairWideArea"]),
         .target(name: "ClawpairWebSocket", dependencies: ["ClawpairCore"]),
-        .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSLShims"]),
+        .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSLShims", "ClawpairMDNS"]),
         .target(name: "ClawpairProbe", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
                                                       "ClawpairSetupCode"]),
         .target(name: "ClawpairGateway", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",

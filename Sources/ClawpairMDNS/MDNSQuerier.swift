@@ -271,3 +271,72 @@ public final class MDNSQuerier {
         }
     }
 }
+
+// MARK: Host names
+
+extension MDNSQuerier {
+    /// Whether `host` is a name only multicast DNS answers: it ends in `.local` (RFC 6762 §3,
+    /// case-insensitively, a trailing dot allowed) and has a label before it.
+    public static func isLocalName(_ host: String) -> Bool {
+        let name = (host.hasSuffix(".") ? String(host.dropLast()) : host).lowercased()
+        return name.hasSuffix(".local") && name.count > ".local".count && !name.contains(":")
+    }
+
+    /// The addresses of `host` (a `.local` name) of one family, asked of the link with
+    /// one-shot queries (RFC 6762 §5.1, multicast answers requested, so a daemon sharing port
+    /// 5353 does not take them): the question goes out at once, again after
+    /// ``MDNSTiming/firstQueryInterval`` and after doubling intervals, until the first answer
+    /// or `deadline`. Returns the addresses of the first response that has any, as text; an
+    /// IPv6 link-local address carries its interface (`fe80::1%3`) when only one interface is
+    /// queried, and is left out otherwise. Empty when nothing answered.
+    public static func addresses(of host: String, ipv6: Bool, until deadline: Monotonic.Instant,
+                                 interfaces: [MDNSInterface] = MDNSInterface.multicastCapable()) throws(MDNSError) -> [String] {
+        guard let name = try? DNSName(host.hasSuffix(".") ? host : host + ".") else { return [] }
+        let usable = interfaces.filter { ipv6 ? $0.hasIPv6 : $0.ipv4 != nil }
+        guard !usable.isEmpty else { return [] }
+        let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.", interfaces: usable, maxInstances: 1)
+        return try querier.lookup(name, type: ipv6 ? .aaaa : .a, until: deadline)
+    }
+
+    private func lookup(_ name: DNSName, type: DNSType, until deadline: Monotonic.Instant) throws(MDNSError) -> [String] {
+        var buffer = [UInt8](repeating: 0, count: MDNSTiming.maxMessageBytes)
+        let question = DNSMessage(questions: [DNSQuestion(name: name, type: type, unicastResponse: false)])
+        var nextQuery = Monotonic.now
+        var interval = MDNSTiming.firstQueryInterval
+        let scope = interfaces.count == 1 ? interfaces[0].index : nil
+        while Monotonic.now < deadline {
+            if Monotonic.now >= nextQuery {
+                send([question])
+                nextQuery = Monotonic.now + interval
+                interval = min(interval * 2, MDNSTiming.maxQueryInterval)
+            }
+            var descriptors = sockets.map { PollDescriptor($0.fd, .readable) }
+            do { try Poll.wait(&descriptors, until: min(deadline, nextQuery)) } catch { throw .system(error) }
+            for descriptor in descriptors where descriptor.ready.contains(.readable) {
+                for _ in 0..<MDNSTiming.maxBurstPackets {
+                    let count = buffer.withUnsafeMutableBytes { recv(descriptor.fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                    guard count > 0 else { break }
+                    guard let message = try? DNSMessage.unpack(Array(buffer[0..<count])), message.header.isResponse else { continue }
+                    var found: [String] = []
+                    for record in message.answers + message.additionals where record.name.equalsIgnoringCase(name) {
+                        switch record.data {
+                        case .a(let address) where type == .a:
+                            found.append(address.description)
+                        case .aaaa(let address) where type == .aaaa:
+                            let text = address.description
+                            if text.lowercased().hasPrefix("fe8") || text.lowercased().hasPrefix("fe9")
+                                || text.lowercased().hasPrefix("fea") || text.lowercased().hasPrefix("feb") {
+                                if let scope { found.append(text + "%\(scope)") }
+                            } else {
+                                found.append(text)
+                            }
+                        default: break
+                        }
+                    }
+                    if !found.isEmpty { return found }
+                }
+            }
+        }
+        return []
+    }
+}

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ClawpairCore
+internal import ClawpairMDNS
 
 /// Looks up the addresses of a host name for one family, off the calling thread.
 ///
@@ -16,20 +17,39 @@ public protocol HostResolver: Sendable {
 
 /// `getaddrinfo(3)` on a background thread (it blocks and cannot be cancelled; a late answer
 /// is simply dropped by whoever stopped waiting). Honors `/etc/hosts`, NSS and `resolv.conf`.
+///
+/// A `.local` name is asked of the link first with the built-in multicast DNS querier
+/// (``MDNSQuerier/addresses(of:ipv6:until:interfaces:)``, at most ``multicastBudget``), so that
+/// every command that dials reaches the hosts `discover` prints without nss-mdns; when nothing
+/// answers, getaddrinfo still runs (it knows `/etc/hosts`, and nss-mdns where installed).
 public struct SystemResolver: HostResolver {
     /// The most addresses kept per family.
     public let maxAddresses: Int
+    /// How long a `.local` name is asked over multicast DNS before getaddrinfo takes over.
+    public let multicastBudget: Duration
 
-    /// A resolver keeping at most `maxAddresses` per family (default 16).
-    public init(maxAddresses: Int = 16) {
+    /// A resolver keeping at most `maxAddresses` per family (default 16), asking multicast DNS
+    /// for `.local` names for at most `multicastBudget` (default 2 s: the first query and the
+    /// one RFC 6762 §5.2 allows a second later).
+    public init(maxAddresses: Int = 16, multicastBudget: Duration = .milliseconds(2100)) {
         self.maxAddresses = maxAddresses
+        self.multicastBudget = multicastBudget
     }
 
     public func resolve(host: String, port: Int, family: SocketAddress.Family,
                         completion: @escaping @Sendable (Result<[SocketAddress], TransportError>) -> Void) {
         let limit = maxAddresses
+        let budget = multicastBudget
         // A small stack: getaddrinfo needs little, and one lookup runs per address family.
         BackgroundThread.detached(stackSize: 256 * 1024) {
+            if MDNSQuerier.isLocalName(host), budget > .zero,
+               let found = try? MDNSQuerier.addresses(of: host, ipv6: family == .ipv6, until: Monotonic.now + budget) {
+                let addresses = found.compactMap { SocketAddress(ip: $0, port: port) }.filter { $0.family == family }
+                if !addresses.isEmpty {
+                    completion(.success(Array(addresses.prefix(limit))))
+                    return
+                }
+            }
             completion(SystemResolver.lookup(host: host, port: port, family: family, limit: limit))
         }
     }
