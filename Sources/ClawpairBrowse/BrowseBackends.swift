@@ -16,6 +16,8 @@ protocol AvahiBrowsing: AnyObject {
     func stop()
     /// Instances whose first resolve has not answered yet (``AvahiBrowser/pendingResolves``).
     var pendingResolves: Int { get }
+    /// When the latest waiting second-family resolve started (``AvahiBrowser/latestPendingSecondResolveStart``).
+    var latestPendingSecondResolveStart: Monotonic.Instant? { get }
 }
 
 extension AvahiBrowser: AvahiBrowsing {}

@@ -44,16 +44,52 @@ struct LocalSource: GatewaySource {
         var seenOn: [String: Set<BrowsedInstance>] = [:]
         var cut = Set<String>()
         var completion = AvahiCompletion()
-        try browser.run(until: context.deadline) { event in
-            if case .limited(.instance(let instance)) = event, cut.insert(Self.key(instance)).inserted {
-                context.report(.truncated(domain: "local.", seen: seenOn.count + cut.count, limit: seenOn.count))
-            }
-            guard report(event, context: context, seenOn: &seenOn) else { return false }
-            completion.observe(event)
-            guard untilComplete, completion.isComplete(pendingResolves: browser.pendingResolves) else { return true }
-            context.note("avahi: complete (all for now, every resolve answered)")
-            return false
+        var graceUntil: Monotonic.Instant?
+        var ended = false
+        var complete = false
+        func state() -> AvahiCompletion.State {
+            completion.state(pendingResolves: browser.pendingResolves, secondStarted: browser.latestPendingSecondResolveStart,
+                             now: Monotonic.now)
         }
+        while true {
+            // A grace for second-family resolves ends this run early; the next one re-checks.
+            var restart = false
+            try browser.run(until: min(context.deadline, graceUntil ?? context.deadline)) { event in
+                if case .limited(.instance(let instance)) = event, cut.insert(Self.key(instance)).inserted {
+                    context.report(.truncated(domain: "local.", seen: seenOn.count + cut.count, limit: seenOn.count))
+                }
+                guard report(event, context: context, seenOn: &seenOn) else {
+                    ended = true
+                    return false
+                }
+                completion.observe(event)
+                guard untilComplete else { return true }
+                switch state() {
+                case .incomplete:
+                    return true
+                case .waitingForSecondFamily(let until):
+                    guard graceUntil != until else { return true }
+                    graceUntil = until
+                    restart = true
+                    return false
+                case .complete:
+                    complete = true
+                    ended = true
+                    return false
+                }
+            }
+            if ended { break }
+            if restart { continue }
+            // The run reached a deadline: the whole run's, or the grace's (then check again).
+            guard let until = graceUntil, Monotonic.now >= until, Monotonic.now < context.deadline else { return }
+            switch state() {
+            case .complete: complete = true
+            case .waitingForSecondFamily(let later): graceUntil = later
+            case .incomplete: graceUntil = nil  // something new came: wait for it as before
+            }
+            if complete { break }
+        }
+        if complete { context.note("avahi: complete (all for now, every resolve answered)") }
     }
 
     /// Hands one Avahi event on; false when the run should stop.

@@ -41,6 +41,7 @@ final class FakeAvahi: AvahiBrowsing {
     /// Instances added and not yet resolved, failed or removed, as of the event handed over last.
     private(set) var pending: Set<BrowsedInstance> = []
     var pendingResolves: Int { pending.count }
+    var latestPendingSecondResolveStart: Monotonic.Instant? { nil }
 
     func run(until deadline: Monotonic.Instant, onEvent: (AvahiEvent) -> Bool) throws {
         for (index, event) in events.enumerated() {
