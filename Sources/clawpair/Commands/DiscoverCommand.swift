@@ -22,7 +22,7 @@ struct DiscoverCommand: ParsableCommand {
             "When it ends: as soon as the answer is complete, at the latest at --timeout. With avahi, once "
                 + "avahi-daemon has reported its cache and the answers to its first queries (all for now) and every "
                 + "gateway it listed has resolved or failed, as 'avahi-browse -rt' ends; a gateway's second address "
-                + "family is not waited for (--watch reports it). With native, after the second browse query (RFC "
+                + "family gets 250 ms from when its resolve started (--watch reports a later one). With native, after the second browse query (RFC "
                 + "6762: the first after 20-120 ms, the second 1 s later, which repeats the question for answers lost "
                 + "on the way), once every gateway seen has resolved, the last query brought no gateway not seen "
                 + "before (else it waits for the next, 2 s later) and nothing new has arrived for 250 ms. Wide-area "
