@@ -242,17 +242,25 @@ public struct GatewayBrowser: Sendable {
 
     /// Reports gateways as they are added, change and are removed, until ``Options/timeout``
     /// or until `onEvent` returns false. Wide-area domains are browsed again after the smallest
-    /// TTL of their records (``WideAreaRefresh``). Throws when a backend fails.
-    public func watch(note: (String) -> Void = { _ in }, onEvent: (Event) -> Bool) throws {
+    /// TTL of their records (``WideAreaRefresh``). `onTruncated` hears of each domain that named
+    /// more gateways than a bound keeps (``Options/maxGateways``), when it first happens and
+    /// whenever the count seen grows. Throws when a backend fails.
+    public func watch(note: (String) -> Void = { _ in }, onTruncated: (Truncation) -> Void = { _ in },
+                      onEvent: (Event) -> Bool) throws {
         let domains = wideAreaDomains(note: note)
         var table = GatewayTable()
+        var seenByDomain: [String: Int] = [:]
         try BrowseRun(sources: sources(domains: domains, watch: true), clock: backends.clock, timeout: options.timeout,
                       firstAnswer: false).run { message in
             switch message {
             case .note(let line):
                 note(line)
-            case .answered, .failed, .truncated:
+            case .answered, .failed:
                 break
+            case .truncated(let domain, let seen, let limit):
+                guard seen > seenByDomain[domain, default: 0] else { break }
+                seenByDomain[domain] = seen
+                onTruncated(Truncation(domain: domain, seen: seen, limit: limit))
             case .seen(let report):
                 if let event = table.seen(report) { return onEvent(event) }
             case .gone(let key, let backend):

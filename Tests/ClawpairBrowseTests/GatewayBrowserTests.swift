@@ -71,6 +71,12 @@ struct GatewayBrowserTests {
         let scan = try browser(Fixture.backends(avahi: { FakeAvahi(avahi, log: log) }, log: log), domains: []).scan()
         #expect(scan.gateways.map(\.key) == ["local.|Studio"])
         #expect(scan.truncated == [GatewayBrowser.Truncation(domain: "local.", seen: 3, limit: 1)])
+
+        // A watch reports the cut as an event, again each time the count grows.
+        var cuts: [GatewayBrowser.Truncation] = []
+        try browser(Fixture.backends(avahi: { FakeAvahi(avahi, log: log) }, log: log), domains: [])
+            .watch(onTruncated: { cuts.append($0) }) { _ in true }
+        #expect(cuts == [.init(domain: "local.", seen: 2, limit: 1), .init(domain: "local.", seen: 3, limit: 1)])
     }
 
     @Test("the same gateway in local. and a wide-area domain stays two entries (the TS dedupe key), sorted by name")

@@ -99,6 +99,22 @@ struct DiscoverFleetTests {
             #expect(truncated.first?["domain"] as? String == "local.")
             #expect(truncated.first?["seen"] as? Int == Self.fleet)
             #expect(truncated.first?["kept"] as? Int == 600)
+
+            // --watch says so too: a JSON line per growth of the count, a warning in text.
+            let watch = [ClawpairBinary.path, "discover", "--backend", "native", "--local-only", "--watch", "--timeout", "3000",
+                         "--max-gateways", "600"]
+            let lines = try await a.run(watch + ["--json"], timeout: .seconds(60))
+            #expect(lines.status == .exited(0), "\(lines.stderr)")
+            let objects = lines.stdout.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(objects.filter { $0["event"] as? String == "added" }.count == 600)
+            let cuts = objects.filter { $0["event"] as? String == "truncated" }
+            #expect(cuts.last?["domain"] as? String == "local." && cuts.last?["seen"] as? Int == Self.fleet
+                    && cuts.last?["kept"] as? Int == 600, "\(cuts)")
+            let text = try await a.run(watch, timeout: .seconds(60))
+            #expect(text.stderr.contains("warning: local. named 1000 gateways; only 600 were kept (raise the bound with --max-gateways)\n"),
+                    "\(text.stderr)")
             _ = await responder.terminate(grace: .seconds(2))
         }
     }

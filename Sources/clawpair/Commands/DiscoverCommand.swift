@@ -84,7 +84,8 @@ struct DiscoverCommand: ParsableCommand {
                     + "values. When a bound cut a domain's list (--max-gateways), \"truncated\": [{\"domain\", \"seen\", "
                     + "\"kept\"}] says so (absent otherwise).",
                 "With --watch --json, one object per line: {\"event\": \"added\"|\"updated\"|\"removed\", "
-                    + "\"beacon\": {...}}.",
+                    + "\"beacon\": {...}}, or {\"event\": \"truncated\", \"domain\", \"seen\", \"kept\"} when a bound "
+                    + "cuts a domain's list.",
             ]),
         ],
         runner: DiscoverCommand.runner
@@ -196,7 +197,14 @@ struct DiscoverCommand: ParsableCommand {
         let note = Self.verboseNotes(context)
         if watch {
             // --watch runs until interrupted unless --timeout is given.
-            try browser(timeout: timeoutGiven ? .milliseconds(timeoutMs) : .seconds(365 * 86_400)).watch(note: note) { event in
+            try browser(timeout: timeoutGiven ? .milliseconds(timeoutMs) : .seconds(365 * 86_400)).watch(note: note, onTruncated: { cut in
+                if context.globals.json {
+                    context.printJSONLine(.object([("event", .string("truncated")), ("domain", .string(cut.domain)),
+                                                   ("seen", .int(Int64(cut.seen))), ("kept", .int(Int64(cut.limit)))]))
+                } else {
+                    context.warn(Self.truncationWarning(cut))
+                }
+            }) { event in
                 switch event {
                 case .added(let sighting): Self.report("added", sighting.beacon, sighting, context)
                 case .updated(let sighting): Self.report("updated", sighting.beacon, sighting, context)
@@ -221,9 +229,7 @@ struct DiscoverCommand: ParsableCommand {
                                                    maxScalars: TerminalText.defaultMaxScalars))
             }
         }
-        for cut in scan.truncated {
-            context.warn("\(cut.domain) named \(cut.seen) gateways; only \(cut.limit) were kept (raise the bound with --max-gateways)")
-        }
+        for cut in scan.truncated { context.warn(Self.truncationWarning(cut)) }
         if context.globals.json {
             var members: [(String, JSONValue)] = [
                 ("timeoutMs", .int(Int64(timeoutMs))),
@@ -253,6 +259,11 @@ struct DiscoverCommand: ParsableCommand {
             return .notFound
         }
         return .success
+    }
+
+    /// The warning for a list a bound cut.
+    static func truncationWarning(_ cut: GatewayBrowser.Truncation) -> String {
+        "\(cut.domain) named \(cut.seen) gateways; only \(cut.limit) were kept (raise the bound with --max-gateways)"
     }
 
     /// "No gateways found …", with the domains searched when wide-area domains were. The
