@@ -166,6 +166,12 @@ public struct GatewayBrowser: Sendable {
         public var seen: Int
         /// How many were kept (the bound).
         public var limit: Int
+
+        /// `{"domain", "seen", "kept"}` (after `"event": event` when given), as `discover --json` prints it.
+        public func json(event: String? = nil) -> JSONValue {
+            .object((event.map { [("event", JSONValue.string($0))] } ?? [])
+                    + [("domain", .string(domain)), ("seen", .int(Int64(seen))), ("kept", .int(Int64(limit)))])
+        }
     }
 
     /// A wide-area domain whose browse got no answer.

@@ -198,12 +198,7 @@ struct DiscoverCommand: ParsableCommand {
         if watch {
             // --watch runs until interrupted unless --timeout is given.
             try browser(timeout: timeoutGiven ? .milliseconds(timeoutMs) : .seconds(365 * 86_400)).watch(note: note, onTruncated: { cut in
-                if context.globals.json {
-                    context.printJSONLine(.object([("event", .string("truncated")), ("domain", .string(cut.domain)),
-                                                   ("seen", .int(Int64(cut.seen))), ("kept", .int(Int64(cut.limit)))]))
-                } else {
-                    context.warn(Self.truncationWarning(cut))
-                }
+                if context.globals.json { context.printJSONLine(cut.json(event: "truncated")) } else { context.warn(Self.truncationWarning(cut)) }
             }) { event in
                 switch event {
                 case .added(let sighting): Self.report("added", sighting.beacon, sighting, context)
@@ -237,11 +232,7 @@ struct DiscoverCommand: ParsableCommand {
                 ("count", .int(Int64(scan.gateways.count))),
                 ("beacons", .array(scan.gateways.map { Self.extended($0.beacon.json, with: $0) })),
             ]
-            if !scan.truncated.isEmpty {
-                members.append(("truncated", .array(scan.truncated.map {
-                    .object([("domain", .string($0.domain)), ("seen", .int(Int64($0.seen))), ("kept", .int(Int64($0.limit)))])
-                })))
-            }
+            if !scan.truncated.isEmpty { members.append(("truncated", .array(scan.truncated.map { $0.json() }))) }
             context.printJSON(.object(members))
         } else if scan.gateways.isEmpty {
             context.note(Self.notFound(timeoutMs: timeoutMs, searched: domains.isEmpty ? nil : scan.searched))
