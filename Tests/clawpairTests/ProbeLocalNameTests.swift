@@ -36,6 +36,18 @@ struct ProbeLocalNameTests {
             let failed = try #require(try JSONSerialization.jsonObject(with: Data(unknown.stdout.utf8)) as? [String: Any])
             #expect((failed["routes"] as? [[String: Any]])?.first?["outcome"] as? String == "dns-failed", "\(unknown.stdout)")
             try await advertiser.stop()
+
+            // A .local name that only /etc/hosts knows still resolves (getaddrinfo runs beside the querier).
+            let directory = "/etc/netns/\(client.namespace)"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            try "127.0.0.1 localhost\n\(link.b.ipv4) hosts-only.local\n".write(toFile: directory + "/hosts", atomically: true, encoding: .utf8)
+            let hosts = try await client.run([ClawpairBinary.path, "probe", "--json", "--timeout", "5000", "ws://hosts-only.local:18801"],
+                                             timeout: .seconds(30))
+            #expect(hosts.status == .exited(0), "\(hosts.stdout)\(hosts.stderr)")
+            let hostsObject = try #require(try JSONSerialization.jsonObject(with: Data(hosts.stdout.utf8)) as? [String: Any])
+            #expect((hostsObject["routes"] as? [[String: Any]])?.first?["address"] as? String == "\(link.b.ipv4):18801",
+                    "\(hosts.stdout)")
             _ = await server.terminate()
         }
     }
