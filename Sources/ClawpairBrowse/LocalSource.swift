@@ -49,7 +49,7 @@ struct LocalSource: GatewaySource {
         var complete = false
         func state() -> AvahiCompletion.State {
             completion.state(pendingResolves: browser.pendingResolves, secondStarted: browser.latestPendingSecondResolveStart,
-                             now: Monotonic.now)
+                             now: context.clock.now)
         }
         while true {
             // A grace for second-family resolves ends this run early; the next one re-checks.
@@ -81,7 +81,7 @@ struct LocalSource: GatewaySource {
             if ended { break }
             if restart { continue }
             // The run reached a deadline: the whole run's, or the grace's (then check again).
-            guard let until = graceUntil, Monotonic.now >= until, Monotonic.now < context.deadline else { return }
+            guard let until = graceUntil, context.clock.now >= until, context.clock.now < context.deadline else { return }
             switch state() {
             case .complete: complete = true
             case .waitingForSecondFamily(let later): graceUntil = later

@@ -79,14 +79,18 @@ public final class MDNSQuerier {
     public let interfaces: [MDNSInterface]
     private var browser: MDNSBrowser
     private var sockets: [(fd: Int32, family: Int32)] = []
+    /// The time the query schedule, the cache and the deadline of ``run(until:untilComplete:onEvent:)`` are read from.
+    public let clock: any MonotonicClock
 
     /// Prepares sockets for browsing `serviceType` (e.g. `_openclaw-gw._tcp.local.`), tracking at
-    /// most `maxInstances` instances (``MDNSBrowser/maxInstances``).
+    /// most `maxInstances` instances (``MDNSBrowser/maxInstances``) and keeping time with `clock`.
     public init(serviceType: String, interfaces: [MDNSInterface] = MDNSInterface.multicastCapable(),
-                maxInstances: Int = MDNSBrowser.defaultMaxInstances) throws(MDNSError) {
+                maxInstances: Int = MDNSBrowser.defaultMaxInstances,
+                clock: any MonotonicClock = SystemMonotonicClock()) throws(MDNSError) {
         guard let type = try? DNSName(serviceType) else { throw .badServiceType(serviceType) }
         guard !interfaces.isEmpty else { throw .noInterfaces }
         self.interfaces = interfaces
+        self.clock = clock
         self.browser = MDNSBrowser(serviceType: type, maxInstances: maxInstances)
         do {
             if interfaces.contains(where: { $0.ipv4 != nil }) { sockets.append((try openIPv4(), AF_INET)) }
@@ -107,7 +111,7 @@ public final class MDNSQuerier {
                     onEvent: (MDNSEvent) -> Bool) throws(MDNSError) {
         var buffer = [UInt8](repeating: 0, count: MDNSTiming.maxMessageBytes)
         while true {
-            let now = Monotonic.now
+            let now = clock.now
             let (queries, expired) = browser.tick(at: now)
             send(queries)
             for event in expired where !onEvent(event) { return }
@@ -116,14 +120,14 @@ public final class MDNSQuerier {
             if let complete, now >= complete { return }
             let wake = min(deadline, browser.nextDeadline ?? deadline, complete ?? deadline)
             var descriptors = sockets.map { PollDescriptor($0.fd, .readable) }
-            do { try Poll.wait(&descriptors, until: wake) } catch { throw .system(error) }
+            do { try Poll.wait(&descriptors, until: wake, clock: clock) } catch { throw .system(error) }
             for descriptor in descriptors where descriptor.ready.contains(.readable) {
                 // Drain the socket before working on what came: a burst of answers (a thousand
                 // instances come in forty packets) would otherwise overflow the receive buffer
                 // while the browser looks at each. A peer that answers every query at once could
                 // keep it full forever, so at most ``MDNSTiming/maxBurstPackets`` are read per
                 // turn and the deadline is checked per turn.
-                while Monotonic.now < deadline {
+                while clock.now < deadline {
                     var messages: [DNSMessage] = []
                     var drained = false
                     while messages.count < MDNSTiming.maxBurstPackets {
@@ -131,7 +135,7 @@ public final class MDNSQuerier {
                         guard count > 0 else { drained = true; break }
                         if let message = try? DNSMessage.unpack(Array(buffer[0..<count])) { messages.append(message) }
                     }
-                    let (more, events) = browser.receive(messages, at: .now)
+                    let (more, events) = browser.receive(messages, at: clock.now)
                     send(more)
                     for event in events where !onEvent(event) { return }
                     if drained { break }
@@ -290,28 +294,29 @@ extension MDNSQuerier {
     /// IPv6 link-local address carries its interface (`fe80::1%3`) when only one interface is
     /// queried, and is left out otherwise. Empty when nothing answered.
     public static func addresses(of host: String, ipv6: Bool, until deadline: Monotonic.Instant,
-                                 interfaces: [MDNSInterface] = MDNSInterface.multicastCapable()) throws(MDNSError) -> [String] {
+                                 interfaces: [MDNSInterface] = MDNSInterface.multicastCapable(),
+                                 clock: any MonotonicClock = SystemMonotonicClock()) throws(MDNSError) -> [String] {
         guard let name = try? DNSName(host.hasSuffix(".") ? host : host + ".") else { return [] }
         let usable = interfaces.filter { ipv6 ? $0.hasIPv6 : $0.ipv4 != nil }
         guard !usable.isEmpty else { return [] }
-        let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.", interfaces: usable, maxInstances: 1)
+        let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.", interfaces: usable, maxInstances: 1, clock: clock)
         return try querier.lookup(name, type: ipv6 ? .aaaa : .a, until: deadline)
     }
 
     private func lookup(_ name: DNSName, type: DNSType, until deadline: Monotonic.Instant) throws(MDNSError) -> [String] {
         var buffer = [UInt8](repeating: 0, count: MDNSTiming.maxMessageBytes)
         let question = DNSMessage(questions: [DNSQuestion(name: name, type: type, unicastResponse: false)])
-        var nextQuery = Monotonic.now
+        var nextQuery = clock.now
         var interval = MDNSTiming.firstQueryInterval
         let scope = interfaces.count == 1 ? interfaces[0].index : nil
-        while Monotonic.now < deadline {
-            if Monotonic.now >= nextQuery {
+        while clock.now < deadline {
+            if clock.now >= nextQuery {
                 send([question])
-                nextQuery = Monotonic.now + interval
+                nextQuery = clock.now + interval
                 interval = min(interval * 2, MDNSTiming.maxQueryInterval)
             }
             var descriptors = sockets.map { PollDescriptor($0.fd, .readable) }
-            do { try Poll.wait(&descriptors, until: min(deadline, nextQuery)) } catch { throw .system(error) }
+            do { try Poll.wait(&descriptors, until: min(deadline, nextQuery), clock: clock) } catch { throw .system(error) }
             for descriptor in descriptors where descriptor.ready.contains(.readable) {
                 for _ in 0..<MDNSTiming.maxBurstPackets {
                     let count = buffer.withUnsafeMutableBytes { recv(descriptor.fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }

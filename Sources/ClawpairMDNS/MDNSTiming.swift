@@ -11,7 +11,7 @@
 //   suppression, only the gateways not heard yet answer it); the quiet period covers responders
 //   that delay their answers (20–120 ms, §6) and links that add their own delay. The caller's
 //   deadline (`--timeout`) stays the upper bound.
-//   3. A host-name lookup (a `.local` name being dialed, ``MDNSQuerier/addresses(of:ipv6:until:interfaces:)``)
+//   3. A host-name lookup (a `.local` name being dialed, ``MDNSQuerier/addresses(of:ipv6:until:interfaces:clock:)``)
 //      asks A or AAAA at once, asking for multicast answers, then after ``firstQueryInterval``
 //      and doubling intervals, and ends at the first response that has an address.
 //   Answers that arrive together are read off the socket first (at most ``maxBurstPackets``)

@@ -20,7 +20,7 @@ public protocol HostResolver: Sendable {
 /// is simply dropped by whoever stopped waiting). Honors `/etc/hosts`, NSS and `resolv.conf`.
 ///
 /// A `.local` name is also asked of the link with the built-in multicast DNS querier
-/// (``MDNSQuerier/addresses(of:ipv6:until:interfaces:)``, at most ``multicastBudget``), side by
+/// (``MDNSQuerier/addresses(of:ipv6:until:interfaces:clock:)``, at most ``multicastBudget``), side by
 /// side with getaddrinfo (which knows `/etc/hosts`, and nss-mdns where installed): the first
 /// success answers, so every command that dials reaches the hosts `discover` prints without
 /// nss-mdns.

@@ -45,6 +45,8 @@ public struct UnicastDNSClient: Sendable {
 
     public let servers: [DNSServerAddress]
     public let options: Options
+    /// The time budgets and deadlines are read from.
+    public let clock: any MonotonicClock
     /// Called with one line of progress (which server, TCP retries), for `-v`.
     public let note: @Sendable (String) -> Void
     /// The server that answered last is asked first next time, so one dead server costs one
@@ -55,9 +57,12 @@ public struct UnicastDNSClient: Sendable {
         let index = Mutex(0)
     }
 
-    public init(servers: [DNSServerAddress], options: Options = Options(), note: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// A client asking `servers` in turn, keeping time with `clock`.
+    public init(servers: [DNSServerAddress], options: Options = Options(), clock: any MonotonicClock = SystemMonotonicClock(),
+                note: @escaping @Sendable (String) -> Void = { _ in }) {
         self.servers = servers
         self.options = options
+        self.clock = clock
         self.note = note
     }
 
@@ -69,7 +74,7 @@ public struct UnicastDNSClient: Sendable {
         let order = servers.indices.map { (first + $0) % max(1, servers.count) }
         for index in order {
             let server = servers[index]
-            let now = Monotonic.now
+            let now = clock.now
             guard now < deadline else { break }
             let tryDeadline = min(deadline, now + options.perQuery)
             do {
@@ -108,7 +113,7 @@ public struct UnicastDNSClient: Sendable {
         var remaining = Array(questions.indices)
         let first = preferred.index.withLock { $0 }
         for offset in servers.indices {
-            guard !remaining.isEmpty, Monotonic.now < deadline else { break }
+            guard !remaining.isEmpty, clock.now < deadline else { break }
             let index = (first + offset) % servers.count
             let before = remaining.count
             do {
@@ -139,7 +144,7 @@ public struct UnicastDNSClient: Sendable {
         var inFlight: [UInt16: Flight] = [:]
         var buffer = [UInt8](repeating: 0, count: 65_535)
         while !unsent.isEmpty || !inFlight.isEmpty {
-            let now = Monotonic.now
+            let now = clock.now
             guard now < deadline else { break }
             while inFlight.count < max(1, options.window), let index = unsent.first {
                 unsent = unsent.dropFirst()
@@ -174,7 +179,7 @@ public struct UnicastDNSClient: Sendable {
                     let question = flight.query.questions[0]
                     note("\(server): answer for \(question.name) \(question.type) truncated; retrying over TCP")
                     answers[flight.index] = try? tcp(flight.bytes, server: server, id: message.header.id, question: question,
-                                                     deadline: min(deadline, Monotonic.now + perQuestion))
+                                                     deadline: min(deadline, clock.now + perQuestion))
                 } else {
                     answers[flight.index] = message
                 }
@@ -219,9 +224,9 @@ public struct UnicastDNSClient: Sendable {
     /// Waits until `fd` is ready for `events` or `deadline` passes; false on timeout.
     private func wait(_ fd: Int32, _ events: PollEvents, until deadline: Monotonic.Instant,
                       server: DNSServerAddress) throws(WideAreaError) -> Bool {
-        guard Monotonic.now < deadline else { return false }
+        guard clock.now < deadline else { return false }
         var descriptors = [PollDescriptor(fd, events)]
-        do { return try Poll.wait(&descriptors, until: deadline) > 0 } catch { throw failure(server, error) }
+        do { return try Poll.wait(&descriptors, until: deadline, clock: clock) > 0 } catch { throw failure(server, error) }
     }
 
     /// One UDP exchange on a connected socket (the kernel then delivers only datagrams from the

@@ -55,7 +55,8 @@ public struct WideAreaBrowseResult: Sendable, Hashable {
     }
 }
 
-/// Browses one domain through a ``UnicastDNSClient``.
+/// Browses one domain through a ``UnicastDNSClient``, on the client's clock
+/// (``UnicastDNSClient/clock``).
 public struct WideAreaBrowser: Sendable {
     /// Bounds on what one browse takes in.
     public struct Limits: Sendable {
@@ -153,7 +154,7 @@ public struct WideAreaBrowser: Sendable {
         // then its instances are handed over (so the first arrive early).
         var start = instances.startIndex
         batches: while start < instances.endIndex {
-            guard Monotonic.now < deadline else { break }
+            guard client.clock.now < deadline else { break }
             let batch = instances[start..<min(instances.endIndex, start + max(1, limits.batchSize))]
             start = batch.endIndex
             ask(batch.flatMap { [UnicastDNSClient.Question($0, .srv), UnicastDNSClient.Question($0, .txt)] },
@@ -227,7 +228,7 @@ public struct WideAreaBrowser: Sendable {
     /// The deadline of one resolve question: ``Limits/resolveQueryBudget`` from now, within `deadline`.
     private func resolveDeadline(_ deadline: Monotonic.Instant) -> Monotonic.Instant {
         guard let budget = limits.resolveQueryBudget else { return deadline }
-        return min(deadline, Monotonic.now + budget)
+        return min(deadline, client.clock.now + budget)
     }
 
     /// Asks the questions whose answers are not cached yet, all at once, and caches the in-zone
