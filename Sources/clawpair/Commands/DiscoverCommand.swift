@@ -239,7 +239,13 @@ struct DiscoverCommand: ParsableCommand {
         } else {
             for (index, gateway) in scan.gateways.enumerated() {
                 if index > 0 { context.print("") }
-                context.stdout.write(DiscoveryText.render(gateway.beacon, sighting: gateway, style: context.style))
+                context.stdout.write(gateway.textBlock { role, text in
+                    switch role {
+                    case .title: context.style.bold(text)
+                    case .warning: context.style.yellow(text)
+                    case .dim: context.style.dim(text)
+                    }
+                })
             }
         }
         if scan.gateways.isEmpty {
@@ -284,41 +290,5 @@ struct DiscoverCommand: ParsableCommand {
         members.append(("addresses", .array((sighting?.addresses ?? []).map(JSONValue.string))))
         members.append(("backend", sighting.map { .string($0.backend.rawValue) } ?? .null))
         return .object(members)
-    }
-}
-
-/// The human rendering of one beacon. Every value from the network is sanitized.
-enum DiscoveryText {
-    static func render(_ beacon: GatewayBeacon, sighting: GatewaySighting?, style: TextStyle) -> String {
-        func clean(_ text: String) -> String { TerminalText.sanitize(text, maxScalars: 256) }
-        var out = style.bold(clean(beacon.title)) + "\n"
-        func line(_ label: String, _ value: String) {
-            out += "  " + TextColumns.label(label, width: 11) + value + "\n"
-        }
-        if beacon.instanceName != beacon.title { line("instance", clean(beacon.instanceName)) }
-        if let endpoint = beacon.endpoint {
-            var url = clean(endpoint.wsUrl)
-            if !endpoint.mayConnect { url += style.yellow("  (plaintext to a non-local host: needs wss://)") }
-            line("url", url)
-        } else {
-            line("url", style.yellow("none: the beacon did not resolve to a usable host and port"))
-        }
-        if beacon.gatewayTls {
-            if let pin = beacon.gatewayTlsFingerprintSha256 {
-                line("tls", "yes, advertises sha256 \(clean(pin)) " + style.dim("(unauthenticated hint)"))
-            } else {
-                line("tls", "yes")
-            }
-        }
-        if let sighting, !sighting.addresses.isEmpty { line("addresses", sighting.addresses.map(clean).joined(separator: ", ")) }
-        if let lan = beacon.lanHost { line("lan host", clean(lan)) }
-        if let tailnet = beacon.tailnetDns { line("tailnet", clean(tailnet)) }
-        if let host = beacon.endpoint?.host, beacon.sshPort != nil || beacon.txt.value("sshPort") != nil {
-            let port = beacon.sshPort.flatMap { $0 == 22 ? nil : $0 }
-            line("ssh", "ssh " + (port.map { "-p \($0) " } ?? "") + clean(host))
-        }
-        line("domain", clean(beacon.domain))
-        if let sighting { line("seen via", sighting.backend.rawValue) }
-        return out
     }
 }
