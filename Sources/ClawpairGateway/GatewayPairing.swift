@@ -10,8 +10,16 @@ import ClawpairTransport
 // Pairing this machine with a gateway from a setup code, as one call:
 //
 //   decode (the caller) → credential from the code → probe its routes → bootstrap connect with
-//   the device identity → while the gateway answers NOT_PAIRED: wait for an operator (backing off
-//   1 s, 2 s, … 5 s, until `wait` runs out) → keep the issued token(s) → one registry transaction.
+//   the device identity → while the gateway answers NOT_PAIRED: wait for an operator (on the
+//   refused socket when the gateway offers `waitForResolution`, else backing off 1 s, 2 s, … 5 s
+//   between attempts, until `wait` runs out) → keep the issued token(s) → one registry transaction.
+//
+// Gateways since 2026.7 (`packages/gateway-protocol/src/connect-error-details.ts`, the Control
+// UI's client in `ui/`) mark the pairing refusal `waitForResolution`, keep that socket open and
+// push `device.pair.resolved {requestId, deviceId, decision}` to it: approved → connect again at
+// once; rejected or expired → stop (``PairingError/rejected(requestId:reason:)``,
+// ``PairingError/requestExpired(requestId:)``). A refusal whose detail code is
+// `PAIRING_REJECTED` / `PAIRING_EXPIRED` means the same.
 //
 // The gateway, the network and time are injected (`PairingTransport`, `PairingClock`), so the
 // waiting, rejection, expiry and superseded-request paths are tested without sockets or sleeps.
@@ -26,7 +34,8 @@ public enum PairingProgress: Sendable, Equatable {
     case reachable(url: String)
     /// The gateway made a pairing request for this device; an operator must approve it.
     case pending(PairingRequired)
-    /// Still pending, `elapsed` after the first pending answer (reported before each retry).
+    /// Still pending, `elapsed` after the first pending answer (reported before each retry, and
+    /// every ``GatewayPairing/progressInterval`` while the gateway holds the socket).
     case stillWaiting(elapsed: Duration, requestId: String?)
     /// The gateway answered with another request than the one pending (a new id).
     case superseded(PairingRequired)
@@ -51,8 +60,12 @@ public enum PairingError: Error, Sendable, CustomStringConvertible {
     case noRoute(failures: [(url: String, reason: String)], trustFailure: Bool)
     /// The request was still pending when `wait` ran out.
     case notApproved(requestId: String?, waitedMs: Int64)
-    /// The gateway closed the connection while the request was pending (1008): rejected.
+    /// The request was rejected: `device.pair.resolved` said so (`reason` empty), the refusal
+    /// carried `PAIRING_REJECTED`, or the gateway closed the connection while the request was
+    /// pending (1008, `reason` its close reason).
     case rejected(requestId: String?, reason: String)
+    /// The pending request expired on the gateway before an operator decided.
+    case requestExpired(requestId: String?)
     /// Talking to the gateway failed otherwise.
     case gateway(GatewayError)
     /// The probe could not be set up.
@@ -71,7 +84,11 @@ public enum PairingError: Error, Sendable, CustomStringConvertible {
             return "no route of the setup code reached the gateway (\(failures.map { "\($0.url): \($0.reason)" }.joined(separator: "; ")))"
         case .notApproved(let id, let waitedMs):
             return "pairing request \(id.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "") was not approved within \(DurationText.describe(milliseconds: waitedMs))"
-        case .rejected(_, let reason): return "the gateway closed the connection: \(TerminalText.sanitize(reason, maxScalars: 200))"
+        case .rejected(let id, let reason):
+            if reason.isEmpty { return "pairing request \(GatewayError.describe(requestId: id)) was rejected on the gateway" }
+            return "the gateway closed the connection: \(TerminalText.sanitize(reason, maxScalars: 200))"
+        case .requestExpired(let id):
+            return "pairing request \(GatewayError.describe(requestId: id)) expired on the gateway before an operator approved it"
         case .gateway(let error): return error.message
         case .transport(let error): return error.message
         case .identity(let error): return (error as? any ClawpairError)?.message ?? "\(error)"
@@ -152,6 +169,15 @@ public struct PairingHello: Sendable, Equatable {
     }
 }
 
+/// One connect attempt's outcome: paired, or pending (with the gateway's decision when it held
+/// the socket and pushed `device.pair.resolved` in time).
+public enum PairingAttempt: Sendable, Equatable {
+    /// hello-ok.
+    case paired(PairingHello)
+    /// Pairing required; `decision` is nil when the gateway did not decide while the socket was held.
+    case pending(PairingRequired, decision: PairingDecision?)
+}
+
 /// How pairing reaches the gateway. ``NetworkPairingTransport`` dials it; tests answer in-process.
 public protocol PairingTransport {
     /// Races `routes` as `clawpair probe` does and reports which answered.
@@ -160,6 +186,25 @@ public protocol PairingTransport {
     /// closes. A pending device gets ``GatewayError/pairingRequired(_:)``.
     func connect(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity,
                  timeout: Duration) throws(GatewayError) -> PairingHello
+    /// One attempt that, when the gateway answers pairing-required with `waitForResolution`,
+    /// waits on that socket up to `resolutionWait` for its decision; `pending` hears the
+    /// pairing-required answer as soon as it arrives (before the wait). The default calls
+    /// ``connect(_:to:identity:timeout:)`` and never waits.
+    func attempt(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity, timeout: Duration,
+                 resolutionWait: Duration, pending: (PairingRequired) -> Void) throws(GatewayError) -> PairingAttempt
+}
+
+extension PairingTransport {
+    public func attempt(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity, timeout: Duration,
+                        resolutionWait: Duration, pending: (PairingRequired) -> Void) throws(GatewayError) -> PairingAttempt {
+        do {
+            return .paired(try connect(request, to: endpoint, identity: identity, timeout: timeout))
+        } catch {
+            guard case .pairingRequired(let pairing) = error else { throw error }
+            pending(pairing)
+            return .pending(pairing, decision: nil)
+        }
+    }
 }
 
 /// The real network: ClawpairProbe's `Prober`, then a `GatewayClient` per attempt.
@@ -183,6 +228,22 @@ public struct NetworkPairingTransport: PairingTransport {
         try session.open(timeout: timeout)
         let hello = try session.connect(request, identity: identity, timeout: timeout)
         return PairingHello(hello: hello, certificateFingerprint: session.certificate?.fingerprint)
+    }
+
+    public func attempt(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity, timeout: Duration,
+                        resolutionWait: Duration, pending: (PairingRequired) -> Void) throws(GatewayError) -> PairingAttempt {
+        let session = try GatewayClient(endpoint: endpoint, configuration: configuration)
+        defer { session.close() }
+        try session.open(timeout: timeout)
+        do {
+            let hello = try session.connect(request, identity: identity, timeout: timeout, holdForResolution: resolutionWait > .zero)
+            return .paired(PairingHello(hello: hello, certificateFingerprint: session.certificate?.fingerprint))
+        } catch {
+            guard case .pairingRequired(let pairing) = error else { throw error }
+            pending(pairing)
+            guard pairing.waitForResolution, resolutionWait > .zero else { return .pending(pairing, decision: nil) }
+            return .pending(pairing, decision: session.awaitPairingResolution(pairing, timeout: resolutionWait))
+        }
     }
 }
 
@@ -227,6 +288,9 @@ public struct GatewayPairing {
     public static let maxBackoff: Duration = .seconds(5)
     /// `wait` is clamped to 0…this (a day), so a huge value cannot wrap the deadline around.
     public static let maxWait: Duration = .seconds(86_400)
+    /// While the gateway holds the socket, the wait is cut into pieces of this length, each
+    /// followed by a ``PairingProgress/stillWaiting(elapsed:requestId:)`` report and a new attempt.
+    public static let progressInterval: Duration = .seconds(30)
 
     /// The decoded setup code.
     public let setup: DecodedSetup
@@ -330,8 +394,8 @@ public struct GatewayPairing {
         bootstrap && (endpoint.tls || endpoint.allowsPlaintext)
     }
 
-    /// Connects until the gateway answers with hello-ok, the request is rejected, or `wait`
-    /// runs out; returns the hello and the last pending request id.
+    /// Connects until the gateway answers with hello-ok, the request is rejected or expires, or
+    /// `wait` runs out; returns the hello and the last pending request id.
     private func waitForApproval(_ request: ConnectRequest, endpoint: GatewayEndpoint, identity: DeviceIdentity,
                                  progress: (PairingProgress) -> Void) throws(PairingError) -> (PairingHello, String?) {
         let wait = min(max(options.wait, .zero), Self.maxWait)
@@ -341,30 +405,39 @@ public struct GatewayPairing {
         var firstPending = start
         var backoff = Self.firstBackoff
         while true {
+            let pairing: PairingRequired
+            let decision: PairingDecision?
+            let before = clock.now
+            let held = min(max(deadline - before, .zero), Self.progressInterval)
             do {
-                let answer = try transport.connect(request, to: endpoint, identity: identity, timeout: options.timeout)
-                progress(.approved(requestId: pending?.requestId))
-                return (answer, pending?.requestId)
-            } catch {
-                switch error {
-                case .pairingRequired(let pairing):
+                let attempt = try transport.attempt(request, to: endpoint, identity: identity, timeout: options.timeout,
+                                                    resolutionWait: held) { answer in
                     if let previous = pending {
-                        if previous.requestId != pairing.requestId {
-                            progress(.superseded(pairing))
+                        if previous.requestId != answer.requestId {
+                            progress(.superseded(answer))
                         } else {
-                            progress(.stillWaiting(elapsed: clock.now - firstPending, requestId: pairing.requestId))
+                            progress(.stillWaiting(elapsed: clock.now - firstPending, requestId: answer.requestId))
                         }
                     } else {
                         firstPending = clock.now
-                        progress(.pending(pairing))
+                        progress(.pending(answer))
                     }
-                    pending = pairing
-                    guard clock.now + backoff < deadline else {
-                        progress(.expired(requestId: pairing.requestId))
-                        throw .notApproved(requestId: pairing.requestId, waitedMs: Self.milliseconds(wait))
-                    }
-                    clock.sleep(for: backoff)
-                    backoff = min(backoff + .seconds(1), Self.maxBackoff)
+                    pending = answer
+                }
+                switch attempt {
+                case .paired(let answer):
+                    progress(.approved(requestId: pending?.requestId))
+                    return (answer, pending?.requestId)
+                case .pending(let answer, let resolved):
+                    (pairing, decision) = (answer, resolved)
+                }
+            } catch {
+                switch error {
+                case .pairingRejected(let id):
+                    progress(.rejected(requestId: id ?? pending?.requestId))
+                    throw .rejected(requestId: id ?? pending?.requestId, reason: "")
+                case .pairingExpired(let id):
+                    throw .requestExpired(requestId: id ?? pending?.requestId)
                 case .closed(let code, let reason, _) where pending != nil && code == 1008:
                     // A rejected request: the gateway refuses the device until it asks again.
                     progress(.rejected(requestId: pending?.requestId))
@@ -373,6 +446,32 @@ public struct GatewayPairing {
                     throw .gateway(error)
                 }
             }
+            pending = pairing
+            switch decision {
+            case .approved?:
+                backoff = Self.firstBackoff
+                continue  // connect again at once: this one gets hello-ok
+            case .rejected?:
+                progress(.rejected(requestId: pairing.requestId))
+                throw .rejected(requestId: pairing.requestId, reason: "")
+            case .expired?:
+                throw .requestExpired(requestId: pairing.requestId)
+            case nil:
+                break
+            }
+            if clock.now >= deadline {
+                progress(.expired(requestId: pairing.requestId))
+                throw .notApproved(requestId: pairing.requestId, waitedMs: Self.milliseconds(wait))
+            }
+            if pairing.waitForResolution, held > .zero, clock.now - before >= held {
+                continue  // the gateway held the socket for the whole piece: ask again at once
+            }
+            guard clock.now + backoff < deadline else {
+                progress(.expired(requestId: pairing.requestId))
+                throw .notApproved(requestId: pairing.requestId, waitedMs: Self.milliseconds(wait))
+            }
+            clock.sleep(for: backoff)
+            backoff = min(backoff + .seconds(1), Self.maxBackoff)
         }
     }
 

@@ -19,6 +19,8 @@ stdout: `ready <port>` once listening, then one JSON object per line:
     connect-refused {code, detailCode, message}
     connect-closed  {clientCloseCode}   (after a refusal: the Close code the client sent, null for none)
     pending         {requestId, deviceId, role, scopes, reason}
+    waiting         {requestId, deviceId}       (g4: a refused connect held for device.pair.resolved)
+    resolution-sent {requestId, deviceId, decision}
     superseded      {requestId, deviceId, by}
     approved        {requestId, deviceId, silent}
     rejected        {requestId, deviceId}
@@ -76,6 +78,10 @@ Upstream facts this follows (openclaw/openclaw; the spec cites the same files):
 - node.list needs operator.read upstream; here operator.read, .write, .pairing or .admin.
 - The signed token field is the first non-empty of auth.token, auth.deviceToken,
   auth.bootstrapToken (spec vectors; upstream's `??` would keep an empty auth.token).
+
+Generations (--generation): g4 is current upstream (2026.7+), g3 the older behaviour.
+- g4: the pairing refusal carries waitForResolution: true and the socket is held for
+  device.pair.resolved (see "waiting for resolution" below); g3 closes it at once (1008).
 
 Not modelled: auth rate limiting, trusted CIDRs and proxies, Control UI rules, a second route
 in setup codes (`urls`), join-link redemption, the SQLite store. Pre-connect frames over
@@ -428,10 +434,12 @@ def validate_connect(params):
 class Refusal(Exception):
     """A handshake failure: the error shape to send and the close to follow."""
 
-    def __init__(self, code, message, details=None, close_code=1008, close_reason=None):
+    def __init__(self, code, message, details=None, close_code=1008, close_reason=None, hold=None):
         super().__init__(message)
         self.code, self.message, self.details = code, message, details
         self.close_code, self.close_reason = close_code, close_reason or message
+        # (deviceId, requestId): keep the socket for device.pair.resolved (waitForResolution, g4).
+        self.hold = hold
 
 
 class RpcError(Exception):
@@ -486,6 +494,7 @@ class Gateway:
         self.node_pending = {}
         self.node_paired = {}
         self.node_meta = {}   # deviceId -> what a role-node connect declared (caps, commands, …)
+        self.waiters = {}     # deviceId -> (Connection, requestId, future): held pairing refusals (g4)
         self.started_ms = now_ms()
         self.tls_fingerprint = None
         self.load_state()
@@ -524,7 +533,8 @@ class Gateway:
     def prune(self):
         now = now_ms()
         for request_id in [r for r, p in self.pending.items() if now - p["ts"] > self.args.pending_ttl_ms]:
-            del self.pending[request_id]
+            expired = self.pending.pop(request_id)
+            self.resolve_waiter({"requestId": request_id, "deviceId": expired["deviceId"], "decision": "expired", "ts": now})
         for request_id in [r for r, p in self.node_pending.items() if now - p["ts"] > self.args.pending_ttl_ms]:
             del self.node_pending[request_id]
         for token in [t for t, b in self.bootstrap.items() if now - b["issuedAtMs"] > self.args.bootstrap_ttl_ms]:
@@ -540,6 +550,8 @@ class Gateway:
     # ------------------------------------------------------------ broadcasts
 
     async def broadcast(self, name, payload, scope="operator.pairing"):
+        if name == "device.pair.resolved":
+            self.resolve_waiter(payload)
         for conn in list(self.connections):
             if conn.authed and conn.role == "operator" and (scope in conn.scopes or conn.is_admin):
                 await conn.event(name, payload)
@@ -555,6 +567,52 @@ class Gateway:
                 await conn.ws.close(1008, reason)
             except Exception:
                 pass
+
+    # ------------------------------------------- waiting for resolution (g4)
+    # 2026.7+ (packages/gateway-protocol/src/connect-error-details.ts; the Control UI's pairing
+    # waiter test in src/gateway): the pairing refusal carries waitForResolution, the gateway
+    # keeps that socket and pushes device.pair.resolved {requestId, deviceId, decision, ts} to it;
+    # any frame on a waiting socket closes it (1008); a newer connect of the same device
+    # supersedes the waiter (1008). Decision "expired" (which clients accept) is sent here when
+    # the pending request outlives --pending-ttl-ms: upstream's emitter was not found.
+
+    def resolve_waiter(self, payload):
+        waiter = self.waiters.get(payload.get("deviceId"))
+        if waiter is not None and waiter[1] == payload.get("requestId") and not waiter[2].done():
+            waiter[2].set_result(dict(payload))
+
+    async def hold_for_resolution(self, conn, device_id, request_id):
+        previous = self.waiters.get(device_id)
+        if previous is not None:
+            await previous[0].ws.close(1008, "superseded by a newer connect")
+        decided = asyncio.get_running_loop().create_future()
+        self.waiters[device_id] = (conn, request_id, decided)
+        log("waiting", requestId=request_id, deviceId=device_id)
+        reader = asyncio.ensure_future(conn.ws.recv())
+        expiry = asyncio.ensure_future(self.expire_later(request_id))
+        try:
+            done, _ = await asyncio.wait({reader, decided}, return_when=asyncio.FIRST_COMPLETED)
+            if decided in done:
+                await conn.send({"type": "event", "event": "device.pair.resolved", "payload": decided.result()})
+                log("resolution-sent", requestId=request_id, deviceId=device_id, decision=decided.result()["decision"])
+                try:
+                    await asyncio.wait_for(conn.ws.wait_closed(), 5)
+                except asyncio.TimeoutError:
+                    await conn.ws.close(1000, "pairing resolved")
+            elif reader.exception() is None:
+                await conn.ws.close(1008, "pairing approval pending")
+        finally:
+            reader.cancel()
+            expiry.cancel()
+            if self.waiters.get(device_id, (None,))[0] is conn:
+                del self.waiters[device_id]
+
+    async def expire_later(self, request_id):
+        request = self.pending.get(request_id)
+        if request is None:
+            return
+        await asyncio.sleep(max(0, self.args.pending_ttl_ms - (now_ms() - request["ts"])) / 1000 + 0.01)
+        self.prune()
 
     # ------------------------------------------------------------ connection
 
@@ -619,6 +677,11 @@ class Gateway:
         detail = refusal.details.get("code") if isinstance(refusal.details, dict) else None
         log("connect-refused", code=refusal.code, detailCode=detail, message=refusal.message)
         await conn.send({"type": "res", "id": frame_id, "ok": False, "error": error})
+        if refusal.hold:
+            await self.hold_for_resolution(conn, *refusal.hold)
+            received = conn.ws.close_rcvd
+            log("connect-closed", clientCloseCode=received.code if received is not None else None)
+            return
         if self.args.refusal_close_delay_ms:
             # Test knob: hold the socket open, so a client that gives up must close first.
             try:
@@ -856,8 +919,12 @@ class Gateway:
             if existing.get("approvedScopes"):
                 details["approvedScopes"] = existing["approvedScopes"]
         message = f"pairing required: {requirement}"
+        hold = None
+        if self.args.generation == "g4":
+            details["waitForResolution"] = True
+            hold = (device_id, request["requestId"])
         raise Refusal("NOT_PAIRED", message, details,
-                      close_reason=f"{message} (requestId: {request['requestId']})")
+                      close_reason=f"{message} (requestId: {request['requestId']})", hold=hold)
 
     @staticmethod
     def mobile_client(client):

@@ -183,8 +183,9 @@ struct GatewayPairingLabTests {
             #expect(rejected.status.isSuccess, "\(rejected)")
             #expect(try Self.json(rejected.stdout)["deviceId"] as? String == deviceId)
             _ = try await lab.gateway.waitForLog("rejected")
-            first.signal(SIGTERM)
-            _ = try await first.waitForExit(timeout: .seconds(10))
+            // The gateway (current generation) pushes the decision to the waiting socket: pair stops.
+            #expect(try await first.waitForExit(timeout: .seconds(10)) == .exited(4), "\(first.outputExcerpt)")
+            #expect(first.outputExcerpt.contains("pairing request \(requestId) was rejected on the gateway"), "\(first.outputExcerpt)")
 
             // Pair again and approve; then manage the device's token and pairing.
             let second = try lab.nodeHost.spawn([ClawpairBinary.path, "pair", "--code-file", code, "--name", "managed"],

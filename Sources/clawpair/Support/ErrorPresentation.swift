@@ -29,7 +29,7 @@ enum ErrorPresentation {
         case .transport(let inner): return inner
         case .identity(let inner): return inner
         case .registry(let inner): return inner
-        case .codeExpired, .noCredential, .noRoute, .notApproved, .rejected: return error
+        case .codeExpired, .noCredential, .noRoute, .notApproved, .rejected, .requestExpired: return error
         }
     }
 
@@ -84,6 +84,9 @@ enum ErrorPresentation {
         case .invalidURL: return .usage
         case .unreachable: return .notFound
         case .tlsTrust, .pairingRequired, .authRejected, .deviceAuthRejected: return .refused
+        // Pairing decisions and scope refusals (issue #13): refused; version skew is a failure.
+        case .pairingRejected, .pairingExpired, .scopeMismatch: return .refused
+        case .protocolMismatch, .clientVersionMismatch: return .failure
         case .connectRejected, .rpcFailed: return error.isPermissionRefusal ? .refused : .failure
         case .notGateway, .timedOut, .stalled, .closed, .protocolViolation, .frameTooLarge, .notConnected: return .failure
         }
@@ -93,7 +96,7 @@ enum ErrorPresentation {
     /// code without a credential 2; a wrapped error keeps its own status.
     static func status(of error: PairingError) -> ExitStatus {
         switch error {
-        case .codeExpired, .notApproved, .rejected: return .refused
+        case .codeExpired, .notApproved, .rejected, .requestExpired: return .refused
         case .noCredential: return .usage
         case .noRoute(_, let trustFailure): return trustFailure ? .refused : .notFound
         case .gateway(let inner): return present(inner).exitStatus
@@ -151,6 +154,11 @@ enum ErrorPresentation {
             return "pass the gateway's token with --token-file FILE or OPENCLAW_GATEWAY_TOKEN (or its password with --password-file)"
         case .deviceAuthRejected where error.hint == GatewayError.checkIdentityHint:
             return "check the identity with 'clawpair identity show'"
+        // Pairing decisions and scope refusals (issue #13).
+        case .pairingRejected, .pairingExpired:
+            return "run 'clawpair pair' again with a valid code, and have the new request approved ('clawpair devices approve')"
+        case .scopeMismatch:
+            return "'clawpair devices list' shows the approved scopes; approve a pending upgrade with 'clawpair devices approve', then retry"
         default:
             return nil
         }
@@ -220,7 +228,10 @@ enum ErrorPresentation {
         case .noRoute: return "'clawpair probe --all - < code.txt' shows every route's outcome"
         case .notApproved(let requestId, _):
             return "approve it (\(PairingRequired(requestId: requestId).approveCommand)), then run 'clawpair pair' again with the same code while it is valid"
-        case .rejected: return "the request may have been rejected; ask the operator"
+        case .rejected(let requestId, _):
+            return requestId == nil ? "the request may have been rejected; ask the operator"
+                : "run 'clawpair pair' again if that was a mistake, and ask the operator to approve the new request"
+        case .requestExpired: return "run 'clawpair pair' again and have the request approved while it is pending"
         case .gateway(let inner): return present(inner).hint
         case .transport(let inner): return present(inner).hint
         case .identity(let inner): return present(inner).hint
