@@ -34,8 +34,8 @@ public enum PairingProgress: Sendable, Equatable {
     case reachable(url: String)
     /// The gateway made a pairing request for this device; an operator must approve it.
     case pending(PairingRequired)
-    /// Still pending, `elapsed` after the first pending answer (reported before each retry, and
-    /// every ``GatewayPairing/progressInterval`` while the gateway holds the socket).
+    /// Still pending, `elapsed` after the first pending answer (reported at most once per
+    /// ``PairingOptions/progressInterval``, when a retry or a held socket's piece ends).
     case stillWaiting(elapsed: Duration, requestId: String?)
     /// The gateway answered with another request than the one pending (a new id).
     case superseded(PairingRequired)
@@ -138,6 +138,9 @@ public struct PairingOptions: Sendable, Equatable {
     public var clientVersion: String
     /// `client.platform` of the connect request, e.g. `Linux 6.8.0`.
     public var platform: String
+    /// How often a long wait reports ``PairingProgress/stillWaiting(elapsed:requestId:)``, and
+    /// the longest piece a held socket waits before asking again (default 30 s, at least 1 s).
+    public var progressInterval: Duration = .seconds(30)
 
     /// Options with the command line's defaults: 5 minutes of waiting, 10 s per attempt.
     public init(role: GatewayRole = .node, deviceName: String, gatewayName: String? = nil, wait: Duration = .seconds(300),
@@ -288,9 +291,6 @@ public struct GatewayPairing {
     public static let maxBackoff: Duration = .seconds(5)
     /// `wait` is clamped to 0…this (a day), so a huge value cannot wrap the deadline around.
     public static let maxWait: Duration = .seconds(86_400)
-    /// While the gateway holds the socket, the wait is cut into pieces of this length, each
-    /// followed by a ``PairingProgress/stillWaiting(elapsed:requestId:)`` report and a new attempt.
-    public static let progressInterval: Duration = .seconds(30)
 
     /// The decoded setup code.
     public let setup: DecodedSetup
@@ -314,7 +314,11 @@ public struct GatewayPairing {
     }
 
     /// The credential the code carries: its bootstrap token, else its token, else its password.
-    public var credential: ConnectAuth? {
+    public var credential: ConnectAuth? { Self.credential(of: setup) }
+
+    /// The credential `setup` carries (nil for a code or URL that only names a gateway, which
+    /// is no secret).
+    public static func credential(of setup: DecodedSetup) -> ConnectAuth? {
         if let bootstrap = setup.bootstrapToken { return ConnectAuth(bootstrapToken: bootstrap) }
         if let token = setup.token { return ConnectAuth(token: token) }
         if let password = setup.password { return ConnectAuth(password: password) }
@@ -401,25 +405,29 @@ public struct GatewayPairing {
         let wait = min(max(options.wait, .zero), Self.maxWait)
         let start = clock.now
         let deadline = start + wait
+        let interval = max(options.progressInterval, .seconds(1))
         var pending: PairingRequired?
         var firstPending = start
+        var reported = start
         var backoff = Self.firstBackoff
         while true {
             let pairing: PairingRequired
             let decision: PairingDecision?
             let before = clock.now
-            let held = min(max(deadline - before, .zero), Self.progressInterval)
+            let held = min(max(deadline - before, .zero), interval)
             do {
                 let attempt = try transport.attempt(request, to: endpoint, identity: identity, timeout: options.timeout,
                                                     resolutionWait: held) { answer in
                     if let previous = pending {
                         if previous.requestId != answer.requestId {
                             progress(.superseded(answer))
-                        } else {
+                        } else if clock.now - reported >= interval {
+                            reported = clock.now
                             progress(.stillWaiting(elapsed: clock.now - firstPending, requestId: answer.requestId))
                         }
                     } else {
                         firstPending = clock.now
+                        reported = clock.now
                         progress(.pending(answer))
                     }
                     pending = answer
@@ -512,8 +520,8 @@ public struct GatewayPairing {
         }
     }
 
-    /// Whole milliseconds of a duration within 0…``maxWait``.
-    static func milliseconds(_ duration: Duration) -> Int64 {
+    /// Whole milliseconds of a duration within 0…``maxWait`` (such as a progress report's `elapsed`).
+    public static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }

@@ -89,7 +89,7 @@ import Testing
         guard case .success(let result) = outcome else { Issue.record("\(outcome)"); return }
         #expect(result.requestId == "r1")
         #expect(clock.sleeps.isEmpty)
-        #expect(gateway.offered == [GatewayPairing.progressInterval, GatewayPairing.progressInterval])
+        #expect(gateway.offered == [Duration.seconds(30), Duration.seconds(30)])
         #expect(progress.last == .approved(requestId: "r1"))
     }
 

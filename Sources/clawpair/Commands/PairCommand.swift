@@ -16,9 +16,11 @@ struct PairCommand: ParsableCommand {
                 + "code's bootstrap token, and asks for the role given (node by default, as client node-host; operator "
                 + "as client cli with the scopes a setup code hands off).",
             "Unless the gateway approves it at once (it does so for loopback connections), the device waits as a "
-                + "pending request: its request id and the exact approve command are printed, and clawpair retries "
-                + "with the same identity, role and scopes (backing off from 1 s to 5 s) until an operator approves "
-                + "it, rejects it, or --wait runs out. Then the device token(s) the gateway issued are stored in the "
+                + "pending request: its request id and the exact approve command are printed (again every 30 s, with "
+                + "the time waited). Current gateways (2026.7+) hold the refused connection and tell clawpair of the "
+                + "operator's decision at once; older ones are asked again with the same identity, role and scopes "
+                + "(backing off from 1 s to 5 s). Waiting ends when an operator approves the request, rejects it "
+                + "(exit 4), the gateway lets it expire (exit 4), or --wait runs out. Then the device token(s) the gateway issued are stored in the "
                 + "paired-gateways registry with the gateway's URLs and TLS pin ('clawpair gateways list'); the first "
                 + "paired gateway becomes the one commands use by default.",
             "Ctrl-C at any point leaves nothing half-written: the registry record is written once, atomically, after "
@@ -93,7 +95,8 @@ struct PairCommand: ParsableCommand {
         try GatewayCLI.run(context) { try pair(context) }
     }
 
-    private func readCode(_ context: CommandContext) throws -> String {
+    /// The code's text, and whether it came from the command line (visible to other users).
+    private func readCode(_ context: CommandContext) throws -> (text: String, inArgv: Bool) {
         let text: String
         if let file = arguments.value("code-file") {
             text = String(decoding: try FileIO.read(path: file, limit: 64 * 1024), as: UTF8.self)
@@ -101,14 +104,17 @@ struct PairCommand: ParsableCommand {
             if context.stdinIsTTY { context.note("Paste the setup code, then press Ctrl-D:") }
             text = String(decoding: try context.readStandardInput(64 * 1024), as: UTF8.self)
         } else {
-            context.warn("a setup code on the command line is visible to other users (ps, shell history); prefer - (stdin) or --code-file FILE")
-            text = arguments.positionals[0]
+            return (arguments.positionals[0].trimmingTrailingNewlines, true)
         }
-        return text.trimmingTrailingNewlines
+        return (text.trimmingTrailingNewlines, false)
     }
 
     private func pair(_ context: CommandContext) throws -> ExitStatus {
-        let setup = try SetupCode.parse(try readCode(context))
+        let code = try readCode(context)
+        let setup = try SetupCode.parse(code.text)
+        if code.inArgv && GatewayPairing.credential(of: setup) != nil {
+            context.warn("a setup code on the command line is visible to other users (ps, shell history); prefer - (stdin) or --code-file FILE")
+        }
         let options = PairingOptions(role: role, deviceName: arguments.value("name") ?? HostName.current(fallback: "linux"),
                                      gatewayName: arguments.value("gateway-name"), wait: .milliseconds(waitMs),
                                      timeout: .milliseconds(timeoutMs), allowInsecure: arguments.flag("allow-insecure"),
@@ -138,7 +144,11 @@ struct PairCommand: ParsableCommand {
             context.note("  (or: openclaw devices approve \(id ?? "<requestId>"))")
         case .handoffTokensIgnored(let count):
             context.note("Ignored \(count) hand-off token(s) issued over plaintext to a non-local host.")
-        case .stillWaiting, .approved, .rejected, .expired:
+        case .stillWaiting(let elapsed, let requestId):
+            let id = requestId.map { TerminalText.sanitize($0, maxScalars: 80) }
+            context.note("Still waiting (\(DurationText.describe(milliseconds: GatewayPairing.milliseconds(elapsed)))) for approval of "
+                         + "pairing request \(id ?? "(id not given)"); on the gateway host run: \(PairingRequired(requestId: requestId).approveCommand)")
+        case .approved, .rejected, .expired:
             break
         }
     }
