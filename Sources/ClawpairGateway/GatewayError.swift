@@ -317,7 +317,7 @@ extension GatewayError: ClawpairError {
     }
 
     /// A request id for a message (sanitized), or "(no id given)".
-    static func describe(requestId: String?) -> String {
+    public static func describe(requestId: String?) -> String {
         requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "(no id given)"
     }
 

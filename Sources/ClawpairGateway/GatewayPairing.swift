@@ -115,6 +115,21 @@ public struct PairingResult: Sendable, Equatable {
     public var requestId: String?
     /// Whether this gateway became the selected one (no gateway was selected before).
     public var becameActive: Bool
+
+    /// `{"ok": true, "gateway": {id, name, urls, tlsFingerprint}, "deviceId", "role", "scopes",
+    /// "url", "requestId", "tokens": [{role, scopes}]}`: no token value.
+    public var json: JSONValue {
+        .object([
+            ("ok", true),
+            ("gateway", .object([("id", .string(gateway.id)), ("name", .string(gateway.name)),
+                                 ("urls", .array(gateway.urls.map(JSONValue.string))),
+                                 ("tlsFingerprint", gateway.tlsFingerprint.map(JSONValue.string) ?? .null)])),
+            ("deviceId", .string(deviceId)), ("role", .string(token.role)),
+            ("scopes", .array(token.scopes.map(JSONValue.string))), ("url", .string(url)),
+            ("requestId", requestId.map(JSONValue.string) ?? .null),
+            ("tokens", .array(tokens.map { .object([("role", .string($0.role)), ("scopes", .array($0.scopes.map(JSONValue.string)))]) })),
+        ])
+    }
 }
 
 /// What to pair as, and how long to try.

@@ -82,6 +82,8 @@ Upstream facts this follows (openclaw/openclaw; the spec cites the same files):
 Generations (--generation): g4 is current upstream (2026.7+), g3 the older behaviour.
 - g4: the pairing refusal carries waitForResolution: true and the socket is held for
   device.pair.resolved (see "waiting for resolution" below); g3 closes it at once (1008).
+- g4: two-step node approval (see "two-step node approval" below); node.pair.request and
+  node.pair.verify are gone (unknown method). g3 keeps them and has no command-surface step.
 
 Not modelled: auth rate limiting, trusted CIDRs and proxies, Control UI rules, a second route
 in setup codes (`urls`), join-link redemption, the SQLite store. Pre-connect frames over
@@ -171,6 +173,8 @@ DEVICE_METHODS = ["device.pair.list", "device.pair.approve", "device.pair.reject
                   "device.token.revoke"]
 NODE_METHODS = ["node.list", "node.pair.list", "node.pair.approve", "node.pair.reject",
                 "node.pair.request", "node.pair.remove", "node.pair.verify"]
+# Removed in 2026.7 (g4): a node is approved by device pairing, then its command surface.
+G3_ONLY_NODE_METHODS = ["node.pair.request", "node.pair.verify"]
 
 
 def now_ms():
@@ -567,6 +571,31 @@ class Gateway:
                 await conn.ws.close(1008, reason)
             except Exception:
                 pass
+
+    # ------------------------------------------------ two-step node approval (g4)
+    # docs/nodes/node-host.md "Pair + name": after its device pairing is approved, a node's next
+    # connect is admitted with no effective commands and creates a separate command-surface
+    # request (listed by node.pair.list, approved by node.pair.approve {requestId} → {requestId,
+    # node}; the device and node request ids differ). Bootstrap enrollment (a setup code)
+    # approves the first surface automatically.
+
+    def node_surface(self, device_id, params, conn, bootstrap):
+        if device_id in self.node_paired or any(r["nodeId"] == device_id for r in self.node_pending.values()):
+            return
+        client = params["client"]
+        surface = {"nodeId": device_id}
+        for key, source in (("displayName", "displayName"), ("platform", "platform"), ("version", "version"),
+                            ("deviceFamily", "deviceFamily"), ("modelIdentifier", "modelIdentifier")):
+            if client.get(source):
+                surface[key] = client[source]
+        surface.update({"caps": params.get("caps") or [], "commands": params.get("commands") or [], "remoteIp": conn.remote})
+        if bootstrap:
+            now = now_ms()
+            self.node_paired[device_id] = dict(surface, token=new_token(), createdAtMs=now, approvedAtMs=now)
+            self.save_state()
+            log("node-approved", requestId=None, nodeId=device_id)
+            return
+        self.create_node_request(surface)
 
     # ------------------------------------------- waiting for resolution (g4)
     # 2026.7+ (packages/gateway-protocol/src/connect-error-details.ts; the Control UI's pairing
@@ -1055,6 +1084,8 @@ class Gateway:
         conn.connected_at = now_ms()
         if device_id and role == "node":
             self.remember_node(device_id, params, pending=False)
+            if self.args.generation == "g4":
+                self.node_surface(device_id, params, conn, bootstrap=method == "bootstrap")
         auth = {"role": role, "scopes": scopes}
         if device_id:
             grant = self.ensure_token(device_id, role, scopes)
@@ -1075,7 +1106,7 @@ class Gateway:
             self.save_state()
         log("connect-ok", deviceId=device_id, role=role, clientId=params["client"]["id"], auth=method,
             scopes=scopes)
-        methods = DEVICE_METHODS + NODE_METHODS
+        methods = DEVICE_METHODS + [m for m in NODE_METHODS if self.args.generation == "g3" or m not in G3_ONLY_NODE_METHODS]
         events = ["tick", "shutdown", "device.pair.requested", "device.pair.resolved", "device.pair.changed",
                   "node.pair.requested", "node.pair.resolved"]
         if self.args.generation == "g4":
@@ -1181,6 +1212,9 @@ class Gateway:
             "node.pair.remove": self.m_node_remove, "node.pair.verify": self.m_node_verify,
             "device.pair.setupCode": self.m_setup_code,
         }
+        if self.args.generation == "g4":
+            for removed in G3_ONLY_NODE_METHODS:
+                del handlers[removed]
         if self.args.generation == "g4":
             handlers["device.pair.setupStatus"] = self.m_setup_status
         handler = handlers.get(method)

@@ -25,7 +25,7 @@ struct PairFlowLabTests {
             #expect(try await pair.waitForExit(timeout: .seconds(20)) == .exited(4), "\(pair.outputExcerpt)")
             let lines = pair.stderr.split(separator: "\n").map(String.init)
             #expect(lines.suffix(2) == ["error: pairing request \(requestId) was rejected on the gateway",
-                                        "hint: run 'clawpair pair' again if that was a mistake, and ask the operator to approve the new request"],
+                                        "hint: run 'clawpair pair' again, and have the new request approved while it is pending"],
                     "\(pair.stderr)")
             // The gateway saw the device once: no retry after the rejection.
             #expect(lab.gateway.logs("pending").count == 1)

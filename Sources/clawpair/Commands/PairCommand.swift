@@ -15,12 +15,11 @@ struct PairCommand: ParsableCommand {
                 + "primary route), connects over the first that answers with this machine's device identity and the "
                 + "code's bootstrap token, and asks for the role given (node by default, as client node-host; operator "
                 + "as client cli with the scopes a setup code hands off).",
-            "Unless the gateway approves it at once (it does so for loopback connections), the device waits as a "
-                + "pending request: its request id and the exact approve command are printed (again every 30 s, with "
-                + "the time waited). Current gateways (2026.7+) hold the refused connection and tell clawpair of the "
-                + "operator's decision at once; older ones are asked again with the same identity, role and scopes "
-                + "(backing off from 1 s to 5 s). Waiting ends when an operator approves the request, rejects it "
-                + "(exit 4), the gateway lets it expire (exit 4), or --wait runs out. Then the device token(s) the gateway issued are stored in the "
+            "Unless the gateway approves it at once (it does so for loopback connections), the device waits as a pending request: its request id "
+                + "and the exact approve command are printed (again every 30 s, with the time waited). Current gateways (2026.7+) hold the refused "
+                + "connection and tell clawpair of the operator's decision at once; older ones are asked again with the same identity, role and "
+                + "scopes (backing off from 1 s to 5 s). Waiting ends when an operator approves the request, rejects it (exit 4), the gateway lets "
+                + "it expire (exit 4), or --wait runs out. Then the device token(s) the gateway issued are stored in the "
                 + "paired-gateways registry with the gateway's URLs and TLS pin ('clawpair gateways list'); the first "
                 + "paired gateway becomes the one commands use by default.",
             "Ctrl-C at any point leaves nothing half-written: the registry record is written once, atomically, after "
@@ -144,30 +143,16 @@ struct PairCommand: ParsableCommand {
             context.note("  (or: openclaw devices approve \(id ?? "<requestId>"))")
         case .handoffTokensIgnored(let count):
             context.note("Ignored \(count) hand-off token(s) issued over plaintext to a non-local host.")
-        case .stillWaiting(let elapsed, let requestId):
-            let id = requestId.map { TerminalText.sanitize($0, maxScalars: 80) }
-            context.note("Still waiting (\(DurationText.describe(milliseconds: GatewayPairing.milliseconds(elapsed)))) for approval of "
-                         + "pairing request \(id ?? "(id not given)"); on the gateway host run: \(PairingRequired(requestId: requestId).approveCommand)")
-        case .approved, .rejected, .expired:
-            break
+        case .stillWaiting(let elapsed, let id):
+            context.note("Still waiting (\(DurationText.describe(milliseconds: GatewayPairing.milliseconds(elapsed)))) for approval of pairing request "
+                         + "\(GatewayError.describe(requestId: id)); on the gateway host run: \(PairingRequired(requestId: id).approveCommand)")
+        case .approved, .rejected, .expired: break
         }
     }
 
     private func show(_ result: PairingResult, registry: GatewayRegistry, context: CommandContext) {
         let record = result.gateway, token = result.token
-        if context.globals.json {
-            context.printJSON(.object([
-                ("ok", true),
-                ("gateway", .object([("id", .string(record.id)), ("name", .string(record.name)),
-                                     ("urls", .array(record.urls.map(JSONValue.string))),
-                                     ("tlsFingerprint", record.tlsFingerprint.map(JSONValue.string) ?? .null)])),
-                ("deviceId", .string(result.deviceId)), ("role", .string(token.role)),
-                ("scopes", .array(token.scopes.map(JSONValue.string))), ("url", .string(result.url)),
-                ("requestId", result.requestId.map(JSONValue.string) ?? .null),
-                ("tokens", .array(result.tokens.map { .object([("role", .string($0.role)), ("scopes", .array($0.scopes.map(JSONValue.string)))]) })),
-            ]))
-            return
-        }
+        if context.globals.json { return context.printJSON(result.json) }
         context.print("Paired with \(TerminalText.sanitize(record.name, maxScalars: 80)) (\(result.url)) as \(token.role)"
                       + (token.scopes.isEmpty ? "" : " with scopes \(token.scopes.joined(separator: ","))") + ".")
         context.print("Stored \(result.tokens.map(\.role).joined(separator: " and ")) token(s) in \(registry.directory) (gateway id \(record.id)).")

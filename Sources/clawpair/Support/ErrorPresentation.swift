@@ -71,6 +71,7 @@ enum ErrorPresentation {
         case GatewayRegistryError.unknownGateway: return .notFound
         case GatewayRegistryError.nameTaken: return .usage
         case let error as PairingError: return status(of: error)
+        case NodeApprovalError.unknownRequest: return .notFound
         default: return .failure
         }
     }
@@ -84,7 +85,6 @@ enum ErrorPresentation {
         case .invalidURL: return .usage
         case .unreachable: return .notFound
         case .tlsTrust, .pairingRequired, .authRejected, .deviceAuthRejected: return .refused
-        // Pairing decisions and scope refusals (issue #13): refused; version skew is a failure.
         case .pairingRejected, .pairingExpired, .scopeMismatch: return .refused
         case .protocolMismatch, .clientVersionMismatch: return .failure
         case .connectRejected, .rpcFailed: return error.isPermissionRefusal ? .refused : .failure
@@ -133,6 +133,7 @@ enum ErrorPresentation {
         case let error as QRError: return hint(for: error)
         case let error as GatewayRegistryError: return hint(for: error)
         case let error as PairingError: return hint(for: error)
+        case NodeApprovalError.unknownRequest: return "'clawpair nodes pending' lists the current requests (a node's retry can replace its request)"
         case AvahiError.daemonNotRunning: return "start it (systemctl start avahi-daemon) or use --backend native"
         case AvahiError.libraryUnavailable:
             return "install libavahi-client3 and libavahi-compat-libdnssd1, or use --backend native"
@@ -154,11 +155,6 @@ enum ErrorPresentation {
             return "pass the gateway's token with --token-file FILE or OPENCLAW_GATEWAY_TOKEN (or its password with --password-file)"
         case .deviceAuthRejected where error.hint == GatewayError.checkIdentityHint:
             return "check the identity with 'clawpair identity show'"
-        // Pairing decisions and scope refusals (issue #13).
-        case .pairingRejected, .pairingExpired:
-            return "run 'clawpair pair' again with a valid code, and have the new request approved ('clawpair devices approve')"
-        case .scopeMismatch:
-            return "'clawpair devices list' shows the approved scopes; approve a pending upgrade with 'clawpair devices approve', then retry"
         default:
             return nil
         }
@@ -228,10 +224,8 @@ enum ErrorPresentation {
         case .noRoute: return "'clawpair probe --all - < code.txt' shows every route's outcome"
         case .notApproved(let requestId, _):
             return "approve it (\(PairingRequired(requestId: requestId).approveCommand)), then run 'clawpair pair' again with the same code while it is valid"
-        case .rejected(let requestId, _):
-            return requestId == nil ? "the request may have been rejected; ask the operator"
-                : "run 'clawpair pair' again if that was a mistake, and ask the operator to approve the new request"
-        case .requestExpired: return "run 'clawpair pair' again and have the request approved while it is pending"
+        case .rejected(nil, _): return "the request may have been rejected; ask the operator"
+        case .rejected, .requestExpired: return "run 'clawpair pair' again, and have the new request approved while it is pending"
         case .gateway(let inner): return present(inner).hint
         case .transport(let inner): return present(inner).hint
         case .identity(let inner): return present(inner).hint

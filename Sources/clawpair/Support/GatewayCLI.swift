@@ -243,10 +243,8 @@ enum GatewayCLI {
                 members.append(("approveCommand", .string(pairing.approveCommand)))
             case .authRejected(let shape), .deviceAuthRejected(let shape), .connectRejected(let shape), .rpcFailed(_, let shape):
                 members.append(("gateway", shape.json))
-            case .scopeMismatch(let shape), .protocolMismatch(let shape), .clientVersionMismatch(let shape):
-                members.append(("gateway", shape.json))
-            case .pairingRejected(let requestId), .pairingExpired(let requestId):
-                members.append(("requestId", requestId.map(JSONValue.string) ?? .null))
+            case .scopeMismatch(let shape), .protocolMismatch(let shape), .clientVersionMismatch(let shape): members.append(("gateway", shape.json))
+            case .pairingRejected(let id), .pairingExpired(let id): members.append(("requestId", id.map(JSONValue.string) ?? .null))
             default: break
             }
         }
