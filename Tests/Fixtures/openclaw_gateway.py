@@ -20,6 +20,7 @@ stdout: `ready <port>` once listening, then one JSON object per line:
     connect-closed  {clientCloseCode}   (after a refusal: the Close code the client sent, null for none)
     pending         {requestId, deviceId, role, scopes, reason}
     waiting         {requestId, deviceId}       (g4: a refused connect held for device.pair.resolved)
+    join            {ok}                        (g4: a GET of /j/<shortcode>)
     resolution-sent {requestId, deviceId, decision}
     superseded      {requestId, deviceId, by}
     approved        {requestId, deviceId, silent}
@@ -86,7 +87,7 @@ Generations (--generation): g4 is current upstream (2026.7+), g3 the older behav
   node.pair.verify are gone (unknown method). g3 keeps them and has no command-surface step.
 
 Not modelled: auth rate limiting, trusted CIDRs and proxies, Control UI rules, a second route
-in setup codes (`urls`), join-link redemption, the SQLite store. Pre-connect frames over
+in setup codes (`urls`), the join route's rate limit, the SQLite store. Pre-connect frames over
 64 KiB close with 1009, later ones over policy.maxPayload likewise; a connect that does not
 arrive within 15 s closes with 1008; `cancel` frames are ignored.
 """
@@ -95,6 +96,7 @@ import asyncio
 import base64
 import hashlib
 import hmac
+import http
 import ipaddress
 import json
 import os
@@ -499,6 +501,7 @@ class Gateway:
         self.node_paired = {}
         self.node_meta = {}   # deviceId -> what a role-node connect declared (caps, commands, …)
         self.waiters = {}     # deviceId -> (Connection, requestId, future): held pairing refusals (g4)
+        self.join_codes = {}  # shortcode -> {payload, expiresAtMs}: single-use join URLs (g4)
         self.started_ms = now_ms()
         self.tls_fingerprint = None
         self.load_state()
@@ -596,6 +599,36 @@ class Gateway:
             log("node-approved", requestId=None, nodeId=device_id)
             return
         self.create_node_request(surface)
+
+    # ------------------------------------------------------- join URLs (g4)
+    # src/pairing/join-code.ts: the shortcode is 16 random bytes as 22 base64url characters;
+    # the URL is the setup URL as https (loopback ws as http), context path kept, + /j/<code>.
+    # The gateway's /j/ route answers a plain GET once with the setup payload JSON itself
+    # (Cache-Control: no-store), and 404 {"error":"not_found"} for an unknown, expired or used
+    # code or any query. Not modelled: the 429 rate limit.
+
+    def mint_join_url(self, base, payload, expires):
+        shortcode = b64url(secrets.token_bytes(16))
+        self.join_codes[shortcode] = {"payload": dict(payload), "expiresAtMs": expires}
+        return f"{base.rstrip('/')}/j/{shortcode}"
+
+    async def join_route(self, path, request_headers):
+        marker = path.rfind("/j/")
+        if marker < 0 and not path.endswith("/j"):
+            return None  # a WebSocket upgrade (or anything else): the gateway's handler
+        shortcode = path[marker + 3:] if marker >= 0 else ""
+        now = now_ms()
+        for code in [c for c, j in self.join_codes.items() if j["expiresAtMs"] <= now]:
+            del self.join_codes[code]
+        entry = None
+        if "?" not in path and re.fullmatch(r"[A-Za-z0-9_-]{22}", shortcode):
+            entry = self.join_codes.pop(shortcode, None)
+        headers = [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")]
+        if entry is None:
+            log("join", ok=False)
+            return http.HTTPStatus.NOT_FOUND, headers, b'{"error":"not_found"}'
+        log("join", ok=True)
+        return http.HTTPStatus.OK, headers, json.dumps(entry["payload"], separators=(",", ":")).encode()
 
     # ------------------------------------------- waiting for resolution (g4)
     # 2026.7+ (packages/gateway-protocol/src/connect-error-details.ts; the Control UI's pairing
@@ -1636,7 +1669,7 @@ class Gateway:
                 url.replace("ws://", "http://", 1) if loopback_host(host) else None
             if base is None:
                 raise RpcError("Join URLs require a TLS gateway endpoint, except for loopback.")
-            result["joinUrl"] = f"{base.rstrip('/')}/j/{secrets.token_hex(4).upper()}"
+            result["joinUrl"] = self.mint_join_url(base, payload, expires)
         if p.get("includeQr", True):
             qr = self.qr_data_url(code)
             if qr and len(qr) <= MAX_QR_DATA_URL:
@@ -1684,6 +1717,7 @@ class Gateway:
         self.port = self.args.port
         for host in self.hosts:
             server = await websockets.serve(self.handler, host, self.port, ssl=context, compression=None,
+                                            process_request=self.join_route,
                                             max_size=self.args.max_payload, ping_interval=None,
                                             max_queue=64, close_timeout=1)
             self.port = server.sockets[0].getsockname()[1]
