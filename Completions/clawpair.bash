@@ -171,6 +171,7 @@ _clawpair() {
         "clawpair pair|--name") COMPREPLY=(); return ;;
         "clawpair pair|--gateway-name") COMPREPLY=(); return ;;
         "clawpair pair|--code-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair pair|--target-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "clawpair pair|--wait") COMPREPLY=(); return ;;
         "clawpair pair|--timeout") COMPREPLY=(); return ;;
         "clawpair gateways check|--timeout") COMPREPLY=(); return ;;
@@ -207,7 +208,7 @@ _clawpair() {
         "clawpair nodes pending") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes approve") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes reject") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair pair") opts="--role --name --gateway-name --code-file --wait --timeout --allow-insecure --v3 --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair pair") opts="--role --name --gateway-name --code-file --target-file --wait --timeout --allow-insecure --v3 --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list use check forget" ;;
         "clawpair gateways list") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways use") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;

@@ -248,6 +248,7 @@ complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l ro
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l name -x -d 'This device\'s display name on the gateway (default: the host name)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l gateway-name -x -d 'The name to keep the gateway under in the registry (default: from its host)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l code-file -r -F -d 'Read the setup code from FILE'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l target-file -r -F -d 'Read the setup code or join URL from FILE (a regular file of at most 64 KiB) and remove it after the read, as \'openclaw connect --target-file\' does'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l wait -x -d 'How long to wait for an operator\'s approval, in ms or with a unit (default 5m)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l timeout -x -d 'Limit for probing and for each connection attempt (default 10000)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l allow-insecure -d 'Also dial ws:// routes to hosts that need wss:// (public and tailnet addresses)'

@@ -12,6 +12,9 @@
 // ``JoinFetching`` is injected so the redemption's decisions are tested without sockets.
 // (A local parse until ClawpairSetupCode's join-URL parser is merged.)
 
+#if canImport(Glibc)
+import Glibc
+#endif
 import ClawpairCore
 import ClawpairSetupCode
 import ClawpairTransport
@@ -114,6 +117,30 @@ public enum JoinError: Error, Sendable, Equatable {
     case unreachable(origin: String, phase: String, reason: String)
     /// The certificate failed system trust.
     case tlsTrust(origin: String, TLSTrustFailure)
+    /// The target file holds nothing but whitespace (it is left in place).
+    case emptyTargetFile(String)
+
+    /// A refusal a user acts on (the code is gone, or TLS trust failed), as opposed to a failure.
+    public var isRefusal: Bool {
+        switch self {
+        case .notFound, .tlsTrust: return true
+        default: return false
+        }
+    }
+
+    /// The join URL or target file given cannot be used.
+    public var isBadInput: Bool {
+        switch self {
+        case .invalidURL, .emptyTargetFile: return true
+        default: return false
+        }
+    }
+
+    /// Nothing answered.
+    public var isUnreachable: Bool {
+        if case .unreachable = self { return true }
+        return false
+    }
 }
 
 extension JoinError: ClawpairError {
@@ -131,6 +158,7 @@ extension JoinError: ClawpairError {
         case .invalidPayload(let reason): return "the gateway returned an invalid pairing payload: \(reason)"
         case .unreachable(let origin, let phase, let reason): return "cannot fetch the join URL from \(origin) (\(phase)): \(reason)"
         case .tlsTrust(let origin, let failure): return "TLS: \(origin): \(failure.message)"
+        case .emptyTargetFile(let path): return "the target file \(TerminalText.sanitize(path, maxScalars: 200)) is empty"
         }
     }
 
@@ -141,6 +169,7 @@ extension JoinError: ClawpairError {
         case .notFound: return "a join URL works once and for about 10 minutes: mint another on the gateway"
         case .rateLimited: return "wait, then try again"
         case .tlsTrust(_, let failure): return failure.hint
+        case .emptyTargetFile: return "write the setup code or join URL into it"
         case .unexpectedAnswer, .tooLarge, .invalidPayload, .unreachable: return nil
         }
     }
@@ -154,6 +183,34 @@ public protocol JoinFetching {
 
 /// Redeeming a join URL: the GET and the checks on its answer.
 public enum JoinRedemption {
+    /// The most a target file may hold (upstream's MAX_TARGET_FILE_BYTES).
+    public static let maxTargetFileBytes = 64 * 1024
+
+    /// The text of a target file, as `openclaw connect --target-file` reads it: a regular file of
+    /// at most 64 KiB, trimmed; an empty one is an error; after a non-empty read the file is
+    /// removed (it holds a single-use secret).
+    public static func takeTargetFile(_ path: String) throws -> String {
+        let text = GatewayAddress.trimmed(String(decoding: try FileIO.read(path: path, limit: maxTargetFileBytes), as: UTF8.self))
+        guard !text.isEmpty else { throw JoinError.emptyTargetFile(path) }
+        _ = unlink(path)
+        return text
+    }
+
+    /// The setup behind `text`: a join URL is redeemed (once; `willFetch` hears it first), anything
+    /// else decoded as a setup code; the join URL, when it was one.
+    public static func setup(from text: String, fetcher: any JoinFetching = NetworkJoinFetcher(),
+                             willFetch: (JoinURL) -> Void = { _ in }) throws -> (DecodedSetup, JoinURL?) {
+        let url: JoinURL?
+        do {
+            url = try JoinURL.parse(text)
+        } catch {
+            throw JoinError.invalidURL(error)
+        }
+        guard let url else { return (try SetupCode.parse(text), nil) }
+        willFetch(url)
+        return (try redeem(url, fetcher: fetcher), url)
+    }
+
     /// The setup payload behind `url` (a single-use secret: the gateway forgets it once fetched).
     public static func redeem(_ url: JoinURL, fetcher: any JoinFetching = NetworkJoinFetcher(),
                               timeout: Duration = JoinURL.timeout) throws(JoinError) -> DecodedSetup {

@@ -30,13 +30,16 @@ struct PairCommand: ParsableCommand {
             .value("name", "NAME", help: "This device's display name on the gateway (default: the host name)."),
             .value("gateway-name", "NAME", help: "The name to keep the gateway under in the registry (default: from its host)."),
             .value("code-file", "FILE", help: "Read the setup code from FILE.", completion: .file),
+            .value("target-file", "FILE", help: "Read the setup code or join URL from FILE (a regular file of at most 64 KiB) and remove it "
+                   + "after the read, as 'openclaw connect --target-file' does.", completion: .file),
             .value("wait", "MS", help: "How long to wait for an operator's approval, in ms or with a unit (default 5m)."),
             .value("timeout", "MS", help: "Limit for probing and for each connection attempt (default 10000)."),
             .flag("allow-insecure", help: "Also dial ws:// routes to hosts that need wss:// (public and tailnet addresses)."),
             .flag("v3", help: "Sign the v3 connect payload (binds platform and device family) instead of v2."),
         ],
-        arguments: [ArgumentSpec("setup-code", help: "The setup code in any form 'setup-code decode' accepts, or - for standard "
-                                 + "input (prefer - or --code-file: arguments are visible to other users).", optional: true)],
+        arguments: [ArgumentSpec("setup-code", help: "The setup code in any form 'setup-code decode' accepts, a join URL "
+                                 + "(https://GATEWAY/j/CODE, from 'clawpair devices join-code'), or - for standard input (prefer - or "
+                                 + "--target-file: arguments are visible to other users).", optional: true)],
         examples: [
             Example("clawpair pair - < code.txt", "Pair as a node with a code minted by 'clawpair qr --node' or 'openclaw qr'"),
             Example("clawpair pair --role operator --name build-box --code-file code.txt", "Pair as an operator"),
@@ -81,10 +84,9 @@ struct PairCommand: ParsableCommand {
         waitMs = try DurationOption.milliseconds(arguments.value("wait"), option: "wait", default: 300_000, allowZero: true)
         timeoutMs = try DurationOption.milliseconds(arguments.value("timeout"), option: "timeout", default: GatewayCLI.defaultTimeoutMs,
                                                     allowZero: false)
-        if arguments.positionals.first != nil && arguments.value("code-file") != nil {
-            throw UsageError("give the setup code once: as an argument or with --code-file")
-        }
-        if arguments.positionals.first == nil && arguments.value("code-file") == nil {
+        let sources = [arguments.positionals.first, arguments.value("code-file"), arguments.value("target-file")].compactMap { $0 }.count
+        if sources > 1 { throw UsageError("give the setup code once: as an argument, with --code-file or with --target-file") }
+        if sources == 0 {
             throw UsageError("missing argument <setup-code> for 'clawpair pair'",
                              hint: "e.g. clawpair pair - < code.txt (mint one with 'clawpair qr --node' on the gateway)")
         }
@@ -97,6 +99,7 @@ struct PairCommand: ParsableCommand {
     /// The code's text, and whether it came from the command line (visible to other users).
     private func readCode(_ context: CommandContext) throws -> (text: String, inArgv: Bool) {
         let text: String
+        if let file = arguments.value("target-file") { return (try JoinRedemption.takeTargetFile(file), false) }
         if let file = arguments.value("code-file") {
             text = String(decoding: try FileIO.read(path: file, limit: 64 * 1024), as: UTF8.self)
         } else if arguments.positionals[0] == "-" {
@@ -110,10 +113,10 @@ struct PairCommand: ParsableCommand {
 
     private func pair(_ context: CommandContext) throws -> ExitStatus {
         let code = try readCode(context)
-        let setup = try SetupCode.parse(code.text)
-        if code.inArgv && GatewayPairing.credential(of: setup) != nil {
-            context.warn("a setup code on the command line is visible to other users (ps, shell history); prefer - (stdin) or --code-file FILE")
-        }
+        let visible = { if code.inArgv { context.warn("a setup code on the command line is visible to other users (ps, shell history); prefer - (stdin) or --code-file FILE") } }
+        let (setup, joinURL) = try JoinRedemption.setup(from: code.text) { _ in visible() }
+        if let joinURL { context.note("Redeemed the join URL at \(joinURL.origin) (it works only once).") }
+        if joinURL == nil && GatewayPairing.credential(of: setup) != nil { visible() }
         let options = PairingOptions(role: role, deviceName: arguments.value("name") ?? HostName.current(fallback: "linux"),
                                      gatewayName: arguments.value("gateway-name"), wait: .milliseconds(waitMs),
                                      timeout: .milliseconds(timeoutMs), allowInsecure: arguments.flag("allow-insecure"),

@@ -72,6 +72,7 @@ enum ErrorPresentation {
         case GatewayRegistryError.nameTaken: return .usage
         case let error as PairingError: return status(of: error)
         case NodeApprovalError.unknownRequest: return .notFound
+        case let error as JoinError: return error.isRefusal ? .refused : error.isUnreachable ? .notFound : error.isBadInput ? .usage : .failure
         default: return .failure
         }
     }
