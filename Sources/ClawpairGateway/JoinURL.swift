@@ -233,3 +233,32 @@ public enum JoinRedemption {
         }
     }
 }
+
+/// A join URL as `openclaw devices join-code` mints it.
+public struct JoinCode: Sendable, Equatable {
+    /// The single-use URL (a secret until used or expired).
+    public var url: String
+    /// When its setup credential expires (epoch ms), if the gateway said.
+    public var expiresAtMs: Int64?
+    /// The URL is plain http to loopback: the gateway is only bound to loopback (no public
+    /// origin), so only this machine, or a tunnel to it, can use it.
+    public var loopbackOnly: Bool
+
+    /// Mints one: `device.pair.setupCode {bootstrapProfile: node, includeQr: false, joinUrl: true}`
+    /// (operator.admin; upstream src/gateway/server-methods/device-pair-setup.ts).
+    public static func mint(_ session: OperatorSession) throws -> JoinCode {
+        var request = SetupCodeRequest(bootstrapProfile: "node")
+        request.joinURL = true
+        let result = try session.mintSetupCode(request)
+        guard let text = result.joinUrl, let url = try JoinURL.parse(text) else {
+            throw GatewayError.protocolViolation("device.pair.setupCode returned no join URL (the gateway may predate 2026.7)")
+        }
+        return JoinCode(url: url.text, expiresAtMs: result.expiresAtMs, loopbackOnly: !url.tls)
+    }
+
+    /// `{"ok": true, "joinUrl", "expiresAtMs", "loopbackOnly"}`.
+    public var json: JSONValue {
+        .object([("ok", true), ("joinUrl", .string(url)), ("expiresAtMs", expiresAtMs.map(JSONValue.int) ?? .null),
+                 ("loopbackOnly", .bool(loopbackOnly))])
+    }
+}

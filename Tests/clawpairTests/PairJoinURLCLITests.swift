@@ -63,4 +63,34 @@ struct PairJoinURLCLITests {
             #expect(both.status == 2 && both.stderr.contains("give the setup code once"), "\(both)")
         }
     }
+
+    @Test("devices join-code mints a single-use URL, warns when the gateway is only bound to loopback, and pair redeems it")
+    func joinCodeCommand() async throws {
+        try await Commands.withHome { home in
+            try await withTestGateway(TestGatewayOptions(token: Commands.token)) { gateway in
+                let minted = try home.op(gateway, ["devices", "join-code"])
+                #expect(minted.status == 0, "\(minted)")
+                let url = minted.stdout.trimmingCharacters(in: .newlines)
+                #expect(url.range(of: #"^http://127\.0\.0\.1:\#(gateway.port)/j/[A-Za-z0-9_-]{22}$"#, options: .regularExpression) != nil, "\(url)")
+                let lines = minted.stderr.split(separator: "\n").map(String.init)
+                #expect(lines.contains { $0.hasPrefix("Single use, valid until ") && $0.hasSuffix(". On the node: clawpair pair --target-file FILE") },
+                        "\(minted.stderr)")
+                #expect(lines.last == "warning: the gateway is only bound to loopback: this join URL works only on this machine or through a "
+                        + "tunnel; set gateway.publicOrigin to the gateway's public HTTPS origin so other machines can join", "\(minted.stderr)")
+                let json = try Commands.json(try home.op(gateway, ["devices", "join-code", "--json"]).stdout)
+                #expect(json["ok"] as? Bool == true && json["loopbackOnly"] as? Bool == true && json["expiresAtMs"] as? Int != nil)
+                // Another machine's home: this one's identity is the operator's.
+                let paired = try home.run(["pair", "-", "--name", "joined", "--wait", "0"], environment: ["CLAWPAIR_HOME": home.directory + "/node"],
+                                          stdin: url + "\n")
+                #expect(paired.status == 0, "\(paired)")
+            }
+            var older = TestGatewayOptions(token: Commands.token)
+            older.generation = .g3
+            try await withTestGateway(older) { gateway in
+                let refused = try home.op(gateway, ["devices", "join-code"])
+                #expect(refused.status == 1, "an older gateway has no join URLs: \(refused)")
+                #expect(refused.stderr.contains("device.pair.setupCode failed"), "\(refused)")
+            }
+        }
+    }
 }
