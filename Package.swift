@@ -62,6 +62,7 @@ let package = Package(
         .library(name: "ClawpairTransport", targets: ["ClawpairTransport"]),
         .library(name: "ClawpairProbe", targets: ["ClawpairProbe"]),
         .library(name: "ClawpairGateway", targets: ["ClawpairGateway"]),
+        .library(name: "ClawpairAdvertise", targets: ["ClawpairAdvertise"]),
     ],
     targets: [
         // C libraries.
@@ -101,13 +102,16 @@ let package = Package(
         .target(name: "ClawpairGateway", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
                                                         "ClawpairIdentity", "ClawpairProbe", "ClawpairSetupCode", "ClawpairConfig"]),
 
+        // Advertising a gateway: the OpenClaw config's beacon, health-gated registration with avahi-daemon.
+        .target(name: "ClawpairAdvertise", dependencies: ["ClawpairCore", "ClawpairConfig", "ClawpairDiscovery", "ClawpairAvahi",
+                                                          "ClawpairProbe"]),
         // The command-line tool: parses arguments, calls the libraries, formats output.
         // Release builds link the Swift runtime statically (`make build`: --static-swift-stdlib).
         .executableTarget(
             name: "clawpair",
             dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit", "ClawpairIdentity", "ClawpairQR",
                            "ClawpairDNS", "ClawpairDiscovery", "ClawpairProbe", "ClawpairAvahi", "ClawpairMDNS",
-                           "ClawpairWideArea", "ClawpairConfig", "ClawpairGateway", "ClawpairBrowse", "CProcessShims"]
+                           "ClawpairWideArea", "ClawpairConfig", "ClawpairGateway", "ClawpairBrowse", "ClawpairAdvertise", "CProcessShims"]
         ),
 
         // Examples: small programs using the libraries (README, "Using clawpair from Swift"), built by a plain `swift build`.
@@ -136,6 +140,7 @@ let package = Package(
         .testTarget(name: "ClawpairTransportTests", dependencies: ["ClawpairTransport", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairProbeTests", dependencies: ["ClawpairProbe", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairGatewayTests", dependencies: ["ClawpairGateway", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairAdvertiseTests", dependencies: ["ClawpairAdvertise", "ClawpairTestSupport"]),
         .testTarget(
             name: "CLibraryTests",
             dependencies: ["CDNSSD", "CAvahiClient", "CQRencode", "ClawpairQR", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",
