@@ -87,8 +87,8 @@ struct JoinURLTests {
             #expect(setup.bootstrapToken != nil)
             #expect(setup.endpoints.first?.url == gateway.url)
             #expect(throws: JoinError.notFound(origin: url.origin)) { try JoinRedemption.redeem(url) }
-            let logs = gateway.logs("join").map { $0["ok"] as? Bool }
-            #expect(logs == [true, false])
+            #expect(try await gateway.waitForLog("join")["ok"] as? Bool == true)
+            #expect(try await gateway.waitForLog("join", occurrence: 2)["ok"] as? Bool == false)
         }
     }
 }
