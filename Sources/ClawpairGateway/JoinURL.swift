@@ -196,6 +196,26 @@ public enum JoinRedemption {
         return text
     }
 
+    /// The most a setup code file or standard input may hold.
+    public static let maxCodeBytes = 64 * 1024
+
+    /// The text `clawpair pair` was given, trimmed: `targetFile` (read and removed, see
+    /// ``takeTargetFile(_:)``), else `codeFile` (kept), else the argument (`-`: `standardInput`,
+    /// called with the byte limit); `inArgv` when the text itself was on the command line.
+    public static func readTarget(argument: String?, codeFile: String?, targetFile: String?,
+                                  standardInput: (Int) throws -> [UInt8]) throws -> (text: String, inArgv: Bool) {
+        if let targetFile { return (try takeTargetFile(targetFile), false) }
+        let bytes: [UInt8]
+        if let codeFile {
+            bytes = try FileIO.read(path: codeFile, limit: maxCodeBytes)
+        } else if argument == "-" {
+            bytes = try standardInput(maxCodeBytes)
+        } else {
+            return (GatewayAddress.trimmed(argument ?? ""), true)
+        }
+        return (GatewayAddress.trimmed(String(decoding: bytes, as: UTF8.self)), false)
+    }
+
     /// The setup behind `text`: a join URL is redeemed (once; `willFetch` hears it first), anything
     /// else decoded as a setup code; the join URL, when it was one.
     public static func setup(from text: String, fetcher: any JoinFetching = NetworkJoinFetcher(),

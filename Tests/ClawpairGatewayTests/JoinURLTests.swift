@@ -1,4 +1,5 @@
 import ClawpairCore
+import Foundation
 import ClawpairIdentity
 import ClawpairSetupCode
 import ClawpairTestSupport
@@ -66,6 +67,28 @@ struct JoinURLTests {
         }
         let huge = JoinHTTPResponse(status: 200, contentType: "application/json", body: Array(repeating: 0x20, count: JoinURL.maxBodyBytes + 1))
         #expect(Self.redeem(huge) == .failure(.tooLarge))
+    }
+
+    @Test("pair's input: a target file is read and removed, a code file kept, - reads standard input, an argument is in argv")
+    func readTarget() throws {
+        let directory = NSTemporaryDirectory() + "clawpair-target-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let target = directory + "/target", code = directory + "/code"
+        try " https://gw/j/\(Self.code)\n".write(toFile: target, atomically: true, encoding: .utf8)
+        try "CODE\n".write(toFile: code, atomically: true, encoding: .utf8)
+        let none: (Int) throws -> [UInt8] = { _ in Issue.record("standard input read"); return [] }
+        #expect(try JoinRedemption.readTarget(argument: nil, codeFile: nil, targetFile: target, standardInput: none) == ("https://gw/j/\(Self.code)", false))
+        #expect(!FileManager.default.fileExists(atPath: target))
+        #expect(try JoinRedemption.readTarget(argument: nil, codeFile: code, targetFile: nil, standardInput: none) == ("CODE", false))
+        #expect(FileManager.default.fileExists(atPath: code))
+        var asked = 0
+        let piped = try JoinRedemption.readTarget(argument: "-", codeFile: nil, targetFile: nil) { limit in
+            asked = limit
+            return Array("piped\n".utf8)
+        }
+        #expect(piped == ("piped", false) && asked == JoinRedemption.maxCodeBytes)
+        #expect(try JoinRedemption.readTarget(argument: "ws://h:1", codeFile: nil, targetFile: nil, standardInput: none) == ("ws://h:1", true))
     }
 
     @Test("against the stand-in gateway: minted by device.pair.setupCode joinUrl, fetched once over loopback http, then gone")

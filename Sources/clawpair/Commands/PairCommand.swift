@@ -98,17 +98,11 @@ struct PairCommand: ParsableCommand {
 
     /// The code's text, and whether it came from the command line (visible to other users).
     private func readCode(_ context: CommandContext) throws -> (text: String, inArgv: Bool) {
-        let text: String
-        if let file = arguments.value("target-file") { return (try JoinRedemption.takeTargetFile(file), false) }
-        if let file = arguments.value("code-file") {
-            text = String(decoding: try FileIO.read(path: file, limit: 64 * 1024), as: UTF8.self)
-        } else if arguments.positionals[0] == "-" {
+        try JoinRedemption.readTarget(argument: arguments.positionals.first, codeFile: arguments.value("code-file"),
+                                      targetFile: arguments.value("target-file")) { limit in
             if context.stdinIsTTY { context.note("Paste the setup code, then press Ctrl-D:") }
-            text = String(decoding: try context.readStandardInput(64 * 1024), as: UTF8.self)
-        } else {
-            return (arguments.positionals[0].trimmingTrailingNewlines, true)
+            return try context.readStandardInput(limit)
         }
-        return (text.trimmingTrailingNewlines, false)
     }
 
     private func pair(_ context: CommandContext) throws -> ExitStatus {
