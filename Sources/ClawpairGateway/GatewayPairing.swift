@@ -115,6 +115,10 @@ public struct PairingResult: Sendable, Equatable {
     public var requestId: String?
     /// Whether this gateway became the selected one (no gateway was selected before).
     public var becameActive: Bool
+    /// A node paired with a gateway that approves a node's commands as a second step (2026.7+:
+    /// its hello-ok lists methods but no longer `node.pair.request`); unless the setup code's
+    /// enrollment approved them, an operator still has to (`node.pair.approve`).
+    public var commandApprovalFollows = false
 
     /// `{"ok": true, "gateway": {id, name, urls, tlsFingerprint}, "deviceId", "role", "scopes",
     /// "url", "requestId", "tokens": [{role, scopes}]}`: no token value.
@@ -403,8 +407,11 @@ public struct GatewayPairing {
         }
         let (record, becameActive) = try commit(issued, endpoint: endpoint, deviceId: device.deviceId,
                                                 certificateFingerprint: answer.certificateFingerprint)
-        return PairingResult(gateway: record, url: endpoint.url, deviceId: device.deviceId, token: token, tokens: issued,
-                             requestId: requestId, becameActive: becameActive)
+        var result = PairingResult(gateway: record, url: endpoint.url, deviceId: device.deviceId, token: token, tokens: issued,
+                                   requestId: requestId, becameActive: becameActive)
+        let methods = answer.hello.methods
+        result.commandApprovalFollows = options.role == .node && !methods.isEmpty && !methods.contains("node.pair.request")
+        return result
     }
 
     /// Hand-off tokens are kept only from a bootstrap connect over wss://, or over ws:// to a

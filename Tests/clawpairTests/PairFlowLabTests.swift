@@ -46,6 +46,7 @@ struct PairFlowLabTests {
             #expect(try await lab.asOperator(["devices", "approve", requestId]).status.isSuccess)
             #expect(try await pair.waitForExit(timeout: .seconds(20)) == .exited(0), "\(pair.outputExcerpt)")
             #expect(lab.gateway.logs("waiting").isEmpty)
+            #expect(pair.stderr.contains("Next: 'clawpair nodes status' on the gateway shows this machine."), "one step only: \(pair.stderr)")
             #expect(lab.gateway.logs("pending").count == 1, "every retry reused the pending request")
         }
     }

@@ -29,6 +29,8 @@ struct PairJoinURLCLITests {
                 #expect(paired.status == 0, "\(paired)")
                 #expect(paired.stderr.contains("Redeemed the join URL at http://127.0.0.1:\(gateway.port) (it works only once)."), "\(paired)")
                 #expect(!paired.stderr.contains("visible to other users"))
+                #expect(paired.stderr.contains("Step 2: unless the code approved them, an operator approves this node's commands on the gateway "
+                                               + "('clawpair nodes pending' lists it there)."), "\(paired)")
                 #expect(!FileManager.default.fileExists(atPath: file), "the target file is removed after the read")
                 #expect(!paired.stdout.contains(url) && !paired.stderr.contains(url), "the join URL is a secret")
 

@@ -155,7 +155,8 @@ struct PairCommand: ParsableCommand {
         context.print("Stored \(result.tokens.map(\.role).joined(separator: " and ")) token(s) in \(registry.directory) (gateway id \(record.id)).")
         if result.becameActive { context.note("It is now the default gateway for clawpair commands ('clawpair gateways use' changes that).") }
         if token.role == GatewayRole.node.rawValue {
-            context.note("Next: 'clawpair nodes status' on the gateway shows this machine.")
+            context.note(result.commandApprovalFollows ? "Step 2: unless the code approved them, an operator approves this node's commands on the "
+                         + "gateway ('clawpair nodes pending' lists it there)." : "Next: 'clawpair nodes status' on the gateway shows this machine.")
         } else {
             context.note("Next: clawpair devices list")
         }
