@@ -4,7 +4,7 @@ _clawpair() {
     local path="clawpair" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "$path ${COMP_WORDS[i]}" in
-            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair qr"|"clawpair qr render"|"clawpair qr scan"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair devices"|"clawpair devices list"|"clawpair devices approve"|"clawpair devices reject"|"clawpair devices remove"|"clawpair devices rotate"|"clawpair devices revoke"|"clawpair nodes"|"clawpair nodes status"|"clawpair nodes pending"|"clawpair nodes approve"|"clawpair nodes reject"|"clawpair pair"|"clawpair gateways"|"clawpair gateways list"|"clawpair gateways use"|"clawpair gateways check"|"clawpair gateways forget"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
+            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair qr"|"clawpair qr render"|"clawpair qr scan"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair devices"|"clawpair devices list"|"clawpair devices approve"|"clawpair devices reject"|"clawpair devices remove"|"clawpair devices rotate"|"clawpair devices revoke"|"clawpair devices join-code"|"clawpair nodes"|"clawpair nodes status"|"clawpair nodes pending"|"clawpair nodes approve"|"clawpair nodes reject"|"clawpair pair"|"clawpair gateways"|"clawpair gateways list"|"clawpair gateways use"|"clawpair gateways check"|"clawpair gateways forget"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
         esac
     done
     case "$path|$prev" in
@@ -136,6 +136,14 @@ _clawpair() {
         "clawpair devices revoke|--password") COMPREPLY=(); return ;;
         "clawpair devices revoke|--timeout") COMPREPLY=(); return ;;
         "clawpair devices revoke|--tls-fingerprint") COMPREPLY=(); return ;;
+        "clawpair devices join-code|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); return ;;
+        "clawpair devices join-code|--gateway") COMPREPLY=(); return ;;
+        "clawpair devices join-code|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair devices join-code|--password-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair devices join-code|--token") COMPREPLY=(); return ;;
+        "clawpair devices join-code|--password") COMPREPLY=(); return ;;
+        "clawpair devices join-code|--timeout") COMPREPLY=(); return ;;
+        "clawpair devices join-code|--tls-fingerprint") COMPREPLY=(); return ;;
         "clawpair nodes status|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); return ;;
         "clawpair nodes status|--gateway") COMPREPLY=(); return ;;
         "clawpair nodes status|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -172,6 +180,7 @@ _clawpair() {
         "clawpair pair|--name") COMPREPLY=(); return ;;
         "clawpair pair|--gateway-name") COMPREPLY=(); return ;;
         "clawpair pair|--code-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair pair|--target-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "clawpair pair|--wait") COMPREPLY=(); return ;;
         "clawpair pair|--timeout") COMPREPLY=(); return ;;
         "clawpair gateways check|--timeout") COMPREPLY=(); return ;;
@@ -196,19 +205,20 @@ _clawpair() {
         "clawpair identity verify") opts="--public-key --payload --payload-file --signature --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair zone") opts="--domain --ipv4 --ipv6 --port --display-name --host-label --instance-label --tls --tls-fingerprint --tailnet-dns --mode --ssh-port --cli-path -o --output --force --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair probe") opts="--stagger --timeout --fastest --all --tls-fingerprint --trust --allow-insecure --discover --discover-backend --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair devices") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list approve reject remove rotate revoke" ;;
+        "clawpair devices") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list approve reject remove rotate revoke join-code" ;;
         "clawpair devices list") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices approve") opts="--latest -y --yes --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices reject") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices remove") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices rotate") opts="--device --role --scope --reveal --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices revoke") opts="--device --role --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair devices join-code") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="status pending approve reject" ;;
         "clawpair nodes status") opts="--connected --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes pending") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes approve") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes reject") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair pair") opts="--role --name --gateway-name --code-file --wait --timeout --allow-insecure --v3 --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair pair") opts="--role --name --gateway-name --code-file --target-file --wait --timeout --allow-insecure --v3 --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list use check forget" ;;
         "clawpair gateways list") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways use") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
