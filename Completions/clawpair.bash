@@ -8,7 +8,7 @@ _clawpair() {
     local path="clawpair" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "$path ${COMP_WORDS[i]}" in
-            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair qr"|"clawpair qr render"|"clawpair qr scan"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair devices"|"clawpair devices list"|"clawpair devices approve"|"clawpair devices reject"|"clawpair devices remove"|"clawpair devices rotate"|"clawpair devices revoke"|"clawpair nodes"|"clawpair nodes status"|"clawpair nodes pending"|"clawpair nodes approve"|"clawpair nodes reject"|"clawpair pair"|"clawpair gateways"|"clawpair gateways list"|"clawpair gateways use"|"clawpair gateways check"|"clawpair gateways forget"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
+            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair qr"|"clawpair qr render"|"clawpair qr scan"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair devices"|"clawpair devices list"|"clawpair devices approve"|"clawpair devices reject"|"clawpair devices remove"|"clawpair devices rotate"|"clawpair devices revoke"|"clawpair devices join-code"|"clawpair nodes"|"clawpair nodes status"|"clawpair nodes pending"|"clawpair nodes approve"|"clawpair nodes reject"|"clawpair pair"|"clawpair gateways"|"clawpair gateways list"|"clawpair gateways use"|"clawpair gateways check"|"clawpair gateways forget"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
         esac
     done
     case "$path|$prev" in
@@ -16,6 +16,7 @@ _clawpair() {
         "clawpair discover|--backend") COMPREPLY=($(compgen -W "auto avahi native" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair discover|--domain") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair discover|--dns-server") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair discover|--max-gateways") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair advertise|--port") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair advertise|--name") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair advertise|--display-name") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
@@ -146,6 +147,15 @@ _clawpair() {
         "clawpair devices revoke|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair devices revoke|--trust") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair devices revoke|--tls-fingerprint") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices join-code|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices join-code|--gateway") local IFS=$'\n'; COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list-names gateways 2>/dev/null)" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices join-code|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices join-code|--password-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices join-code|--token") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices join-code|--password") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices join-code|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices join-code|--trust") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices join-code|--tls-fingerprint") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair nodes status|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair nodes status|--gateway") local IFS=$'\n'; COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list-names gateways 2>/dev/null)" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair nodes status|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
@@ -186,6 +196,7 @@ _clawpair() {
         "clawpair pair|--name") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair pair|--gateway-name") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair pair|--code-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair pair|--target-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair pair|--wait") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair pair|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair gateways check|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
@@ -193,7 +204,7 @@ _clawpair() {
     local opts="" subs=""
     case "$path" in
         "clawpair") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="discover advertise setup-code qr identity zone probe devices nodes pair gateways completions" ;;
-        "clawpair discover") opts="--timeout --backend --first --watch --domain --dns-server --local-only --wide-area-only --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair discover") opts="--timeout --backend --first --watch --domain --dns-server --local-only --wide-area-only --max-gateways --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair advertise") opts="--port --from-openclaw-config --name --display-name --tls --tls-fingerprint --mode --ssh-port --tailnet-dns --txt --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair setup-code") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="encode decode" ;;
         "clawpair setup-code encode") opts="--url --bootstrap-token-file --bootstrap-token --expires-in --expires-at-ms --tls-fingerprint --prefix --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
@@ -210,19 +221,20 @@ _clawpair() {
         "clawpair identity verify") opts="--public-key --payload --payload-file --signature --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair zone") opts="--domain --ipv4 --ipv6 --port --display-name --host-label --instance-label --tls --tls-fingerprint --tailnet-dns --mode --ssh-port --cli-path -o --output --force --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair probe") opts="--stagger --timeout --fastest --all --tls-fingerprint --trust --allow-insecure --discover --discover-backend --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair devices") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list approve reject remove rotate revoke" ;;
+        "clawpair devices") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list approve reject remove rotate revoke join-code" ;;
         "clawpair devices list") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices approve") opts="--latest -y --yes --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices reject") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices remove") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices rotate") opts="--device --role --scope --reveal --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices revoke") opts="--device --role --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair devices join-code") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="status pending approve reject" ;;
         "clawpair nodes status") opts="--connected --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes pending") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes approve") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes reject") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair pair") opts="--role --name --gateway-name --code-file --wait --timeout --allow-insecure --v3 --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair pair") opts="--role --name --gateway-name --code-file --target-file --wait --timeout --allow-insecure --v3 --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list use check forget" ;;
         "clawpair gateways list") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways use") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;

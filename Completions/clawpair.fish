@@ -3,7 +3,7 @@ function __clawpair_command_path
     set -l path clawpair
     for token in (commandline -opc)[2..-1]
         switch "$path $token"
-            case 'clawpair discover' 'clawpair advertise' 'clawpair setup-code' 'clawpair setup-code encode' 'clawpair setup-code decode' 'clawpair qr' 'clawpair qr render' 'clawpair qr scan' 'clawpair identity' 'clawpair identity new' 'clawpair identity show' 'clawpair identity import' 'clawpair identity export' 'clawpair identity sign-connect' 'clawpair identity verify' 'clawpair zone' 'clawpair probe' 'clawpair devices' 'clawpair devices list' 'clawpair devices approve' 'clawpair devices reject' 'clawpair devices remove' 'clawpair devices rotate' 'clawpair devices revoke' 'clawpair nodes' 'clawpair nodes status' 'clawpair nodes pending' 'clawpair nodes approve' 'clawpair nodes reject' 'clawpair pair' 'clawpair gateways' 'clawpair gateways list' 'clawpair gateways use' 'clawpair gateways check' 'clawpair gateways forget' 'clawpair completions'
+            case 'clawpair discover' 'clawpair advertise' 'clawpair setup-code' 'clawpair setup-code encode' 'clawpair setup-code decode' 'clawpair qr' 'clawpair qr render' 'clawpair qr scan' 'clawpair identity' 'clawpair identity new' 'clawpair identity show' 'clawpair identity import' 'clawpair identity export' 'clawpair identity sign-connect' 'clawpair identity verify' 'clawpair zone' 'clawpair probe' 'clawpair devices' 'clawpair devices list' 'clawpair devices approve' 'clawpair devices reject' 'clawpair devices remove' 'clawpair devices rotate' 'clawpair devices revoke' 'clawpair devices join-code' 'clawpair nodes' 'clawpair nodes status' 'clawpair nodes pending' 'clawpair nodes approve' 'clawpair nodes reject' 'clawpair pair' 'clawpair gateways' 'clawpair gateways list' 'clawpair gateways use' 'clawpair gateways check' 'clawpair gateways forget' 'clawpair completions'
                 set path "$path $token"
         end
     end
@@ -37,6 +37,7 @@ complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair discover"' -
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair discover"' -l dns-server -x -d 'Ask this DNS server for wide-area domains (repeatable; [v6]:port for IPv6 with a port; default: the nameservers of /etc/resolv.conf)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair discover"' -l local-only -d 'Only mDNS on the local network; no wide-area domains'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair discover"' -l wide-area-only -d 'Only the wide-area domains; no mDNS'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair discover"' -l max-gateways -x -d 'Keep at most N gateways in local'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair advertise"' -l port -x -d 'The gateway\'s WebSocket port (required without --from-openclaw-config)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair advertise"' -l from-openclaw-config -d 'Take the beacon from the gateway\'s openclaw.json (CONFIG) and advertise only while the gateway answers'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair advertise"' -l name -x -d 'The instance name (default: this machine\'s hostname)'
@@ -154,6 +155,7 @@ complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices"' -a
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices"' -a remove -d 'Unpair a device and close its connections'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices"' -a rotate -d 'Issue a new device token for a device\'s role'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices"' -a revoke -d 'Revoke a device\'s token for one role'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices"' -a join-code -d 'Mint a single-use join URL for a node (OpenClaw 2026.7+)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices list"' -l url -x -a '(__fish_print_hostnames)' -d 'The gateway\'s ws:// or wss:// URL (default: OPENCLAW_GATEWAY_URL, else the gateway chosen with \'clawpair gateways use\', else the local gateway: ws://127.0.0.1 on gateway.port of openclaw.json, default 18789)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices list"' -l gateway -x -a '(clawpair list-names gateways 2>/dev/null)' -d 'A paired gateway from the registry, by name or id (\'clawpair gateways list\')'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices list"' -l token-file -r -F -d 'Read the gateway\'s shared token from FILE'
@@ -216,8 +218,17 @@ complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices revo
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices revoke"' -l timeout -x -d 'Limit for connecting and for each call, in ms or with a unit such as 3s (default 10000)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices revoke"' -l trust -x -d 'Accept a certificate with this SHA-256 fingerprint, after you checked it belongs to your gateway (an untrusted certificate\'s error prints the command); like --tls-fingerprint'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices revoke"' -l tls-fingerprint -x -d 'Pin: the SHA-256 of the gateway\'s certificate (wss://)'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices join-code"' -l url -x -a '(__fish_print_hostnames)' -d 'The gateway\'s ws:// or wss:// URL (default: OPENCLAW_GATEWAY_URL, else the gateway chosen with \'clawpair gateways use\', else the local gateway: ws://127.0.0.1 on gateway.port of openclaw.json, default 18789)'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices join-code"' -l gateway -x -a '(clawpair list-names gateways 2>/dev/null)' -d 'A paired gateway from the registry, by name or id (\'clawpair gateways list\')'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices join-code"' -l token-file -r -F -d 'Read the gateway\'s shared token from FILE'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices join-code"' -l password-file -r -F -d 'Read the gateway\'s password from FILE'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices join-code"' -l token -x -d 'The gateway token; - reads it from standard input'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices join-code"' -l password -x -d 'The gateway password; - reads it from standard input (warns like --token)'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices join-code"' -l timeout -x -d 'Limit for connecting and for each call, in ms or with a unit such as 3s (default 10000)'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices join-code"' -l trust -x -d 'Accept a certificate with this SHA-256 fingerprint, after you checked it belongs to your gateway (an untrusted certificate\'s error prints the command); like --tls-fingerprint'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices join-code"' -l tls-fingerprint -x -d 'Pin: the SHA-256 of the gateway\'s certificate (wss://)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes"' -a status -d 'List the gateway\'s nodes: connected first, then by name'
-complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes"' -a pending -d 'List pending requests in the gateway\'s node pairing store'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes"' -a pending -d 'List nodes waiting for approval (device pairing or their commands)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes"' -a approve -d 'Approve a node pairing request'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes"' -a reject -d 'Reject a node pairing request'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes status"' -l connected -d 'Only nodes connected now'
@@ -261,6 +272,7 @@ complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l ro
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l name -x -d 'This device\'s display name on the gateway (default: the host name)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l gateway-name -x -d 'The name to keep the gateway under in the registry (default: from its host)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l code-file -r -F -d 'Read the setup code from FILE'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l target-file -r -F -d 'Read the setup code or join URL from FILE (a regular file of at most 64 KiB) and remove it after the read, as \'openclaw connect --target-file\' does'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l wait -x -d 'How long to wait for an operator\'s approval, in ms or with a unit (default 5m)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l timeout -x -d 'Limit for probing and for each connection attempt (default 10000)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l allow-insecure -d 'Also dial ws:// routes to hosts that need wss:// (public and tailnet addresses)'

@@ -43,7 +43,7 @@ struct GatewayPairingLabTests {
         }
     }
 
-    static func withPairingLab(_ body: (Lab) async throws -> Void) async throws {
+    static func withPairingLab(generation: TestGatewayOptions.Generation = .g4, _ body: (Lab) async throws -> Void) async throws {
         try await withNetworkLab { lab in
             let g = try await lab.addHost("G")
             let n = try await lab.addHost("N")
@@ -51,8 +51,9 @@ struct GatewayPairingLabTests {
             let directory = lab.temporaryDirectory.path
             let tokenFile = try lab.writeFile("token", contents: token + "\n")
             let operatorHome = directory + "/operator-home"
-            let options = TestGatewayOptions(token: token, publicURL: "ws://\(link.a.ipv4):\(port)",
+            var options = TestGatewayOptions(token: token, publicURL: "ws://\(link.a.ipv4):\(port)",
                                              hosts: [link.a.ipv4, "127.0.0.1"], port: port)
+            options.generation = generation
             let gateway = try await startTestGateway(options, in: g)
             try await body(Lab(gatewayHost: g, nodeHost: n, gateway: gateway, gatewayIP: link.a.ipv4, tokenFile: tokenFile,
                                operatorHome: operatorHome, directory: directory))
@@ -183,8 +184,9 @@ struct GatewayPairingLabTests {
             #expect(rejected.status.isSuccess, "\(rejected)")
             #expect(try Self.json(rejected.stdout)["deviceId"] as? String == deviceId)
             _ = try await lab.gateway.waitForLog("rejected")
-            first.signal(SIGTERM)
-            _ = try await first.waitForExit(timeout: .seconds(10))
+            // The gateway (current generation) pushes the decision to the waiting socket: pair stops.
+            #expect(try await first.waitForExit(timeout: .seconds(10)) == .exited(4), "\(first.outputExcerpt)")
+            #expect(first.outputExcerpt.contains("pairing request \(requestId) was rejected on the gateway"), "\(first.outputExcerpt)")
 
             // Pair again and approve; then manage the device's token and pairing.
             let second = try lab.nodeHost.spawn([ClawpairBinary.path, "pair", "--code-file", code, "--name", "managed"],

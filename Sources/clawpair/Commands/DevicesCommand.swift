@@ -13,7 +13,7 @@ enum DevicesCommand {
                 + "access) waits as a pending request until an operator approves it by its request id.",
         ],
         subcommands: [DevicesListCommand.spec, DevicesApproveCommand.spec, DevicesRejectCommand.spec, DevicesRemoveCommand.spec,
-                      DevicesRotateCommand.spec, DevicesRevokeCommand.spec]
+                      DevicesRotateCommand.spec, DevicesRevokeCommand.spec, DevicesJoinCodeCommand.spec]
     )
 
 

@@ -29,7 +29,7 @@ enum ErrorPresentation {
         case .transport(let inner): return inner
         case .identity(let inner): return inner
         case .registry(let inner): return inner
-        case .codeExpired, .noCredential, .noRoute, .notApproved, .rejected: return error
+        case .codeExpired, .noCredential, .noRoute, .notApproved, .rejected, .requestExpired: return error
         }
     }
 
@@ -84,7 +84,12 @@ enum ErrorPresentation {
         ("rpc-failed", "the gateway failed a call; gateway has its error; a missing scope is exit 4"),
         ("code-expired", "the setup code has expired (exit 4)"), ("no-credential", "the code names a gateway but holds no credential"),
         ("no-route", "no route of the code reached the gateway"), ("not-approved", "the pairing request was not approved in time"),
-        ("rejected", "the pairing request was rejected"),
+        ("rejected", "the pairing request was rejected"), ("request-expired", "the pairing request expired before approval"),
+        ("pairing-rejected", "the gateway says the pairing request was rejected (exit 4)"),
+        ("pairing-expired", "the gateway says the pairing request expired (exit 4)"),
+        ("scope-mismatch", "the credential does not cover the scopes asked for (exit 4)"),
+        ("protocol-mismatch", "the gateway speaks another protocol version"),
+        ("client-version-mismatch", "the gateway wants a newer client"),
         ("no-identity", "there is no device identity yet (exit 3)"), ("identity-invalid", "an identity file or key is damaged"),
         ("unsafe-permissions", "a secret file is readable by others"), ("exists", "the file exists (--force replaces it)"),
         ("unknown-gateway", "no paired gateway has that name (exit 3)"), ("name-taken", "another paired gateway has that name"),
@@ -134,6 +139,7 @@ enum ErrorPresentation {
             case .noRoute: return "no-route"
             case .notApproved: return "not-approved"
             case .rejected: return "rejected"
+            case .requestExpired: return "request-expired"
             case .gateway, .transport, .identity, .registry: return code(of: unwrapped(error))
             }
         case let error as SetupCodeError: return error.code
@@ -178,6 +184,11 @@ enum ErrorPresentation {
         case .pairingRequired: return "pairing-required"
         case .authRejected: return "auth-rejected"
         case .deviceAuthRejected: return "device-auth-rejected"
+        case .pairingRejected: return "pairing-rejected"
+        case .pairingExpired: return "pairing-expired"
+        case .scopeMismatch: return "scope-mismatch"
+        case .protocolMismatch: return "protocol-mismatch"
+        case .clientVersionMismatch: return "client-version-mismatch"
         case .connectRejected: return "connect-rejected"
         case .rpcFailed: return "rpc-failed"
         case .notConnected: return "not-connected"
@@ -196,8 +207,12 @@ enum ErrorPresentation {
                     ("reason", pairing.reason.map(JSONValue.string) ?? .null),
                     ("approveCommand", .string(pairing.approveCommand))]
         case GatewayError.authRejected(let shape), GatewayError.deviceAuthRejected(let shape),
-             GatewayError.connectRejected(let shape), GatewayError.rpcFailed(_, let shape):
+             GatewayError.connectRejected(let shape), GatewayError.rpcFailed(_, let shape),
+             GatewayError.scopeMismatch(let shape), GatewayError.protocolMismatch(let shape),
+             GatewayError.clientVersionMismatch(let shape):
             return [("gateway", shape.json)]
+        case GatewayError.pairingRejected(let id), GatewayError.pairingExpired(let id):
+            return [("requestId", id.map(JSONValue.string) ?? .null)]
         default:
             return []
         }
@@ -215,6 +230,8 @@ enum ErrorPresentation {
         case GatewayRegistryError.unknownGateway: return .notFound
         case GatewayRegistryError.nameTaken: return .usage
         case let error as PairingError: return status(of: error)
+        case NodeApprovalError.unknownRequest: return .notFound
+        case let error as JoinError: return error.isRefusal ? .refused : error.isUnreachable ? .notFound : error.isBadInput ? .usage : .failure
         default: return .failure
         }
     }
@@ -228,6 +245,8 @@ enum ErrorPresentation {
         case .invalidURL: return .usage
         case .unreachable: return .notFound
         case .tlsTrust, .pairingRequired, .authRejected, .deviceAuthRejected: return .refused
+        case .pairingRejected, .pairingExpired, .scopeMismatch: return .refused
+        case .protocolMismatch, .clientVersionMismatch: return .failure
         case .connectRejected, .rpcFailed: return error.isPermissionRefusal ? .refused : .failure
         case .notGateway, .timedOut, .stalled, .closed, .protocolViolation, .frameTooLarge, .notConnected: return .failure
         }
@@ -237,7 +256,7 @@ enum ErrorPresentation {
     /// code without a credential 2; a wrapped error keeps its own status.
     static func status(of error: PairingError) -> ExitStatus {
         switch error {
-        case .codeExpired, .notApproved, .rejected: return .refused
+        case .codeExpired, .notApproved, .rejected, .requestExpired: return .refused
         case .noCredential: return .usage
         case .noRoute(_, let trustFailure): return trustFailure ? .refused : .notFound
         case .gateway(let inner): return present(inner).exitStatus
@@ -275,6 +294,7 @@ enum ErrorPresentation {
         case let error as SetupCodeError: return hint(for: error)
         case let error as GatewayRegistryError: return hint(for: error)
         case let error as PairingError: return hint(for: error)
+        case NodeApprovalError.unknownRequest: return "'clawpair nodes pending' lists the current requests (a node's retry can replace its request)"
         case AvahiError.daemonNotRunning: return "start it (systemctl start avahi-daemon) or use --backend native"
         case AvahiError.libraryUnavailable:
             return "install libavahi-client3 and libavahi-compat-libdnssd1, or use --backend native"
@@ -384,7 +404,8 @@ enum ErrorPresentation {
         case .noRoute: return "'clawpair probe --all - < code.txt' shows every route's outcome"
         case .notApproved(let requestId, _):
             return "approve it (\(PairingRequired(requestId: requestId).approveCommand)), then run 'clawpair pair' again with the same code while it is valid"
-        case .rejected: return "the request may have been rejected; ask the operator"
+        case .rejected(nil, _): return "the request may have been rejected; ask the operator"
+        case .rejected, .requestExpired: return "run 'clawpair pair' again, and have the new request approved while it is pending"
         case .gateway(let inner): return present(inner).hint
         case .transport(let inner): return present(inner).hint
         case .identity(let inner): return present(inner).hint
