@@ -4,7 +4,7 @@ import ClawpairGateway
 import ClawpairQR
 import ClawpairSetupCode
 
-/// `clawpair qr [--limited | --node] ...`: mint a pairing setup code on the gateway and draw it,
+/// `clawpair qr [--limited | --node | --voice-node] ...`: mint a pairing setup code on the gateway and draw it,
 /// the same job as `openclaw qr`.
 struct QRMintCommand: ParsableCommand {
     /// The spec is the `qr` group's: minting is what `clawpair qr` does without a subcommand.
@@ -14,8 +14,9 @@ struct QRMintCommand: ParsableCommand {
     static let options: [OptionSpec] = [
         .flag("limited", help: "Mint a limited code: node plus operator without operator.admin."),
         .flag("node", help: "Mint a node-only code (watches and companion devices)."),
-        .value("public-url", "URL", help: "Put this gateway URL in the code instead of the one the gateway chooses.",
-               completion: .hostname),
+        .flag("voice-node", help: "Mint a voice-node code: node plus operator.read and operator.talk (room speakers)."),
+        .value("public-url", "URL", help: "Put this gateway URL in the code (default: the URL clawpair reached the gateway "
+                   + "through, unless it is loopback; then the gateway chooses).", completion: .hostname),
         .flag("remote", help: "Prefer the gateway's configured remote URL (gateway.remote.url)."),
         .value("format", "FORMAT", help: "How to draw the QR code: utf8 (default), utf8i, ansi, ascii, png or svg "
                    + "(png and svg need --output).", completion: .values(QRFormat.allCases.map(\.rawValue))),
@@ -32,6 +33,9 @@ struct QRMintCommand: ParsableCommand {
             + "URL(s), the auth kind, the access the code grants (full, limited or node), where the URL came from, "
             + "when the code expires and how to approve the device after it scanned the code. Scan it in the "
             + "OpenClaw app under Onboarding -> Scan QR.",
+        "The code carries the URL clawpair reached the gateway through (--url, the paired gateway's URL) unless that "
+            + "is a loopback address, which a phone cannot dial: then the gateway picks its own URL. --public-url puts "
+            + "another URL in the code; --url stays the gateway clawpair connects to.",
         "A full-access code is downgraded to limited by the gateway when any of its URLs is plaintext ws:// to a "
             + "host that is not loopback; the output then says so. Use wss:// (or Tailscale Serve) and mint again "
             + "for full access. Codes expire after 10 minutes and are a secret until then: anyone who scans one can "
@@ -52,8 +56,10 @@ struct QRMintCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         self.arguments = arguments
-        if arguments.flag("limited") && arguments.flag("node") { throw UsageError("give --limited or --node, not both") }
-        profile = arguments.flag("limited") ? "limited" : arguments.flag("node") ? "node" : nil
+        let profiles = [("limited", "limited"), ("node", "node"), ("voice-node", SetupCodeRequest.voiceNodeProfile)]
+            .filter { arguments.flag($0.0) }
+        if profiles.count > 1 { throw UsageError("give one of --limited, --node and --voice-node") }
+        profile = profiles.first?.1
         output = arguments.value("output")
         if let name = arguments.value("format") {
             guard let parsed = QRFormat(rawValue: name.lowercased()) else {
@@ -74,7 +80,9 @@ struct QRMintCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            let minted = try session.mintSetupCode(SetupCodeRequest(bootstrapProfile: profile, publicURL: arguments.value("public-url"),
+            let publicURL = arguments.value("public-url")
+                ?? (arguments.flag("remote") ? nil : SetupCodeRequest.reachedURL(session.target.endpoint))
+            let minted = try session.mintSetupCode(SetupCodeRequest(bootstrapProfile: profile, publicURL: publicURL,
                                                                     preferRemoteURL: arguments.flag("remote")))
             let setupCode = minted.setupCode
             // Check what the gateway minted before showing it: a code we cannot decode would not pair.
