@@ -98,7 +98,7 @@ let package = Package(
         .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSLShims"]),
         .target(name: "ClawpairProbe", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
                                                       "ClawpairSetupCode"]),
-        .target(name: "ClawpairGateway", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
+        .target(name: "ClawpairGateway", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairTransport", "ClawpairWebSocket",
                                                         "ClawpairIdentity", "ClawpairProbe", "ClawpairSetupCode", "ClawpairConfig"]),
 
         // The command-line tool: parses arguments, calls the libraries, formats output.

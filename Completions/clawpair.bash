@@ -4,7 +4,7 @@ _clawpair() {
     local path="clawpair" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "$path ${COMP_WORDS[i]}" in
-            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair qr"|"clawpair qr render"|"clawpair qr scan"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair devices"|"clawpair devices list"|"clawpair devices approve"|"clawpair devices reject"|"clawpair devices remove"|"clawpair devices rename"|"clawpair devices clear"|"clawpair devices rotate"|"clawpair devices revoke"|"clawpair nodes"|"clawpair nodes list"|"clawpair nodes status"|"clawpair nodes pending"|"clawpair nodes approve"|"clawpair nodes reject"|"clawpair nodes rename"|"clawpair nodes remove"|"clawpair pair"|"clawpair gateways"|"clawpair gateways list"|"clawpair gateways use"|"clawpair gateways check"|"clawpair gateways forget"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
+            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair qr"|"clawpair qr render"|"clawpair qr scan"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair devices"|"clawpair devices list"|"clawpair devices approve"|"clawpair devices reject"|"clawpair devices remove"|"clawpair devices rename"|"clawpair devices clear"|"clawpair devices watch"|"clawpair devices rotate"|"clawpair devices revoke"|"clawpair nodes"|"clawpair nodes list"|"clawpair nodes status"|"clawpair nodes pending"|"clawpair nodes approve"|"clawpair nodes reject"|"clawpair nodes rename"|"clawpair nodes remove"|"clawpair pair"|"clawpair gateways"|"clawpair gateways list"|"clawpair gateways use"|"clawpair gateways check"|"clawpair gateways forget"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
         esac
     done
     case "$path|$prev" in
@@ -130,6 +130,16 @@ _clawpair() {
         "clawpair devices clear|--password") COMPREPLY=(); return ;;
         "clawpair devices clear|--timeout") COMPREPLY=(); return ;;
         "clawpair devices clear|--tls-fingerprint") COMPREPLY=(); return ;;
+        "clawpair devices watch|--approve-role") COMPREPLY=(); return ;;
+        "clawpair devices watch|--approve-from") COMPREPLY=(); return ;;
+        "clawpair devices watch|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); return ;;
+        "clawpair devices watch|--gateway") COMPREPLY=(); return ;;
+        "clawpair devices watch|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair devices watch|--password-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair devices watch|--token") COMPREPLY=(); return ;;
+        "clawpair devices watch|--password") COMPREPLY=(); return ;;
+        "clawpair devices watch|--timeout") COMPREPLY=(); return ;;
+        "clawpair devices watch|--tls-fingerprint") COMPREPLY=(); return ;;
         "clawpair devices rotate|--device") COMPREPLY=(); return ;;
         "clawpair devices rotate|--role") COMPREPLY=($(compgen -W "operator node" -- "$cur")); return ;;
         "clawpair devices rotate|--scope") COMPREPLY=(); return ;;
@@ -237,13 +247,14 @@ _clawpair() {
         "clawpair identity verify") opts="--public-key --payload --payload-file --signature --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair zone") opts="--domain --ipv4 --ipv6 --port --display-name --host-label --instance-label --tls --tls-fingerprint --tailnet-dns --mode --ssh-port --cli-path -o --output --force --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair probe") opts="--stagger --timeout --fastest --all --tls-fingerprint --trust --allow-insecure --discover --discover-backend --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair devices") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list approve reject remove rename clear rotate revoke" ;;
+        "clawpair devices") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list approve reject remove rename clear watch rotate revoke" ;;
         "clawpair devices list") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices approve") opts="--latest -y --yes --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices reject") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices remove") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices rename") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices clear") opts="-y --yes --pending --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair devices watch") opts="--approve-role --approve-from -y --yes --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices rotate") opts="--device --role --scope --reveal --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices revoke") opts="--device --role --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list status pending approve reject rename remove" ;;

@@ -3,7 +3,7 @@ function __clawpair_command_path
     set -l path clawpair
     for token in (commandline -opc)[2..-1]
         switch "$path $token"
-            case 'clawpair discover' 'clawpair advertise' 'clawpair setup-code' 'clawpair setup-code encode' 'clawpair setup-code decode' 'clawpair qr' 'clawpair qr render' 'clawpair qr scan' 'clawpair identity' 'clawpair identity new' 'clawpair identity show' 'clawpair identity import' 'clawpair identity export' 'clawpair identity sign-connect' 'clawpair identity verify' 'clawpair zone' 'clawpair probe' 'clawpair devices' 'clawpair devices list' 'clawpair devices approve' 'clawpair devices reject' 'clawpair devices remove' 'clawpair devices rename' 'clawpair devices clear' 'clawpair devices rotate' 'clawpair devices revoke' 'clawpair nodes' 'clawpair nodes list' 'clawpair nodes status' 'clawpair nodes pending' 'clawpair nodes approve' 'clawpair nodes reject' 'clawpair nodes rename' 'clawpair nodes remove' 'clawpair pair' 'clawpair gateways' 'clawpair gateways list' 'clawpair gateways use' 'clawpair gateways check' 'clawpair gateways forget' 'clawpair completions'
+            case 'clawpair discover' 'clawpair advertise' 'clawpair setup-code' 'clawpair setup-code encode' 'clawpair setup-code decode' 'clawpair qr' 'clawpair qr render' 'clawpair qr scan' 'clawpair identity' 'clawpair identity new' 'clawpair identity show' 'clawpair identity import' 'clawpair identity export' 'clawpair identity sign-connect' 'clawpair identity verify' 'clawpair zone' 'clawpair probe' 'clawpair devices' 'clawpair devices list' 'clawpair devices approve' 'clawpair devices reject' 'clawpair devices remove' 'clawpair devices rename' 'clawpair devices clear' 'clawpair devices watch' 'clawpair devices rotate' 'clawpair devices revoke' 'clawpair nodes' 'clawpair nodes list' 'clawpair nodes status' 'clawpair nodes pending' 'clawpair nodes approve' 'clawpair nodes reject' 'clawpair nodes rename' 'clawpair nodes remove' 'clawpair pair' 'clawpair gateways' 'clawpair gateways list' 'clawpair gateways use' 'clawpair gateways check' 'clawpair gateways forget' 'clawpair completions'
                 set path "$path $token"
         end
     end
@@ -152,6 +152,7 @@ complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices"' -a
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices"' -a remove -d 'Unpair a device and close its connections'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices"' -a rename -d 'Give a paired device a label'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices"' -a clear -d 'Remove every paired device (and with --pending, reject every pending request)'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices"' -a watch -d 'Follow pairing requests live, and approve them by rule'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices"' -a rotate -d 'Issue a new device token for a device\'s role'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices"' -a revoke -d 'Revoke a device\'s token for one role'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices list"' -l url -x -a '(__fish_print_hostnames)' -d 'The gateway\'s ws:// or wss:// URL (default: OPENCLAW_GATEWAY_URL, else the gateway chosen with \'clawpair gateways use\', else ws://127.0.0.1:18789)'
@@ -206,6 +207,17 @@ complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices clea
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices clear"' -l password -x -d 'The gateway password; - reads it from standard input (warns like --token)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices clear"' -l timeout -x -d 'Limit for connecting and for each call, in ms or with a unit such as 3s (default 10000)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices clear"' -l tls-fingerprint -x -d 'Pin: the SHA-256 of the gateway\'s certificate (wss://)'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices watch"' -l approve-role -x -d 'Approve requests that ask only for ROLE (e.g'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices watch"' -l approve-from -x -d 'Approve requests from this network (e.g'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices watch"' -s y -l yes -d 'Really approve what the rules match'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices watch"' -l url -x -a '(__fish_print_hostnames)' -d 'The gateway\'s ws:// or wss:// URL (default: OPENCLAW_GATEWAY_URL, else the gateway chosen with \'clawpair gateways use\', else ws://127.0.0.1:18789)'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices watch"' -l gateway -x -d 'A paired gateway from the registry, by name or id (\'clawpair gateways list\')'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices watch"' -l token-file -r -F -d 'Read the gateway\'s shared token from FILE'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices watch"' -l password-file -r -F -d 'Read the gateway\'s password from FILE'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices watch"' -l token -x -d 'The gateway token; - reads it from standard input'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices watch"' -l password -x -d 'The gateway password; - reads it from standard input (warns like --token)'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices watch"' -l timeout -x -d 'Limit for connecting and for each call, in ms or with a unit such as 3s (default 10000)'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices watch"' -l tls-fingerprint -x -d 'Pin: the SHA-256 of the gateway\'s certificate (wss://)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices rotate"' -l device -x -d 'The device id'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices rotate"' -l role -x -a 'operator node' -d 'The role whose token to rotate: operator or node'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices rotate"' -l scope -x -d 'Limit the new token to these scopes (repeatable; default: unchanged)'

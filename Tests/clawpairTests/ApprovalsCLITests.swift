@@ -208,4 +208,69 @@ struct ApprovalsCLITests {
             #expect(gone.stdout == "node: unreachable\n", "\(gone)")
         }
     }
+
+    @Test("devices watch: approves by rule and logs it, streams JSON lines, survives a gateway restart, stops on SIGTERM")
+    func watchSurvivesRestart() async throws {
+        try await GatewayCommandTests.withHome { home in
+            var options = TestGatewayOptions(token: Self.token)
+            options.stateFile = home.directory + "/gateway-state.json"
+            options.extraArguments = ["--seed-device-request", "phone", "--seed-device-request", "laptop"]
+            let first = try await startTestGateway(options)
+            var watcher: ChildProcess?
+            do {
+                let watch = try Subprocess.spawn([ClawpairBinary.path, "devices", "watch", "--json", "--url", first.url, "--token-file",
+                                                  home.tokenFile, "--approve-role", "operator", "--approve-from", "192.0.2.0/24",
+                                                  "--approve-from", "fd00::/8", "--yes"],
+                                                 environment: home.environment.mapValues { Optional($0) }, label: "watch")
+                watcher = watch
+                let connected = try Self.json(try await watch.waitForLine(containing: "\"event\":\"connected\"", on: .stdout, timeout: .seconds(20)))
+                #expect((connected["pending"] as? [Any])?.count == 2, "\(connected)")
+                #expect(connected["reconnect"] as? Bool == false)
+                // Both seeded requests match the rules (operator, from 192.0.2.7): approved and logged.
+                let approved = try Self.json(try await watch.waitForLine(containing: "\"event\":\"approved\"", on: .stdout, timeout: .seconds(20)))
+                #expect((approved["rule"] as? String)?.contains("role operator, from 192.0.2.0/24") == true, "\(approved)")
+                _ = try await watch.waitForLine(containing: "by rule: matches role operator", on: .stderr, timeout: .seconds(20))
+                let resolved = try Self.json(try await watch.waitForLine(containing: "\"event\":\"resolved\"", on: .stdout, timeout: .seconds(20)))
+                #expect(resolved["decision"] as? String == "approved")
+
+                // The gateway restarts on the same port with the same state: the watch reconnects.
+                _ = await first.stop()
+                let lost = try Self.json(try await watch.waitForLine(containing: "\"event\":\"disconnected\"", on: .stdout, timeout: .seconds(20)))
+                #expect(lost["retryInMs"] as? Int == 500, "\(lost)")
+                var again = options
+                again.port = first.port
+                again.extraArguments = []
+                let second = try await startTestGateway(again)
+                defer { Task { _ = await second.stop() } }
+                let back = try Self.json(try await watch.waitForLine(matching: /"event":"connected".*"reconnect":true/, on: .stdout,
+                                                                     timeout: .seconds(30)))
+                #expect((back["pending"] as? [Any])?.isEmpty == true, "\(back)")
+
+                watch.signal(SIGTERM)
+                #expect(try await watch.waitForExit(timeout: .seconds(10)) == .exited(0), "\(watch.stderr)")
+                #expect(!watch.stdout.contains(Self.token))
+                // Every stdout line is one JSON object.
+                for line in watch.stdout.split(separator: "\n") { _ = try Self.json(String(line)) }
+                _ = await second.stop()
+            } catch {
+                _ = await watcher?.terminate(grace: .seconds(1))
+                _ = await first.stop()
+                throw error
+            }
+        }
+    }
+
+    @Test("devices watch: rules need --yes, --yes needs a rule, a bad CIDR is a usage error")
+    func watchUsage() throws {
+        let home = try Home()
+        defer { home.remove() }
+        let noYes = try home.run(["devices", "watch", "--approve-role", "node"])
+        #expect(noYes.status == 2, "\(noYes)")
+        #expect(noYes.stderr.contains("--approve-role and --approve-from approve devices: add --yes"))
+        let onlyYes = try home.run(["devices", "watch", "--yes"])
+        #expect(onlyYes.status == 2, "\(onlyYes)")
+        let badCIDR = try home.run(["devices", "watch", "--approve-from", "10.0.0.0/40", "--yes"])
+        #expect(badCIDR.status == 2, "\(badCIDR)")
+        #expect(badCIDR.stderr.contains("invalid --approve-from: 10.0.0.0/40"))
+    }
 }

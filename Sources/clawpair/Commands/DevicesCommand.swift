@@ -13,7 +13,7 @@ enum DevicesCommand {
                 + "access) waits as a pending request until an operator approves it by its request id.",
         ],
         subcommands: [DevicesListCommand.spec, DevicesApproveCommand.spec, DevicesRejectCommand.spec, DevicesRemoveCommand.spec,
-                      DevicesRenameCommand.spec, DevicesClearCommand.spec, DevicesRotateCommand.spec, DevicesRevokeCommand.spec]
+                      DevicesRenameCommand.spec, DevicesClearCommand.spec, DevicesWatchCommand.spec, DevicesRotateCommand.spec, DevicesRevokeCommand.spec]
     )
 
 
