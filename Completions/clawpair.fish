@@ -69,6 +69,7 @@ complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair qr"' -s o -l
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair qr"' -l force -d 'Replace an existing --output file'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair qr"' -l setup-code-only -d 'Print only the setup code on stdout'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair qr"' -l no-ascii -d 'Leave out the QR drawing (print the code and details only)'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair qr"' -l wait -d 'Then wait until a device uses the code (device.pair.setupStatus and setup events) or it expires'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair qr"' -l url -x -a '(__fish_print_hostnames)' -d 'The gateway\'s ws:// or wss:// URL (default: OPENCLAW_GATEWAY_URL, else the gateway chosen with \'clawpair gateways use\', else ws://127.0.0.1:18789)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair qr"' -l gateway -x -d 'A paired gateway from the registry, by name or id (\'clawpair gateways list\')'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair qr"' -l token-file -r -F -d 'Read the gateway\'s shared token from FILE'

@@ -313,3 +313,32 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
         return IPv6Address(bare).map(Base.v6)
     }
 }
+
+extension OperatorSession {
+    /// Waits until the setup code `setupId` is used (`qr --wait`): polls `device.pair.setupStatus`
+    /// every `pollEvery` and, between polls, takes `device.pair.setup.completed` /
+    /// `.deliveryUncertain` events for this code when the connection delivers events. Returns
+    /// the first completion, or — after `within` on `clock`, polled once more since the events
+    /// are best effort — ``SetupStatus/outstanding``. `stopped` (asked at least every
+    /// `pollEvery`) ends the wait early, also with `.outstanding`.
+    public func waitForSetupUse(setupId: String, within: Duration, clock: any MonotonicClock = SystemMonotonicClock(),
+                                pollEvery: Duration = .seconds(2), stopped: () -> Bool = { false }) throws(GatewayError) -> SetupStatus {
+        let deadline = clock.now + max(.zero, within)
+        let events = connection is any GatewayEventSource
+        while true {
+            let status = try setupStatus(setupId: setupId)
+            if status != .outstanding || clock.now >= deadline || stopped() { return status }
+            let nextPoll = min(deadline, clock.now + max(.milliseconds(100), pollEvery))
+            while clock.now < nextPoll, !stopped() {
+                guard events else {
+                    clock.sleep(until: nextPoll, unless: stopped)
+                    break
+                }
+                guard let event = try nextEvent(timeout: min(nextPoll - clock.now, .milliseconds(200))),
+                      case .setupCompleted(let completion, let uncertain)? = try? PairingWatch.interpret(event),
+                      completion.setupId == setupId else { continue }
+                return uncertain ? .deliveryUncertain(completion) : .completed(completion)
+            }
+        }
+    }
+}

@@ -154,3 +154,60 @@ import Testing
         #expect(IPNetwork("10.0.0.0/8")?.contains(address: "not an address") == false)
     }
 }
+
+/// `qr --wait`'s wait: setupStatus polls on a manual clock, the setup event when the connection
+/// delivers events, a final poll at the deadline.
+@Suite struct SetupWaitTests {
+    /// setupStatus answers from a script; no events.
+    final class PollingConnection: GatewayCalling {
+        var answers: [JSONValue]
+        var polls = 0
+        init(_ answers: [JSONValue]) { self.answers = answers }
+        func call(_ method: String, params: JSONValue?, timeout: Duration) throws(GatewayError) -> JSONValue {
+            guard method == "device.pair.setupStatus", params?["setupId"] == "s1" else { throw .protocolViolation("unexpected \(method)") }
+            polls += 1
+            return answers.count > 1 ? answers.removeFirst() : answers[0]
+        }
+        func close() {}
+    }
+
+    /// Outstanding on every poll; the completion arrives as an event.
+    final class EventConnection: GatewayEventSource {
+        var events: [GatewayEvent]
+        init(_ events: [GatewayEvent]) { self.events = events }
+        func call(_ method: String, params: JSONValue?, timeout: Duration) throws(GatewayError) -> JSONValue { .object([]) }
+        func nextEvent(timeout: Duration) throws(GatewayError) -> GatewayEvent? { events.isEmpty ? nil : events.removeFirst() }
+        func close() {}
+    }
+
+    static let completion: JSONValue = .object([("setupId", "s1"), ("deviceId", "d1"), ("deviceName", "Phone"), ("access", "full"), ("ts", 3)])
+
+    @Test("polls until the code is used; gives up at the deadline after a last poll")
+    func polling() throws {
+        let clock = ManualClock()
+        let start = clock.now
+        let used = PollingConnection([.object([]), .object([]), .object([("completion", Self.completion)])])
+        let status = try PairingWatchTests.session(used).waitForSetupUse(setupId: "s1", within: .seconds(60), clock: clock, pollEvery: .seconds(2))
+        guard case .completed(let completion) = status else { Issue.record("\(status)"); return }
+        #expect(completion.deviceName == "Phone")
+        #expect(used.polls == 3)
+        #expect(clock.now - start == .seconds(4))
+
+        let never = PollingConnection([.object([])])
+        let clock2 = ManualClock()
+        #expect(try PairingWatchTests.session(never).waitForSetupUse(setupId: "s1", within: .seconds(5), clock: clock2, pollEvery: .seconds(2))
+                == .outstanding)
+        #expect(never.polls == 4)  // 0 s, 2 s, 4 s, and at the 5 s deadline
+    }
+
+    @Test("the setup event for this code ends the wait; one for another code does not")
+    func event() throws {
+        let connection = EventConnection([
+            GatewayEvent(name: "device.pair.setup.completed", payload: .object([("setupId", "other"), ("deviceId", "x"), ("access", "node")]), seq: 1),
+            GatewayEvent(name: "device.pair.setup.deliveryUncertain", payload: Self.completion, seq: 2),
+        ])
+        let status = try PairingWatchTests.session(connection).waitForSetupUse(setupId: "s1", within: .seconds(60))
+        guard case .deliveryUncertain(let completion) = status else { Issue.record("\(status)"); return }
+        #expect(completion.deviceId == "d1")
+    }
+}

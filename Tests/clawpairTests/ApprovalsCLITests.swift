@@ -273,4 +273,27 @@ struct ApprovalsCLITests {
         #expect(badCIDR.status == 2, "\(badCIDR)")
         #expect(badCIDR.stderr.contains("invalid --approve-from: 10.0.0.0/40"))
     }
+
+    @Test("qr --wait: says when a device used the code (setupStatus / setup event), exit 0")
+    func qrWait() async throws {
+        try await GatewayCommandTests.withHome { home in
+            try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
+                let qr = try Subprocess.spawn([ClawpairBinary.path, "qr", "--wait", "--setup-code-only", "--node", "--url", gateway.url,
+                                               "--token-file", home.tokenFile], environment: home.environment.mapValues { Optional($0) }, label: "qr")
+                do {
+                    let code = try await qr.waitForLine(matching: /^[A-Za-z0-9_-]{20,}$/, on: .stdout, timeout: .seconds(20))
+                    _ = try await qr.waitForLine(containing: "Waiting for a device to use the code", on: .stderr, timeout: .seconds(20))
+                    let paired = try home.run(["pair", "-", "--name", "kitchen"], environment: ["CLAWPAIR_HOME": home.directory + "/node"],
+                                              stdin: code + "\n")
+                    #expect(paired.status == 0, "\(paired)")
+                    #expect(try await qr.waitForExit(timeout: .seconds(20)) == .exited(0), "\(qr.stderr)")
+                    #expect(qr.stderr.contains("The code was used by kitchen ("), "\(qr.stderr)")
+                    #expect(qr.stderr.contains("access node."), "\(qr.stderr)")
+                } catch {
+                    _ = await qr.terminate(grace: .seconds(1))
+                    throw error
+                }
+            }
+        }
+    }
 }

@@ -25,6 +25,7 @@ struct QRMintCommand: ParsableCommand {
         .flag("force", help: "Replace an existing --output file."),
         .flag("setup-code-only", help: "Print only the setup code on stdout."),
         .flag("no-ascii", help: "Leave out the QR drawing (print the code and details only)."),
+        .flag("wait", help: "Then wait until a device uses the code (device.pair.setupStatus and setup events) or it expires."),
     ] + GatewayCLI.connectionOptions
 
     static let discussion: [String] = [
@@ -96,19 +97,56 @@ struct QRMintCommand: ParsableCommand {
             if arguments.flag("setup-code-only") {
                 context.print(setupCode)
                 if minted.accessDowngraded { context.warn(Self.downgradeWarning) }
-                return .success
+            } else if !context.globals.json {
+                try printHuman(minted, decoded: decoded, expiresAtMs: expiresAtMs, context: context)
             }
-            if context.globals.json {
-                context.printJSON(Self.json(minted.json, setupCode: setupCode, expiresAtMs: expiresAtMs))
-                return .success
+            var status: SetupStatus?
+            if arguments.flag("wait") {
+                guard let setupId = minted.setupId else {
+                    throw GeneralError("this gateway does not say when a code is used (no setupId: it is older than OpenClaw 2026.7)",
+                                       hint: "watch for the device's request instead: clawpair devices watch")
+                }
+                let remaining = max(0, min(Monotonic.saturatingSubtract(expiresAtMs, context.nowMs), 3_600_000))
+                context.note("Waiting for a device to use the code (until it expires in \(DurationText.describe(milliseconds: remaining)))…")
+                let signals = TerminationSignals()
+                status = try session.waitForSetupUse(setupId: setupId, within: .milliseconds(remaining), stopped: { signals.pending() != nil })
             }
-            try printHuman(minted, decoded: decoded, expiresAtMs: expiresAtMs, context: context)
-            return .success
+            if context.globals.json && !arguments.flag("setup-code-only") && status != .outstanding {
+                var json = Self.json(minted.json, setupCode: setupCode, expiresAtMs: expiresAtMs)
+                if let status, case .object(var members) = json {
+                    members.append(("setupStatus", Self.json(status)))
+                    json = .object(members)
+                }
+                context.printJSON(json)
+            }
+            guard let status else { return .success }
+            switch status {
+            case .completed(let completion), .deliveryUncertain(let completion):
+                let uncertain = status != .completed(completion)
+                if !context.globals.json || arguments.flag("setup-code-only") {
+                    context.note("The code was used by \(GatewayOutput.field(completion.deviceName)) (\(GatewayOutput.shortId(completion.deviceId))), "
+                                 + "access \(GatewayOutput.field(completion.access))" + (uncertain ? "; the gateway is not sure it received its credentials." : ".")
+                                 + " 'clawpair devices list' shows it.")
+                }
+                return .success
+            case .outstanding:
+                throw GeneralError("no device used the code before it expired (or the wait was stopped)",
+                                   hint: "mint another: clawpair qr", status: .notFound)
+            }
         }
     }
 
     static let downgradeWarning = "This Gateway URL uses plaintext ws://, so the setup code was limited for safety. "
         + "Use wss:// or Tailscale Serve, then generate a new code for full access."
+
+    /// `{"used", "uncertain", "completion"}` for --json --wait.
+    static func json(_ status: SetupStatus) -> JSONValue {
+        switch status {
+        case .outstanding: return .object([("used", false)])
+        case .completed(let completion): return .object([("used", true), ("uncertain", false), ("completion", completion.json)])
+        case .deliveryUncertain(let completion): return .object([("used", true), ("uncertain", true), ("completion", completion.json)])
+        }
+    }
 
     static func json(_ payload: JSONValue, setupCode: String, expiresAtMs: Int64) -> JSONValue {
         var members: [(String, JSONValue)] = [("setupCode", .string(setupCode))]
