@@ -169,7 +169,7 @@ public struct GatewayBrowser: Sendable {
     init(options: Options, backends: BrowseBackends) {
         self.options = options
         self.backends = backends
-        tailnet = options.tailnetFallback ? TailnetDetection(probe: backends.tailnetProbe) : nil
+        tailnet = options.tailnetFallback ? TailnetDetection(probe: backends.tailnetProbe, clock: backends.clock) : nil
     }
 
     /// Browses until ``Options/timeout`` (or the first gateway with ``Options/firstAnswer``) and

@@ -79,12 +79,17 @@ public final class MDNSQuerier {
     public let interfaces: [MDNSInterface]
     private var browser: MDNSBrowser
     private var sockets: [(fd: Int32, family: Int32)] = []
+    /// The time the query schedule, the cache and the deadline of ``run(until:untilComplete:onEvent:)`` are read from.
+    public let clock: any MonotonicClock
 
-    /// Prepares sockets for browsing `serviceType` (e.g. `_openclaw-gw._tcp.local.`).
-    public init(serviceType: String, interfaces: [MDNSInterface] = MDNSInterface.multicastCapable()) throws(MDNSError) {
+    /// Prepares sockets for browsing `serviceType` (e.g. `_openclaw-gw._tcp.local.`), keeping time
+    /// with `clock`.
+    public init(serviceType: String, interfaces: [MDNSInterface] = MDNSInterface.multicastCapable(),
+                clock: any MonotonicClock = SystemMonotonicClock()) throws(MDNSError) {
         guard let type = try? DNSName(serviceType) else { throw .badServiceType(serviceType) }
         guard !interfaces.isEmpty else { throw .noInterfaces }
         self.interfaces = interfaces
+        self.clock = clock
         self.browser = MDNSBrowser(serviceType: type)
         do {
             if interfaces.contains(where: { $0.ipv4 != nil }) { sockets.append((try openIPv4(), AF_INET)) }
@@ -105,7 +110,7 @@ public final class MDNSQuerier {
                     onEvent: (MDNSEvent) -> Bool) throws(MDNSError) {
         var buffer = [UInt8](repeating: 0, count: MDNSTiming.maxMessageBytes)
         while true {
-            let now = Monotonic.now
+            let now = clock.now
             let (queries, expired) = browser.tick(at: now)
             send(queries)
             for event in expired where !onEvent(event) { return }
@@ -114,15 +119,15 @@ public final class MDNSQuerier {
             if let complete, now >= complete { return }
             let wake = min(deadline, browser.nextDeadline ?? deadline, complete ?? deadline)
             var descriptors = sockets.map { PollDescriptor($0.fd, .readable) }
-            do { try Poll.wait(&descriptors, until: wake) } catch { throw .system(error) }
+            do { try Poll.wait(&descriptors, until: wake, clock: clock) } catch { throw .system(error) }
             for descriptor in descriptors where descriptor.ready.contains(.readable) {
                 // Drain the socket: several answers may be queued. A peer that answers every
                 // query at once could keep it full forever, so the deadline is checked per packet.
-                while Monotonic.now < deadline {
+                while clock.now < deadline {
                     let count = buffer.withUnsafeMutableBytes { recv(descriptor.fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
                     guard count > 0 else { break }
                     guard let message = try? DNSMessage.unpack(Array(buffer[0..<count])) else { continue }
-                    let (more, events) = browser.receive(message, at: .now)
+                    let (more, events) = browser.receive(message, at: clock.now)
                     send(more)
                     for event in events where !onEvent(event) { return }
                 }

@@ -42,6 +42,8 @@ public struct UnicastDNSClient: Sendable {
 
     public let servers: [DNSServerAddress]
     public let options: Options
+    /// The time budgets and deadlines are read from.
+    public let clock: any MonotonicClock
     /// Called with one line of progress (which server, TCP retries), for `-v`.
     public let note: @Sendable (String) -> Void
     /// The server that answered last is asked first next time, so one dead server costs one
@@ -52,9 +54,12 @@ public struct UnicastDNSClient: Sendable {
         let index = Mutex(0)
     }
 
-    public init(servers: [DNSServerAddress], options: Options = Options(), note: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// A client asking `servers` in turn, keeping time with `clock`.
+    public init(servers: [DNSServerAddress], options: Options = Options(), clock: any MonotonicClock = SystemMonotonicClock(),
+                note: @escaping @Sendable (String) -> Void = { _ in }) {
         self.servers = servers
         self.options = options
+        self.clock = clock
         self.note = note
     }
 
@@ -66,7 +71,7 @@ public struct UnicastDNSClient: Sendable {
         let order = servers.indices.map { (first + $0) % max(1, servers.count) }
         for index in order {
             let server = servers[index]
-            let now = Monotonic.now
+            let now = clock.now
             guard now < deadline else { break }
             let tryDeadline = min(deadline, now + options.perQuery)
             do {
@@ -120,9 +125,9 @@ public struct UnicastDNSClient: Sendable {
     /// Waits until `fd` is ready for `events` or `deadline` passes; false on timeout.
     private func wait(_ fd: Int32, _ events: PollEvents, until deadline: Monotonic.Instant,
                       server: DNSServerAddress) throws(WideAreaError) -> Bool {
-        guard Monotonic.now < deadline else { return false }
+        guard clock.now < deadline else { return false }
         var descriptors = [PollDescriptor(fd, events)]
-        do { return try Poll.wait(&descriptors, until: deadline) > 0 } catch { throw failure(server, error) }
+        do { return try Poll.wait(&descriptors, until: deadline, clock: clock) > 0 } catch { throw failure(server, error) }
     }
 
     /// One UDP exchange on a connected socket (the kernel then delivers only datagrams from the

@@ -44,7 +44,8 @@ public struct WideAreaBrowseResult: Sendable, Hashable {
     public let listTTL: UInt32?
 }
 
-/// Browses one domain through a ``UnicastDNSClient``.
+/// Browses one domain through a ``UnicastDNSClient``, on the client's clock
+/// (``UnicastDNSClient/clock``).
 public struct WideAreaBrowser: Sendable {
     /// Bounds on what one browse takes in.
     public struct Limits: Sendable {
@@ -130,7 +131,7 @@ public struct WideAreaBrowser: Sendable {
         if instances.isEmpty { listTTL = Self.negativeTTL(ptr) }
         var addressesByTarget: [DNSName: (addresses: [String], ttl: UInt32?)] = [:]
         for instance in instances {
-            guard Monotonic.now < deadline else { break }
+            guard client.clock.now < deadline else { break }
             var ttl: UInt32?
             func note(_ value: UInt32?) { if let value { ttl = min(ttl ?? .max, value) } }
             let srvRecords = SRVOrder.sorted(try records(instance, .srv, &cache, zone, deadline).compactMap { data -> SRVData? in
@@ -186,7 +187,7 @@ public struct WideAreaBrowser: Sendable {
     /// The deadline of one resolve question: ``Limits/resolveQueryBudget`` from now, within `deadline`.
     private func resolveDeadline(_ deadline: Monotonic.Instant) -> Monotonic.Instant {
         guard let budget = limits.resolveQueryBudget else { return deadline }
-        return min(deadline, Monotonic.now + budget)
+        return min(deadline, client.clock.now + budget)
     }
 
     /// Cached records of `name`/`type`, else the answer of a query (empty when none or on failure

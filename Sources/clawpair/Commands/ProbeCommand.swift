@@ -193,13 +193,7 @@ struct ProbeCommand: ParsableCommand {
     func applyRegistryPins(to routes: inout [ProbeRoute], context: CommandContext) {
         guard routes.contains(where: { $0.tls && $0.expectedFingerprint == nil }),
               let home = try? GatewayCLI.home(context) else { return }
-        let paired = GatewayRegistry(home: home).list().gateways
-        for index in routes.indices where routes[index].tls && routes[index].expectedFingerprint == nil {
-            if let gateway = paired.first(where: { $0.tlsFingerprint != nil && $0.matches(url: routes[index].url) }) {
-                routes[index].expectedFingerprint = gateway.tlsFingerprint
-                routes[index].pinSource = .registry
-            }
-        }
+        GatewayRegistry(home: home).snapshot().pinPaired(&routes)
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
@@ -264,7 +258,7 @@ struct ProbeCommand: ParsableCommand {
         if context.globals.json {
             context.printJSON(ProbeOutput.json(report, configuration: self.configuration))
             if report.winner == nil {
-                context.report(GeneralError(ProbeOutput.failureSummary(report), hint: ProbeOutput.failureHint(report),
+                context.report(GeneralError(report.failureSummary, hint: ProbeOutput.failureHint(report),
                                             status: ErrorPresentation.status(of: report)))
             }
         } else {
