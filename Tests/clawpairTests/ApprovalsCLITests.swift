@@ -69,7 +69,12 @@ struct ApprovalsCLITests {
                 #expect(preview.status == 0, "\(preview)")
                 let requests = try Self.pending(home, gateway)
                 #expect(requests.count == 2)
-                let newest = try #require(requests.max { ($0["ts"] as? Int ?? 0) < ($1["ts"] as? Int ?? 0) })
+                // Newest first; equal times (both seeded in the same millisecond) by request id.
+                let ordered = requests.sorted { a, b in
+                    let ta = a["ts"] as? Int ?? 0, tb = b["ts"] as? Int ?? 0
+                    return ta != tb ? ta > tb : (a["requestId"] as? String ?? "") < (b["requestId"] as? String ?? "")
+                }
+                let newest = try #require(ordered.first)
                 #expect(preview.stdout.contains("To approve it: clawpair devices approve \(newest["requestId"] as? String ?? "?")"),
                         "\(preview)")
                 #expect(preview.stderr.contains("nothing was approved"))
@@ -80,9 +85,7 @@ struct ApprovalsCLITests {
                 let list = try home.op(gateway, ["devices", "list"])
                 let older = try #require(list.stdout.range(of: " older "))
                 let newer = try #require(list.stdout.range(of: " newer "))
-                if (newest["displayName"] as? String) == "newer" {
-                    #expect(newer.lowerBound < older.lowerBound, "\(list.stdout)")
-                }
+                #expect((newest["displayName"] as? String == "newer") == (newer.lowerBound < older.lowerBound), "\(list.stdout)")
             }
         }
     }
