@@ -155,6 +155,19 @@ extension NodeList {
         }
     }
 
+    /// ``sortedNodes`` kept by `nodes list/status --connected` (`connectedOnly`) and
+    /// `--last-connected` (`seenWithinMs`), the payload with only those nodes, and how many the
+    /// filters left out.
+    public func filtered(connectedOnly: Bool, seenWithinMs: Int64?, nowMs: Int64) -> (nodes: [NodeListNode], json: JSONValue, hidden: Int) {
+        var kept = seenWithinMs.map { nodes(seenWithinMs: $0, nowMs: nowMs) } ?? sortedNodes
+        if connectedOnly { kept = kept.filter(\.connected) }
+        var payload = json
+        if kept.count != nodes.count, case .object(let members) = payload {
+            payload = .object(members.map { $0.0 == "nodes" ? ("nodes", .array(kept.map(\.json))) : $0 })
+        }
+        return (kept, payload, nodes.count - kept.count)
+    }
+
     /// Nodes whose id, unique id prefix (4+ characters), display name (case-insensitive) or
     /// remote address equals `query`: `nodes remove/rename` accept any of them, as upstream's
     /// `--node <id|name|ip>`. Empty when none; several when ambiguous.

@@ -54,8 +54,9 @@ public struct PairingResolution: Sendable, Equatable {
 public enum PairingWatchEvent: Sendable, Equatable {
     /// Connected (again): the pending requests as listed right then, newest first.
     case connected(pending: [PendingRequest], reconnect: Bool)
-    /// A device asks to pair (`device.pair.requested`).
-    case requested(PendingRequest)
+    /// A device asks to pair (`device.pair.requested`); `supersedes` is the device's earlier
+    /// pending request this one replaced, when the watch knew it.
+    case requested(PendingRequest, supersedes: String?)
     /// A request was approved, rejected, expired or superseded (`device.pair.resolved`).
     case resolved(PairingResolution)
     /// A setup code was used (`device.pair.setup.completed`, or `.deliveryUncertain` with
@@ -71,10 +72,69 @@ public enum PairingWatchEvent: Sendable, Equatable {
     case disconnected(error: GatewayError, retryIn: Duration)
 }
 
+extension PairingWatchEvent {
+    /// The event as one JSON object (`devices watch --json` prints one per line); `rule` is the
+    /// auto-approval rule that led to an `acted` approval.
+    public func json(rule: String? = nil) -> JSONValue {
+        func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+        switch self {
+        case .connected(let pending, let reconnect):
+            return .object([("event", "connected"), ("pending", .array(pending.map(\.json))), ("reconnect", .bool(reconnect))])
+        case .requested(let request, let supersedes):
+            return .object([("event", "requested"), ("request", request.json)] + (supersedes.map { [("supersedes", .string($0))] } ?? []))
+        case .resolved(let resolution):
+            return .object([("event", "resolved"), ("requestId", .string(resolution.requestId)), ("deviceId", optional(resolution.deviceId)),
+                            ("decision", optional(resolution.decision))])
+        case .setupCompleted(let completion, let uncertain):
+            return .object([("event", "setup.completed"), ("completion", completion.json), ("uncertain", .bool(uncertain))])
+        case .other(let name, let payload):
+            return .object([("event", .string(name)), ("payload", payload ?? .null)])
+        case .acted(let action, let result):
+            return .object([("event", .string(action.pastTense)), ("requestId", .string(action.requestId)), ("result", result),
+                            ("rule", optional(rule))])
+        case .actionFailed(let action, let error):
+            return .object([("event", "action-failed"), ("action", .string(action.pastTense)), ("requestId", .string(action.requestId)),
+                            ("error", .string(error.message))])
+        case .disconnected(let error, let retry):
+            return .object([("event", "disconnected"), ("error", .string(error.message)), ("retryInMs", .int(Self.milliseconds(retry)))])
+        }
+    }
+
+    /// The action an `acted` or `actionFailed` event reports.
+    public var action: PairingWatchAction? {
+        switch self {
+        case .acted(let action, _), .actionFailed(let action, _): return action
+        default: return nil
+        }
+    }
+
+    /// `duration` in whole milliseconds (saturating).
+    public static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (ms, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        return overflow ? (seconds < 0 ? .min : .max) : ms.addingReportingOverflow(attoseconds / 1_000_000_000_000_000).partialValue
+    }
+}
+
 /// What the handler asks the watch to do about an event.
 public enum PairingWatchAction: Sendable, Equatable {
     case approve(requestId: String)
     case reject(requestId: String)
+
+    /// The request it acts on.
+    public var requestId: String {
+        switch self {
+        case .approve(let id), .reject(let id): return id
+        }
+    }
+
+    /// `approved` or `rejected`.
+    public var pastTense: String {
+        switch self {
+        case .approve: return "approved"
+        case .reject: return "rejected"
+        }
+    }
 }
 
 /// Settings of a ``PairingWatch``.
@@ -103,6 +163,8 @@ public final class PairingWatch {
     ]
 
     private let connect: () throws -> OperatorSession
+    /// The pending request id of each device, to tell a supersession.
+    private var pendingByDevice: [String: String] = [:]
     private let clock: any MonotonicClock
     private let configuration: PairingWatchConfiguration
 
@@ -137,6 +199,8 @@ public final class PairingWatch {
                 continue
             }
             failures = 0
+            pendingByDevice = [:]
+            for request in pending.reversed() { pendingByDevice[request.deviceId] = request.requestId }
             for action in try handle(.connected(pending: pending, reconnect: connectedBefore)) {
                 try perform(action, session, handle)
             }
@@ -157,7 +221,17 @@ public final class PairingWatch {
                         handle: (PairingWatchEvent) throws -> [PairingWatchAction]) throws {
         while !stopped() {
             guard let event = try session.nextEvent(timeout: configuration.pollSlice) else { continue }
-            guard let reported = try Self.interpret(event) else { continue }
+            guard var reported = try Self.interpret(event) else { continue }
+            switch reported {
+            case .requested(let request, _):
+                let previous = pendingByDevice[request.deviceId]
+                pendingByDevice[request.deviceId] = request.requestId
+                reported = .requested(request, supersedes: previous == request.requestId ? nil : previous)
+            case .resolved(let resolution):
+                if let device = resolution.deviceId, pendingByDevice[device] == resolution.requestId { pendingByDevice[device] = nil }
+            default:
+                break
+            }
             for action in try handle(reported) { try perform(action, session, handle) }
         }
     }
@@ -203,7 +277,7 @@ public final class PairingWatch {
         let payload = event.payload ?? .object([])
         switch event.name {
         case "device.pair.requested":
-            return .requested(try PendingRequest(json: payload, context: event.name))
+            return .requested(try PendingRequest(json: payload, context: event.name), supersedes: nil)
         case "device.pair.resolved":
             return .resolved(try PairingResolution(json: payload, context: event.name))
         case "device.pair.setup.completed", "device.pair.setup.deliveryUncertain":

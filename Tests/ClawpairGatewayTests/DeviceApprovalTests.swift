@@ -237,5 +237,9 @@ import Testing
         #expect(list.nodes(matching: "node-b").map(\.nodeId) == ["node-bbbb"])
         #expect(list.nodes(matching: "node").count == 3)
         #expect(list.nodes(matching: "nod").isEmpty)
+        let connected = list.filtered(connectedOnly: true, seenWithinMs: nil, nowMs: 100_000)
+        #expect(connected.nodes.map(\.nodeId) == ["node-aaaa"] && connected.hidden == 2)
+        #expect(connected.json["nodes"]?.arrayValue?.count == 1 && connected.json["ts"] == 1)
+        #expect(list.filtered(connectedOnly: false, seenWithinMs: nil, nowMs: 0).json == list.json)
     }
 }

@@ -77,8 +77,8 @@ import Testing
         try watch.run(until: { stop }) { event in
             seen.append(event)
             switch event {
-            case .requested(let request) where request.requestId == "r1": return [.approve(requestId: "r1")]
-            case .requested(let request): return [.reject(requestId: request.requestId)]
+            case .requested(let request, _) where request.requestId == "r1": return [.approve(requestId: "r1")]
+            case .requested(let request, _): return [.reject(requestId: request.requestId)]
             case .setupCompleted: stop = true
             default: break
             }
@@ -103,6 +103,34 @@ import Testing
         #expect(clock.now - start >= .seconds(2))
         #expect(first.closed > 0)
         #expect(first.sent.map(\.method) == ["device.pair.list", "device.pair.approve", "device.pair.reject"])
+        // r2 comes from the same device as nobody before it; a retry of "old"'s device would say so.
+        guard case .requested(_, let supersedes) = seen[3] else { Issue.record("\(seen[3])"); return }
+        #expect(supersedes == nil)
+        #expect(seen[6].json()["retryInMs"] == .int(2000))
+        #expect(seen[2].json(rule: "matches role node")["rule"] == "matches role node")
+        #expect(seen[2].json()["event"] == "approved")
+    }
+
+    @Test("a device's retry is reported as superseding its pending request")
+    func supersession() throws {
+        let connection = FakeEventConnection(pending: [Self.requested("first")], events: [
+            GatewayEvent(name: "device.pair.requested", payload: .object([("requestId", "second"), ("deviceId", "dev-first"), ("publicKey", "k"),
+                                                                          ("ts", 6)]), seq: 1),
+        ], end: .closed(code: 1000, reason: "", during: "waiting for events"))
+        var used = false
+        let watch = PairingWatch(configuration: PairingWatchConfiguration(maxConsecutiveFailures: 1), clock: ManualClock()) {
+            guard !used else { throw GatewayError.unreachable(url: "ws://127.0.0.1:1", phase: "tcp", reason: "refused") }
+            used = true
+            return try Self.session(connection)
+        }
+        var superseded: String?
+        #expect(throws: GatewayError.self) {
+            try watch.run(until: { false }) { event in
+                if case .requested(_, let old) = event { superseded = old }
+                return []
+            }
+        }
+        #expect(superseded == "first")
     }
 
     @Test("unreachable gateways are retried with growing backoff until the limit; refused credentials end the watch at once")

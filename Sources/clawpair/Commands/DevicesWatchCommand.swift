@@ -72,55 +72,38 @@ struct DevicesWatchCommand: ParsableCommand {
         }
         return try GatewayCLI.run(context) {
             try watch.run(until: { stop = stop || signals.pending() != nil; return stop }) { event in
+                var actions: [PairingWatchAction] = []
+                if context.globals.json { context.printJSONLine(event.json(rule: (event.action?.requestId).flatMap { rule[$0] })) }
                 switch event {
                 case .connected(let pending, let reconnect):
-                    pendingByDevice = Dictionary(pending.map { ($0.deviceId, $0.requestId) }, uniquingKeysWith: { first, _ in first })
-                    emit(.object([("event", "connected"), ("pending", .array(pending.map(\.json))), ("reconnect", .bool(reconnect))]), context) {
+                    if !context.globals.json {
                         context.note(reconnect ? "Reconnected; \(pending.count) pending." : "Watching for pairing requests; \(pending.count) pending. Ctrl-C stops.")
                         for request in pending.reversed() { context.print(Self.line(request, supersedes: nil, context: context)) }
                     }
-                    return pending.reversed().compactMap { decide($0, &rule, context) }
-                case .requested(let request):
-                    let previous = pendingByDevice[request.deviceId].flatMap { $0 == request.requestId ? nil : $0 }
-                    pendingByDevice[request.deviceId] = request.requestId
-                    var json: [(String, JSONValue)] = [("event", "requested"), ("request", request.json)]
-                    if let previous { json.append(("supersedes", .string(previous))) }
-                    emit(.object(json), context) { context.print(Self.line(request, supersedes: previous, context: context)) }
-                    return decide(request, &rule, context).map { [$0] } ?? []
+                    actions = pending.reversed().compactMap { decide($0, &rule, context) }
+                case .requested(let request, let supersedes):
+                    human(context) { Self.line(request, supersedes: supersedes, context: context) }
+                    actions = decide(request, &rule, context).map { [$0] } ?? []
                 case .resolved(let resolution):
-                    if let device = resolution.deviceId, pendingByDevice[device] == resolution.requestId { pendingByDevice[device] = nil }
-                    emit(.object([("event", "resolved"), ("requestId", .string(resolution.requestId)),
-                                  ("deviceId", resolution.deviceId.map(JSONValue.string) ?? .null),
-                                  ("decision", resolution.decision.map(JSONValue.string) ?? .null)]), context) {
-                        context.print("resolved \(TerminalText.sanitize(resolution.requestId, maxScalars: 64)): \(GatewayOutput.field(resolution.decision))")
-                    }
+                    human(context) { "resolved \(TerminalText.sanitize(resolution.requestId, maxScalars: 64)): \(GatewayOutput.field(resolution.decision))" }
                 case .setupCompleted(let completion, let uncertain):
-                    emit(.object([("event", "setup.completed"), ("completion", completion.json), ("uncertain", .bool(uncertain))]), context) {
-                        context.print("setup code used by \(GatewayOutput.field(completion.deviceName)) (\(GatewayOutput.shortId(completion.deviceId))), "
-                                      + "access \(GatewayOutput.field(completion.access))" + (uncertain ? " (delivery uncertain)" : ""))
+                    human(context) {
+                        "setup code used by \(GatewayOutput.field(completion.deviceName)) (\(GatewayOutput.shortId(completion.deviceId))), "
+                            + "access \(GatewayOutput.field(completion.access))" + (uncertain ? " (delivery uncertain)" : "")
                     }
-                case .other(let name, let payload):
-                    emit(.object([("event", .string(name)), ("payload", payload ?? .null)]), context) {
-                        context.print("event \(TerminalText.sanitize(name, maxScalars: 64))")
-                    }
-                case .acted(let action, let result):
-                    let (verb, id) = Self.describe(action)
-                    emit(.object([("event", .string(verb)), ("requestId", .string(id)), ("result", result),
-                                  ("rule", rule[id].map(JSONValue.string) ?? .null)]), context) {
-                        context.print("\(verb) \(TerminalText.sanitize(id, maxScalars: 64))" + (rule[id].map { " (\($0))" } ?? ""))
-                    }
-                    context.note("\(verb) \(TerminalText.sanitize(id, maxScalars: 64)) by rule: \(rule[id] ?? "-")")
+                case .other(let name, _):
+                    human(context) { "event \(TerminalText.sanitize(name, maxScalars: 64))" }
+                case .acted(let action, _):
+                    let id = TerminalText.sanitize(action.requestId, maxScalars: 64)
+                    human(context) { "\(action.pastTense) \(id)" + (rule[action.requestId].map { " (\($0))" } ?? "") }
+                    context.note("\(action.pastTense) \(id) by rule: \(rule[action.requestId] ?? "-")")
                 case .actionFailed(let action, let error):
-                    let (verb, id) = Self.describe(action)
-                    emit(.object([("event", "action-failed"), ("action", .string(verb)), ("requestId", .string(id)),
-                                  ("error", .string(error.message))]), context) {}
-                    context.note("could not mark \(TerminalText.sanitize(id, maxScalars: 64)) \(verb): \(error.message)")
+                    context.note("could not mark \(TerminalText.sanitize(action.requestId, maxScalars: 64)) \(action.pastTense): \(error.message)")
                 case .disconnected(let error, let retry):
-                    let ms = Int64(retry.components.seconds) * 1000 + Int64(retry.components.attoseconds / 1_000_000_000_000_000)
-                    emit(.object([("event", "disconnected"), ("error", .string(error.message)), ("retryInMs", .int(ms))]), context) {}
-                    context.note("connection lost: \(error.message); reconnecting in \(DurationText.describe(milliseconds: ms))")
+                    context.note("connection lost: \(error.message); reconnecting in "
+                                 + DurationText.describe(milliseconds: PairingWatchEvent.milliseconds(retry)))
                 }
-                return []
+                return actions
             }
             return .success
         }
@@ -138,16 +121,9 @@ struct DevicesWatchCommand: ParsableCommand {
         return .approve(requestId: request.requestId)
     }
 
-    /// A JSON line under --json, else the human form.
-    private func emit(_ json: JSONValue, _ context: CommandContext, human: () -> Void) {
-        if context.globals.json { context.printJSONLine(json) } else { human() }
-    }
-
-    static func describe(_ action: PairingWatchAction) -> (verb: String, id: String) {
-        switch action {
-        case .approve(let id): return ("approved", id)
-        case .reject(let id): return ("rejected", id)
-        }
+    /// Prints `line()` unless --json.
+    private func human(_ context: CommandContext, _ line: () -> String) {
+        if !context.globals.json { context.print(line()) }
     }
 
     /// `request <id>  <name> (<device>)  <role>  <scopes>  from <ip>  <age>  [flags]`.

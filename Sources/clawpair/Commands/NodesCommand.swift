@@ -32,24 +32,12 @@ enum NodesCommand {
         return window
     }
 
-    /// The nodes `--connected` / `--last-connected` keep, node.list's payload with only those, and
-    /// how many the filter left out.
-    static func filtered(_ list: NodeList, _ arguments: ParsedArguments, nowMs: Int64) throws -> (nodes: [NodeListNode], payload: JSONValue, hidden: Int) {
-        var nodes = list.sortedNodes
-        if let window = try lastConnected(arguments) { nodes = list.nodes(seenWithinMs: window, nowMs: nowMs) }
-        if arguments.flag("connected") { nodes = nodes.filter(\.connected) }
-        var payload = list.json
-        if nodes.count != list.nodes.count, case .object(let members) = payload {
-            payload = .object(members.map { $0.0 == "nodes" ? ("nodes", .array(nodes.map(\.json))) : $0 })
-        }
-        return (nodes, payload, list.nodes.count - nodes.count)
-    }
-
     /// `nodes list` and `status`: node.list filtered by `--connected` / `--last-connected`, as
     /// JSON, `No nodes.` (or how many a filter hid), or through `printNodes`.
     static func show(_ arguments: ParsedArguments, _ context: CommandContext, printNodes: ([NodeListNode]) -> Void) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            let (nodes, payload, hidden) = try filtered(try session.listNodes(), arguments, nowMs: context.nowMs)
+            let (nodes, payload, hidden) = try session.listNodes().filtered(connectedOnly: arguments.flag("connected"),
+                                                                             seenWithinMs: try lastConnected(arguments), nowMs: context.nowMs)
             if context.globals.json {
                 context.printJSON(payload)
             } else if !nodes.isEmpty {
