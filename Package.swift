@@ -22,8 +22,9 @@
 //                        ClawpairProbe, ClawpairSetupCode, ClawpairConfig
 //   ClawpairProbe        race gateway routes: TCP → TLS (pinning) → WebSocket → connect.challenge; the report's JSON
 //                        uses ClawpairCore, ClawpairTransport, ClawpairWebSocket, ClawpairSetupCode
-//   ClawpairTransport    event loop and sockets (on ClawpairCore's clock and poll helper), Happy Eyeballs, TLS on OpenSSL
-//                        uses ClawpairCore, COpenSSLShims
+//   ClawpairTransport    event loop and sockets (on ClawpairCore's clock and poll helper), Happy Eyeballs, TLS on
+//                        OpenSSL; `.local` names through ClawpairMDNS's querier
+//                        uses ClawpairCore, COpenSSLShims, ClawpairMDNS
 //   ClawpairWebSocket    RFC 6455 handshake and frame codec (value-type state machines, no I/O)
 //                        uses ClawpairCore
 //   ClawpairQR           QR render (libqrencode → terminal, PNG, SVG) and scan (zbar, dlopen'ed; PNG/JPEG/PNM input)
@@ -124,7 +125,7 @@ let package = Package(
         .target(name: "ClawpairBrowse", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairDiscovery", "ClawpairAvahi",
                                                        "ClawpairMDNS", "ClawpairConfig", "ClawpairWideArea"]),
         .target(name: "ClawpairWebSocket", dependencies: ["ClawpairCore"]),
-        .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSLShims"]),
+        .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSLShims", "ClawpairMDNS"]),
         .target(name: "ClawpairProbe", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
                                                       "ClawpairSetupCode"]),
         .target(name: "ClawpairGateway", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairTransport", "ClawpairWebSocket",

@@ -37,6 +37,7 @@ complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair discover"' -
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair discover"' -l dns-server -x -d 'Ask this DNS server for wide-area domains (repeatable; [v6]:port for IPv6 with a port; default: the nameservers of /etc/resolv.conf)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair discover"' -l local-only -d 'Only mDNS on the local network; no wide-area domains'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair discover"' -l wide-area-only -d 'Only the wide-area domains; no mDNS'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair discover"' -l max-gateways -x -d 'Keep at most N gateways in local'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair advertise"' -l port -x -d 'The gateway\'s WebSocket port (required without --from-openclaw-config)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair advertise"' -l from-openclaw-config -d 'Take the beacon from the gateway\'s openclaw.json (CONFIG) and advertise only while the gateway answers'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair advertise"' -l name -x -d 'The instance name (default: this machine\'s hostname)'

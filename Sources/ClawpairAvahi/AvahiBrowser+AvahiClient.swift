@@ -31,6 +31,8 @@ public final class AvahiBrowser {
         var firstAnswered = false
         /// The second resolve (the other family): not started, waiting, or answered.
         var second: Stage = .notStarted
+        /// When the second resolve was started.
+        var secondStarted: Monotonic.Instant?
     }
 
     enum Stage { case notStarted, waiting, answered }
@@ -61,6 +63,12 @@ public final class AvahiBrowser {
     /// its cache at once when the host announced both families; for a host without an address of
     /// that family it gives up after about 5 s.
     public var pendingSecondResolves: Int { entries.values.count(where: { $0.second == .waiting }) }
+
+    /// When the most recently started second resolve that has not answered yet was started
+    /// (nil: none is waiting).
+    public var latestPendingSecondResolveStart: Monotonic.Instant? {
+        entries.values.filter { $0.second == .waiting }.compactMap(\.secondStarted).max()
+    }
 
     /// Connects to avahi-daemon over the system bus and starts browsing `type` (e.g.
     /// `_openclaw-gw._tcp`) in `domain` (nil: the default, `local`) on every interface and protocol.
@@ -209,7 +217,10 @@ public final class AvahiBrowser {
             }
         }
         let startSecond = entry.second == .notStarted
-        if startSecond { entry.second = .waiting }
+        if startSecond {
+            entry.second = .waiting
+            entry.secondStarted = clock.now
+        }
         entries[instance] = entry
         if changed && !entry.addresses.isEmpty {
             events.append(.resolved(ResolvedInstance(instance: instance, hostTarget: target, port: port, txtRecord: txt,

@@ -216,7 +216,8 @@ struct ProbeCommand: ParsableCommand {
                 expanded = try ProbeCandidates.expand(text, codeIndex: codeIndex)
             } catch .unrecognized(let shown) {
                 throw UsageError("'\(shown)' is not a ws:// or wss:// URL, host[:port] or setup code",
-                                 hint: "e.g. clawpair probe wss://gateway.example.com ws://192.168.1.20:18789")
+                                 hint: GatewayAddress.bracketed(text).map { "an IPv6 address goes in brackets: clawpair probe '\($0)' or 'ws://\($0):18789'" }
+                                     ?? "e.g. clawpair probe wss://gateway.example.com ws://192.168.1.20:18789")
             } catch .setupCode(let error) {
                 throw ContextualError(candidate == "-" ? "the setup code on standard input" : "candidate '\(ProbeCandidates.redacted(text))'", error)
             }
