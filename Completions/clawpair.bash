@@ -4,7 +4,7 @@ _clawpair() {
     local path="clawpair" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "$path ${COMP_WORDS[i]}" in
-            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair qr"|"clawpair qr render"|"clawpair qr scan"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair devices"|"clawpair devices list"|"clawpair devices approve"|"clawpair devices reject"|"clawpair devices remove"|"clawpair devices rotate"|"clawpair devices revoke"|"clawpair devices join-code"|"clawpair nodes"|"clawpair nodes status"|"clawpair nodes pending"|"clawpair nodes approve"|"clawpair nodes reject"|"clawpair pair"|"clawpair gateways"|"clawpair gateways list"|"clawpair gateways use"|"clawpair gateways check"|"clawpair gateways forget"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
+            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair qr"|"clawpair qr render"|"clawpair qr scan"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair devices"|"clawpair devices list"|"clawpair devices approve"|"clawpair devices reject"|"clawpair devices remove"|"clawpair devices rename"|"clawpair devices clear"|"clawpair devices watch"|"clawpair devices rotate"|"clawpair devices revoke"|"clawpair devices join-code"|"clawpair nodes"|"clawpair nodes list"|"clawpair nodes status"|"clawpair nodes pending"|"clawpair nodes approve"|"clawpair nodes reject"|"clawpair nodes rename"|"clawpair nodes remove"|"clawpair pair"|"clawpair gateways"|"clawpair gateways list"|"clawpair gateways use"|"clawpair gateways check"|"clawpair gateways forget"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
         esac
     done
     case "$path|$prev" in
@@ -115,6 +115,32 @@ _clawpair() {
         "clawpair devices remove|--password") COMPREPLY=(); return ;;
         "clawpair devices remove|--timeout") COMPREPLY=(); return ;;
         "clawpair devices remove|--tls-fingerprint") COMPREPLY=(); return ;;
+        "clawpair devices rename|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); return ;;
+        "clawpair devices rename|--gateway") COMPREPLY=(); return ;;
+        "clawpair devices rename|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair devices rename|--password-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair devices rename|--token") COMPREPLY=(); return ;;
+        "clawpair devices rename|--password") COMPREPLY=(); return ;;
+        "clawpair devices rename|--timeout") COMPREPLY=(); return ;;
+        "clawpair devices rename|--tls-fingerprint") COMPREPLY=(); return ;;
+        "clawpair devices clear|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); return ;;
+        "clawpair devices clear|--gateway") COMPREPLY=(); return ;;
+        "clawpair devices clear|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair devices clear|--password-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair devices clear|--token") COMPREPLY=(); return ;;
+        "clawpair devices clear|--password") COMPREPLY=(); return ;;
+        "clawpair devices clear|--timeout") COMPREPLY=(); return ;;
+        "clawpair devices clear|--tls-fingerprint") COMPREPLY=(); return ;;
+        "clawpair devices watch|--approve-role") COMPREPLY=(); return ;;
+        "clawpair devices watch|--approve-from") COMPREPLY=(); return ;;
+        "clawpair devices watch|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); return ;;
+        "clawpair devices watch|--gateway") COMPREPLY=(); return ;;
+        "clawpair devices watch|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair devices watch|--password-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair devices watch|--token") COMPREPLY=(); return ;;
+        "clawpair devices watch|--password") COMPREPLY=(); return ;;
+        "clawpair devices watch|--timeout") COMPREPLY=(); return ;;
+        "clawpair devices watch|--tls-fingerprint") COMPREPLY=(); return ;;
         "clawpair devices rotate|--device") COMPREPLY=(); return ;;
         "clawpair devices rotate|--role") COMPREPLY=($(compgen -W "operator node" -- "$cur")); return ;;
         "clawpair devices rotate|--scope") COMPREPLY=(); return ;;
@@ -144,6 +170,16 @@ _clawpair() {
         "clawpair devices join-code|--password") COMPREPLY=(); return ;;
         "clawpair devices join-code|--timeout") COMPREPLY=(); return ;;
         "clawpair devices join-code|--tls-fingerprint") COMPREPLY=(); return ;;
+        "clawpair nodes list|--last-connected") COMPREPLY=(); return ;;
+        "clawpair nodes list|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); return ;;
+        "clawpair nodes list|--gateway") COMPREPLY=(); return ;;
+        "clawpair nodes list|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair nodes list|--password-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair nodes list|--token") COMPREPLY=(); return ;;
+        "clawpair nodes list|--password") COMPREPLY=(); return ;;
+        "clawpair nodes list|--timeout") COMPREPLY=(); return ;;
+        "clawpair nodes list|--tls-fingerprint") COMPREPLY=(); return ;;
+        "clawpair nodes status|--last-connected") COMPREPLY=(); return ;;
         "clawpair nodes status|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); return ;;
         "clawpair nodes status|--gateway") COMPREPLY=(); return ;;
         "clawpair nodes status|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -176,6 +212,22 @@ _clawpair() {
         "clawpair nodes reject|--password") COMPREPLY=(); return ;;
         "clawpair nodes reject|--timeout") COMPREPLY=(); return ;;
         "clawpair nodes reject|--tls-fingerprint") COMPREPLY=(); return ;;
+        "clawpair nodes rename|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); return ;;
+        "clawpair nodes rename|--gateway") COMPREPLY=(); return ;;
+        "clawpair nodes rename|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair nodes rename|--password-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair nodes rename|--token") COMPREPLY=(); return ;;
+        "clawpair nodes rename|--password") COMPREPLY=(); return ;;
+        "clawpair nodes rename|--timeout") COMPREPLY=(); return ;;
+        "clawpair nodes rename|--tls-fingerprint") COMPREPLY=(); return ;;
+        "clawpair nodes remove|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); return ;;
+        "clawpair nodes remove|--gateway") COMPREPLY=(); return ;;
+        "clawpair nodes remove|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair nodes remove|--password-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "clawpair nodes remove|--token") COMPREPLY=(); return ;;
+        "clawpair nodes remove|--password") COMPREPLY=(); return ;;
+        "clawpair nodes remove|--timeout") COMPREPLY=(); return ;;
+        "clawpair nodes remove|--tls-fingerprint") COMPREPLY=(); return ;;
         "clawpair pair|--role") COMPREPLY=($(compgen -W "node operator" -- "$cur")); return ;;
         "clawpair pair|--name") COMPREPLY=(); return ;;
         "clawpair pair|--gateway-name") COMPREPLY=(); return ;;
@@ -193,7 +245,7 @@ _clawpair() {
         "clawpair setup-code") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="encode decode" ;;
         "clawpair setup-code encode") opts="--url --bootstrap-token-file --bootstrap-token --expires-in --expires-at-ms --tls-fingerprint --prefix --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair setup-code decode") opts="--show-secrets --strict --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair qr") opts="--limited --node --public-url --remote --format -o --output --force --setup-code-only --no-ascii --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="render scan" ;;
+        "clawpair qr") opts="--limited --node --voice-node --public-url --remote --format -o --output --force --setup-code-only --no-ascii --wait --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="render scan" ;;
         "clawpair qr render") opts="-t --format --ec --margin --scale -o --output --force --raw --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair qr scan") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair identity") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="new show import export sign-connect verify" ;;
@@ -205,19 +257,25 @@ _clawpair() {
         "clawpair identity verify") opts="--public-key --payload --payload-file --signature --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair zone") opts="--domain --ipv4 --ipv6 --port --display-name --host-label --instance-label --tls --tls-fingerprint --tailnet-dns --mode --ssh-port --cli-path -o --output --force --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair probe") opts="--stagger --timeout --fastest --all --tls-fingerprint --trust --allow-insecure --discover --discover-backend --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair devices") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list approve reject remove rotate revoke join-code" ;;
+        "clawpair devices") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list approve reject remove rename clear watch rotate revoke join-code" ;;
         "clawpair devices list") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices approve") opts="--latest -y --yes --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices reject") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices remove") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair devices rename") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair devices clear") opts="-y --yes --pending --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair devices watch") opts="--approve-role --approve-from -y --yes --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices rotate") opts="--device --role --scope --reveal --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices revoke") opts="--device --role --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices join-code") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair nodes") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="status pending approve reject" ;;
-        "clawpair nodes status") opts="--connected --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair nodes") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list status pending approve reject rename remove" ;;
+        "clawpair nodes list") opts="--connected --last-connected --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair nodes status") opts="--connected --last-connected --url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes pending") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes approve") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes reject") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair nodes rename") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair nodes remove") opts="--url --gateway --token-file --password-file --token --password --timeout --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair pair") opts="--role --name --gateway-name --code-file --target-file --wait --timeout --allow-insecure --v3 --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list use check forget" ;;
         "clawpair gateways list") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
