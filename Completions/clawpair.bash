@@ -8,7 +8,7 @@ _clawpair() {
     local path="clawpair" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "$path ${COMP_WORDS[i]}" in
-            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair qr"|"clawpair qr render"|"clawpair qr scan"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair devices"|"clawpair devices list"|"clawpair devices approve"|"clawpair devices reject"|"clawpair devices remove"|"clawpair devices rotate"|"clawpair devices revoke"|"clawpair devices join-code"|"clawpair nodes"|"clawpair nodes status"|"clawpair nodes pending"|"clawpair nodes approve"|"clawpair nodes reject"|"clawpair pair"|"clawpair gateways"|"clawpair gateways list"|"clawpair gateways use"|"clawpair gateways check"|"clawpair gateways forget"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
+            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair qr"|"clawpair qr render"|"clawpair qr scan"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair devices"|"clawpair devices list"|"clawpair devices approve"|"clawpair devices reject"|"clawpair devices remove"|"clawpair devices rename"|"clawpair devices clear"|"clawpair devices watch"|"clawpair devices rotate"|"clawpair devices revoke"|"clawpair devices join-code"|"clawpair nodes"|"clawpair nodes list"|"clawpair nodes status"|"clawpair nodes pending"|"clawpair nodes approve"|"clawpair nodes reject"|"clawpair nodes rename"|"clawpair nodes remove"|"clawpair pair"|"clawpair gateways"|"clawpair gateways list"|"clawpair gateways use"|"clawpair gateways check"|"clawpair gateways forget"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
         esac
     done
     case "$path|$prev" in
@@ -124,6 +124,35 @@ _clawpair() {
         "clawpair devices remove|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair devices remove|--trust") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair devices remove|--tls-fingerprint") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices rename|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices rename|--gateway") local IFS=$'\n'; COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list-names gateways 2>/dev/null)" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices rename|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices rename|--password-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices rename|--token") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices rename|--password") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices rename|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices rename|--trust") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices rename|--tls-fingerprint") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices clear|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices clear|--gateway") local IFS=$'\n'; COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list-names gateways 2>/dev/null)" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices clear|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices clear|--password-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices clear|--token") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices clear|--password") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices clear|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices clear|--trust") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices clear|--tls-fingerprint") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices watch|--approve-role") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices watch|--approve-from") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices watch|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices watch|--gateway") local IFS=$'\n'; COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list-names gateways 2>/dev/null)" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices watch|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices watch|--password-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices watch|--token") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices watch|--password") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices watch|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices watch|--trust") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair devices watch|--tls-fingerprint") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair devices rotate|--device") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair devices rotate|--role") COMPREPLY=($(compgen -W "operator node" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair devices rotate|--scope") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
@@ -156,6 +185,17 @@ _clawpair() {
         "clawpair devices join-code|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair devices join-code|--trust") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair devices join-code|--tls-fingerprint") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes list|--last-connected") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes list|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes list|--gateway") local IFS=$'\n'; COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list-names gateways 2>/dev/null)" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes list|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes list|--password-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes list|--token") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes list|--password") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes list|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes list|--trust") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes list|--tls-fingerprint") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes status|--last-connected") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair nodes status|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair nodes status|--gateway") local IFS=$'\n'; COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list-names gateways 2>/dev/null)" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair nodes status|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
@@ -192,6 +232,24 @@ _clawpair() {
         "clawpair nodes reject|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair nodes reject|--trust") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair nodes reject|--tls-fingerprint") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes rename|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes rename|--gateway") local IFS=$'\n'; COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list-names gateways 2>/dev/null)" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes rename|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes rename|--password-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes rename|--token") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes rename|--password") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes rename|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes rename|--trust") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes rename|--tls-fingerprint") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes remove|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes remove|--gateway") local IFS=$'\n'; COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list-names gateways 2>/dev/null)" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes remove|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes remove|--password-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes remove|--token") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes remove|--password") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes remove|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes remove|--trust") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes remove|--tls-fingerprint") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair pair|--role") COMPREPLY=($(compgen -W "node operator" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair pair|--name") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair pair|--gateway-name") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
@@ -209,7 +267,7 @@ _clawpair() {
         "clawpair setup-code") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="encode decode" ;;
         "clawpair setup-code encode") opts="--url --bootstrap-token-file --bootstrap-token --expires-in --expires-at-ms --tls-fingerprint --prefix --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair setup-code decode") opts="--show-secrets --strict --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair qr") opts="--limited --node --public-url --remote --format -o --output --force --setup-code-only --no-ascii --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="render scan" ;;
+        "clawpair qr") opts="--limited --node --voice-node --public-url --remote --format -o --output --force --setup-code-only --no-ascii --wait --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="render scan" ;;
         "clawpair qr render") opts="-t --format --ec --margin --scale -o --output --force --raw --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair qr scan") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair identity") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="new show import export sign-connect verify" ;;
@@ -221,19 +279,25 @@ _clawpair() {
         "clawpair identity verify") opts="--public-key --payload --payload-file --signature --identity --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair zone") opts="--domain --ipv4 --ipv6 --port --display-name --host-label --instance-label --tls --tls-fingerprint --tailnet-dns --mode --ssh-port --cli-path -o --output --force --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair probe") opts="--stagger --timeout --fastest --all --tls-fingerprint --trust --allow-insecure --discover --discover-backend --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair devices") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list approve reject remove rotate revoke join-code" ;;
+        "clawpair devices") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list approve reject remove rename clear watch rotate revoke join-code" ;;
         "clawpair devices list") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices approve") opts="--latest -y --yes --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices reject") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices remove") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair devices rename") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair devices clear") opts="-y --yes --pending --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair devices watch") opts="--approve-role --approve-from -y --yes --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices rotate") opts="--device --role --scope --reveal --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices revoke") opts="--device --role --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices join-code") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair nodes") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="status pending approve reject" ;;
-        "clawpair nodes status") opts="--connected --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair nodes") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list status pending approve reject rename remove" ;;
+        "clawpair nodes list") opts="--connected --last-connected --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair nodes status") opts="--connected --last-connected --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes pending") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes approve") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes reject") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair nodes rename") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair nodes remove") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair pair") opts="--role --name --gateway-name --code-file --target-file --wait --timeout --allow-insecure --v3 --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list use check forget" ;;
         "clawpair gateways list") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;

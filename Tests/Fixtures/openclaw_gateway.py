@@ -29,6 +29,7 @@ stdout: `ready <port>` once listening, then one JSON object per line:
     rpc             {method, ok, code?}
     setup-code      {setupCode, setupId?, access}      (the only line that carries a secret)
     node-pending / node-approved / node-rejected        {requestId, nodeId}
+    node-renamed    {nodeId}
 Token values, passwords and bootstrap tokens are never printed, except inside the setup code.
 SIGTERM/SIGINT: a `shutdown` event to every client, close 1012, exit 0.
 
@@ -174,7 +175,7 @@ DEVICE_METHODS = ["device.pair.list", "device.pair.approve", "device.pair.reject
                   "device.pair.remove", "device.pair.rename", "device.token.rotate",
                   "device.token.revoke"]
 NODE_METHODS = ["node.list", "node.pair.list", "node.pair.approve", "node.pair.reject",
-                "node.pair.request", "node.pair.remove", "node.pair.verify"]
+                "node.pair.request", "node.pair.remove", "node.pair.verify", "node.rename"]
 # Removed in 2026.7 (g4): a node is approved by device pairing, then its command surface.
 G3_ONLY_NODE_METHODS = ["node.pair.request", "node.pair.verify"]
 
@@ -1243,7 +1244,7 @@ class Gateway:
             "node.pair.list": self.m_node_pair_list, "node.pair.approve": self.m_node_approve,
             "node.pair.reject": self.m_node_reject, "node.pair.request": self.m_node_request,
             "node.pair.remove": self.m_node_remove, "node.pair.verify": self.m_node_verify,
-            "device.pair.setupCode": self.m_setup_code,
+            "device.pair.setupCode": self.m_setup_code, "node.rename": self.m_node_rename,
         }
         if self.args.generation == "g4":
             for removed in G3_ONLY_NODE_METHODS:
@@ -1582,6 +1583,23 @@ class Gateway:
         self.save_state()
         return {"nodeId": node_id}
 
+    def m_node_rename(self, conn, params):
+        """node.rename {nodeId, displayName} (packages/gateway-protocol/src/schema/nodes.ts
+        NodeRenameParamsSchema): a device-paired node shows the name in node.list (as its
+        operatorLabel here), a node.pair.* record keeps it as displayName."""
+        p = self.params("node.rename", params, {"nodeId": "nonempty", "displayName": "nonempty"}, ("nodeId", "displayName"))
+        node_id, name = p["nodeId"].strip(), p["displayName"].strip()
+        record = self.paired.get(node_id)
+        if record is not None and "node" in record.get("roles", []):
+            record["operatorLabel"] = name
+        elif node_id in self.node_paired:
+            self.node_paired[node_id]["displayName"] = name
+        else:
+            raise RpcError("unknown nodeId")
+        self.save_state()
+        log("node-renamed", nodeId=node_id)
+        return {"nodeId": node_id, "displayName": name}
+
     def m_node_verify(self, conn, params):
         p = self.params("node.pair.verify", params, {"nodeId": "nonempty", "token": "nonempty"}, ("nodeId", "token"))
         node = self.node_paired.get(p["nodeId"])
@@ -1605,10 +1623,13 @@ class Gateway:
             return {"roles": ["node", "operator"], "scopes": sorted(["operator.admin"] + handoff), "purpose": "mobile-full"}
         if name == "limited":
             return {"roles": ["node", "operator"], "scopes": list(handoff)}
+        if name == "voice-node":
+            # src/shared/device-bootstrap-profile.ts VOICE_NODE_PAIRING_SETUP_BOOTSTRAP_PROFILE
+            return {"roles": ["node", "operator"], "scopes": ["operator.read", "operator.talk"], "purpose": "voice-node"}
         return {"roles": ["node"], "scopes": []}
 
     def access_label(self, profile):
-        for name in ("full", "node"):
+        for name in ("full", "node", "voice-node"):
             candidate = self.profile(name)
             if profile["roles"] == candidate["roles"] and profile["scopes"] == candidate["scopes"] \
                     and profile.get("purpose") == candidate.get("purpose"):
@@ -1621,7 +1642,8 @@ class Gateway:
             allowed["joinUrl"] = "bool"
         p = self.params("device.pair.setupCode", params, allowed)
         profile_name = p.get("bootstrapProfile")
-        if profile_name is not None and profile_name not in ("limited", "node"):
+        profiles = ("limited", "node", "voice-node") if self.args.generation == "g4" else ("limited", "node")
+        if profile_name is not None and profile_name not in profiles:
             raise RpcError("invalid device.pair.setupCode params: at /bootstrapProfile: must be equal to one of the allowed values")
         if p.get("joinUrl") and profile_name not in (None, "node"):
             raise RpcError("Join URLs require bootstrapProfile=node.")
@@ -1641,7 +1663,7 @@ class Gateway:
                            "Set gateway.tls or use Tailscale Serve, then generate a new code.")
         if url.startswith("ws://") and urllib.parse.urlsplit(url).port is None:
             raise RpcError("Configured publicUrl is invalid: plaintext ws:// on port 80 is dialed on 18789 by the apps.")
-        requested = {"limited": "limited", "node": "node"}.get(profile_name, "full")
+        requested = {"limited": "limited", "node": "node", "voice-node": "voice-node"}.get(profile_name, "full")
         access, downgraded = requested, False
         if self.args.generation == "g4" and requested == "full" and url.startswith("ws://") and not loopback_host(host):
             access, downgraded = "limited", True

@@ -231,13 +231,13 @@ struct GatewayCommandTests {
                 let unknown = "0123456789abcdef0123456789abcdef"
                 let bad = try home.op(gateway, ["devices", "approve", unknown])
                 #expect(bad.status == 3, "\(bad)")
-                #expect(bad.stderr.contains("no pending pairing request has the id \(unknown)"))
+                #expect(bad.stderr.contains("no pending pairing request matches \(unknown)"))
 
                 let list = try Self.json(try home.op(gateway, ["devices", "list", "--json"]).stdout)
                 let me = try #require((list["paired"] as? [[String: Any]])?.first?["deviceId"] as? String)
                 let asRequest = try home.op(gateway, ["devices", "approve", me])
                 #expect(asRequest.status == 2, "\(asRequest)")
-                #expect(asRequest.stderr.contains("is a paired device's id, not a pending request id"))
+                #expect(asRequest.stderr.contains("is a paired device's id or name, with no pending request"))
 
                 let latest = try home.op(gateway, ["devices", "approve", "--latest"])
                 #expect(latest.status == 3, "\(latest)")

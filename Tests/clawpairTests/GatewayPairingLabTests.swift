@@ -80,7 +80,7 @@ struct GatewayPairingLabTests {
             #expect(pending["role"] as? String == "node")
             _ = try await pair.waitForLine(containing: "clawpair devices approve \(requestId)", on: .stderr, timeout: .seconds(10))
 
-            // The operator sees the request, previews it with --latest, and approves it by id.
+            // The operator sees the request, previews it with --latest, and approves it by the device's id.
             let listed = try Self.json(try await lab.asOperator(["devices", "list", "--json"]).stdout)
             let request = try #require((listed["pending"] as? [[String: Any]])?.first)
             #expect(request["requestId"] as? String == requestId)
@@ -89,12 +89,12 @@ struct GatewayPairingLabTests {
             let preview = try await lab.asOperator(["devices", "approve", "--latest"])
             #expect(preview.status.isSuccess, "\(preview)")
             #expect(preview.stdout.contains("To approve it: clawpair devices approve \(requestId)"))
-            let byDevice = try await lab.asOperator(["devices", "approve", try #require(request["deviceId"] as? String)])
-            #expect(byDevice.status == .exited(2), "\(byDevice)")
-            #expect(byDevice.stderr.contains("its pending request is \(requestId)"))
-            let approved = try await lab.asOperator(["devices", "approve", requestId])
+            // Named by its device id, the device's current request is approved (issue #15 §1).
+            let approved = try await lab.asOperator(["devices", "approve", try #require(request["deviceId"] as? String)])
             #expect(approved.status.isSuccess, "\(approved)")
+            #expect(approved.stderr.contains("(device id) is request \(requestId)"), "\(approved)")
             #expect(approved.stdout.contains("Approved lab-node"))
+            #expect(approved.stdout.contains(" as node with no scopes."), "\(approved)")
 
             #expect(try await pair.waitForExit(timeout: .seconds(20)) == .exited(0), "\(pair.outputExcerpt)")
             let result = try Self.json(pair.stdout)
