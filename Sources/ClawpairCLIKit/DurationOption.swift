@@ -10,9 +10,9 @@ public enum DurationOption {
     /// clawpair(1)'s DURATIONS: the rule, and the one old spelling whose meaning differs.
     public static let section = DocSection("DURATIONS", [
         "Every time option takes a number with a unit: ms, s, m, h or d, also several in a row (500ms, 3s, 5m, 1m30s). "
-            + "A bare number is milliseconds on every option (--timeout 2000 is 2s). The one exception is kept for "
-            + "scripts: a bare number for setup-code encode --expires-in is still read as seconds, as it always was, and "
-            + "warns; write the unit (--expires-in 90s).",
+            + "A bare number is milliseconds (--timeout 2000 is 2s). Two options differ: a bare number for setup-code "
+            + "encode --expires-in is still read as seconds, as it always was, and warns (write --expires-in 90s); "
+            + "nodes list/status --last-connected, whose spans are hours or days, takes a unit only (24h).",
     ])
 
     /// The value of `--option` in milliseconds (`value` when not given), by the rule above; at
