@@ -15,15 +15,16 @@ extension ParsedArguments {
     /// command declares them (without those in `omitting`), `adding` (option name, value) after
     /// them, then the global flags given and the positionals. Used for hints such as "accept the
     /// certificate: clawpair devices list --url … --trust FP"; options whose value must not be
-    /// echoed (a literal token) belong in `omitting`.
-    public func commandLine(omitting: Set<String> = [], adding: [(String, String)] = []) -> String {
+    /// echoed (a literal token) belong in `omitting`; `replacing` gives an option a new value in
+    /// its place (`["url": "wss://…"]`).
+    public func commandLine(omitting: Set<String> = [], replacing: [String: String] = [:], adding: [(String, String)] = []) -> String {
         var words = commandPath
         for option in spec.options where !omitting.contains(option.long) {
             switch option.arity {
             case .flag, .counted:
                 for _ in 0..<(flags[option.long] ?? 0) { words.append("--\(option.long)") }
             case .value, .repeated:
-                for value in values(option.long) { words += ["--\(option.long)", value] }
+                for value in values(option.long) { words += ["--\(option.long)", replacing[option.long] ?? value] }
             }
         }
         for (name, value) in adding { words += ["--\(name)", value] }

@@ -24,6 +24,7 @@ import Testing
                                                "--url", "wss://h", "--tag", "d"], root: spec)
         #expect(parsed.commandLine(omitting: ["token"], adding: [("trust", "ab12")])
                 == "tool go --url wss://h --all --tag 'b c' --tag d --trust ab12 --json 'my name'")
+        #expect(parsed.commandLine(omitting: ["token", "tag", "all"], replacing: ["url": "ws://h"]) == "tool go --url ws://h --json 'my name'")
         let dashed = try ArgumentParser.parse(["go", "--", "-x"], root: spec)
         #expect(dashed.commandLine() == "tool go -- -x")
     }

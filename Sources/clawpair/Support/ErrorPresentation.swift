@@ -73,6 +73,7 @@ enum ErrorPresentation {
         ("invalid-url", "the gateway URL cannot be used"),
         ("unreachable", "nothing answered at the gateway's address (exit 3)"),
         ("tls-trust", "the certificate failed its pin or system trust; the hint has the --tls-fingerprint to pass (exit 4)"),
+        ("wrong-scheme", "ws:// was used for a TLS port or wss:// for a plaintext one; the hint and url have the URL that works"),
         ("not-gateway", "something answered that is not an OpenClaw gateway"),
         ("timeout", "the gateway did not answer in time"), ("stalled", "the gateway went silent after hello-ok"),
         ("closed", "the gateway closed the connection"), ("protocol-violation", "the gateway broke the protocol"),

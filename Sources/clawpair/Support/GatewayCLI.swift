@@ -5,6 +5,7 @@ import ClawpairCLIKit
 import ClawpairCore
 import ClawpairGateway
 import ClawpairIdentity
+import ClawpairProbe
 import ClawpairConfig
 
 /// What the gateway commands (`devices`, `nodes`, `qr`, `pair`) share: which gateway, which
@@ -200,6 +201,27 @@ enum GatewayCLI {
                               code: shown.code, details: shown.details + [("trustCommand", .string(command))])
     }
 
+    /// A failure that a wrong scheme explains (`ws://` to a TLS port: the connection closes
+    /// without an HTTP answer; `wss://` to a plaintext one: the TLS handshake fails), when the
+    /// other scheme works there (``SchemeCheck``): code `wrong-scheme`, the URL that works in
+    /// the hint (the command again, when the URL was --url) and as `url`.
+    static func withSchemeDiagnosis(_ shown: PresentedError, endpoint: GatewayEndpoint, _ arguments: ParsedArguments) -> PresentedError {
+        switch shown.underlying {
+        case GatewayError.notGateway where !endpoint.tls: break
+        case GatewayError.unreachable(_, let phase, _) where endpoint.tls && phase == "tls": break
+        default: return shown
+        }
+        guard let right = SchemeCheck.otherScheme(host: endpoint.host, port: endpoint.port, tls: endpoint.tls,
+                                                  path: endpoint.path) else { return shown }
+        let what = endpoint.tls ? "this port speaks plaintext WebSocket, not TLS" : "this port speaks TLS"
+        var hint = "use \(right)"
+        if arguments.value("url") != nil {
+            hint += ": " + arguments.commandLine(omitting: ["token", "password"], replacing: ["url": right])
+        }
+        return PresentedError(shown.underlying, status: shown.exitStatus, message: shown.message + " (\(what))", hint: hint,
+                              code: "wrong-scheme", details: shown.details + [("url", .string(right))])
+    }
+
     /// Opens the connection and authenticates as an operator.
     static func connectOperator(_ arguments: ParsedArguments, _ context: CommandContext) throws -> OperatorSession {
         let options = try sessionOptions(arguments, context)
@@ -212,7 +234,8 @@ enum GatewayCLI {
         do {
             session = try OperatorSession.connect(plan, options: options)
         } catch {
-            throw withTrustCommand(ErrorPresentation.present(error, plan: plan), arguments)
+            throw withSchemeDiagnosis(withTrustCommand(ErrorPresentation.present(error, plan: plan), arguments),
+                                      endpoint: plan.target.endpoint, arguments)
         }
         let hello = session.hello
         if context.globals.verbosity > 0 {
