@@ -27,6 +27,10 @@ enum GatewayCLI {
                    + "visible to other users, so this warns: prefer --token-file or OPENCLAW_GATEWAY_TOKEN."),
         .value("password", "PASSWORD", help: "The gateway password; - reads it from standard input (warns like --token)."),
         .value("timeout", "MS", help: "Limit for connecting and for each call, in ms or with a unit such as 3s (default 10000)."),
+    ] + trustOptions
+
+    /// `--trust` and `--tls-fingerprint`: of every command that dials a gateway.
+    static let trustOptions: [OptionSpec] = [
         .value("trust", "SHA256", help: "Accept a certificate with this SHA-256 fingerprint, after you checked it belongs to your "
                    + "gateway (an untrusted certificate's error prints the command); like --tls-fingerprint."),
         .value("tls-fingerprint", "SHA256", help: "Pin: the SHA-256 of the gateway's certificate (wss://). Default: the pin "
