@@ -49,6 +49,20 @@ extension DecodedSetup {
     }
 }
 
+extension DecodedSetup {
+    /// `payload` with its credential values (`bootstrapToken`, `token`, `password`) replaced by
+    /// their redacted form, unless `reveal` is true.
+    public static func redactingSecrets(_ payload: JSONValue, reveal: Bool) -> JSONValue {
+        guard !reveal, case .object(let members) = payload else { return payload }
+        return .object(members.map { key, value in
+            if ["bootstrapToken", "token", "password"].contains(key), case .string(let secret) = value {
+                return (key, .string(Redaction.redact(secret)))
+            }
+            return (key, value)
+        })
+    }
+}
+
 extension DecodedSetup.Generation {
     /// A short human name ("G4 setup code (bootstrap token with expiry)").
     public var summary: String {

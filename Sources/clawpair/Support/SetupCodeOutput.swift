@@ -79,7 +79,7 @@ enum SetupCodeText {
         }
         for note in setup.notes { line("Note", clean(note)) }
         if context.globals.verbosity > 0, let payload = setup.payload {
-            line("Payload", clean(redactingSecrets(payload, reveal: showSecrets).compact()))
+            line("Payload", clean(DecodedSetup.redactingSecrets(payload, reveal: showSecrets).compact()))
         }
         return out
     }
@@ -98,16 +98,5 @@ enum SetupCodeText {
         line("Redeem", "clawpair pair <join URL>")
         line("Note", "decode does not fetch the link: fetching it would use it up")
         return out
-    }
-
-    /// The payload with credential values replaced by their redacted form (for `-v`).
-    static func redactingSecrets(_ payload: JSONValue, reveal: Bool) -> JSONValue {
-        guard !reveal, case .object(let members) = payload else { return payload }
-        return .object(members.map { key, value in
-            if ["bootstrapToken", "token", "password"].contains(key), case .string(let secret) = value {
-                return (key, .string(Redaction.redact(secret)))
-            }
-            return (key, value)
-        })
     }
 }
