@@ -78,4 +78,12 @@ import Testing
         #expect(damaged.status == 1, "\(damaged)")
         #expect(damaged.stderr.hasPrefix("error: \(fake): "), "\(damaged)")
     }
+
+    @Test func identityNewQuietPrintsTheDeviceIdOnStdout() throws {
+        let box = try Box()
+        let result = try box.run(["identity", "new", "-q"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        let object = try IdentityCLITests.json(try #require(box.read(box.identityPath)))
+        #expect(result.stdout == "\(try #require(object["deviceId"] as? String))\n", "\(result)")
+    }
 }
