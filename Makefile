@@ -9,7 +9,7 @@ CONFIG ?= release
 FUZZ_SECONDS ?= 60
 BIN := .build/$(CONFIG)/clawpair
 
-.PHONY: all deps build run test docs check-docs install uninstall deb bench fuzz clean
+.PHONY: all deps build run test docs check-docs install install-units uninstall deb bench fuzz clean
 
 all: build
 
@@ -58,7 +58,7 @@ test: deps
 docs: build
 	$(BIN) generate-docs .
 
-install: build
+install: build install-units
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	  $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions \
@@ -69,7 +69,22 @@ install: build
 	install -m 0644 Completions/_clawpair $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_clawpair
 	install -m 0644 Completions/clawpair.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/clawpair.fish
 
+# The systemd units for `clawpair advertise` (packaging/systemd): the system template unit and the
+# user unit, in $(PREFIX)/lib/systemd/{system,user} (systemd searches /usr/local/lib/systemd/* too),
+# their ExecStart pointed at $(PREFIX)/bin/clawpair. Tests/clawpairTests/SystemdUnitTests.swift
+# runs this target and checks the result with systemd-analyze verify.
+UNIT_DIR = $(DESTDIR)$(PREFIX)/lib/systemd
+install-units:
+	install -d $(UNIT_DIR)/system $(UNIT_DIR)/user
+	sed 's|/usr/bin/clawpair|$(PREFIX)/bin/clawpair|' packaging/systemd/clawpair-advertise@.service \
+	  > $(UNIT_DIR)/system/clawpair-advertise@.service
+	sed 's|/usr/bin/clawpair|$(PREFIX)/bin/clawpair|' packaging/systemd/clawpair-advertise.service \
+	  > $(UNIT_DIR)/user/clawpair-advertise.service
+	chmod 0644 $(UNIT_DIR)/system/clawpair-advertise@.service $(UNIT_DIR)/user/clawpair-advertise.service
+
 uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/systemd/system/clawpair-advertise@.service \
+	  $(DESTDIR)$(PREFIX)/lib/systemd/user/clawpair-advertise.service
 	rm -f $(DESTDIR)$(PREFIX)/bin/clawpair $(DESTDIR)$(PREFIX)/share/man/man1/clawpair*.1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/clawpair \
 	  $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_clawpair \

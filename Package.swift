@@ -1,40 +1,70 @@
 // swift-tools-version:6.0
 // clawpair: find OpenClaw gateways and pair devices with them, on Linux.
 //
-// Layering (dependencies point down):
-//   clawpair (executable: argument parsing + output only)
-//     ├─ ClawpairCLIKit      declarative CLI: tokenize → match → validate → run; help, man, completions, exit statuses
-//     ├─ ClawpairIdentity    Ed25519 device identities (libsodium), connect signatures, key files
-//     ├─ ClawpairBrowse      GatewayBrowser: mDNS (Avahi or native) and wide-area DNS-SD side by side, merged into
-//     │                      one entry per gateway; scan, first answer, added/updated/removed events
-//     ├─ ClawpairQR          QR render (libqrencode → terminal, PNG, SVG) and scan (zbar, dlopen'ed; PNG/JPEG/PNM input)
-//     ├─ ClawpairDiscovery   beacons: TXT rules, display names, endpoint selection, wide-area zones
-//     │   └─ ClawpairDNS     bounded DNS message codec (RFC 1035 + mDNS bits)
-//     ├─ ClawpairAvahi       browse/resolve through avahi-daemon with libavahi-client (CAvahiClientShims);
-//     │                      registration with Avahi's Bonjour-compat dns_sd API (CDNSSDShims)
-//     ├─ ClawpairMDNS        built-in one-shot mDNS querier: record cache + browse state machine + sockets
-//     ├─ ClawpairWideArea    unicast DNS-SD browse (resolv.conf, UDP with TCP fallback)
-//     ├─ ClawpairGateway     gateway RPC client: frames, signed connect, devices/nodes RPCs, paired-gateways registry
-//     │                      (ClawpairProbe only to race routes; URLs parsed by ClawpairSetupCode)
-//     ├─ ClawpairProbe       race gateway routes: TCP → TLS (pinning) → WebSocket → connect.challenge
-//     │   ├─ ClawpairTransport  event loop and sockets (on ClawpairCore's clock and poll helper), Happy Eyeballs,
-//     │   │                     TLS on OpenSSL
-//     │   └─ ClawpairWebSocket  RFC 6455 handshake and frame codec (value-type state machines, no I/O)
-//     ├─ ClawpairSetupCode   setup codes, URL normalization, gateway addresses (URL, host[:port], code),
-//     │                      plaintext policy, access profiles
-//     ├─ ClawpairConfig      OpenClaw's openclaw.json: bounded JSON5 reader, config path, credentials
-//     │                      (below ClawpairGateway and ClawpairWideArea, which read it)
-//     └─ ClawpairCore        errors (message, hint), base64url, JSON, terminal sanitizing, redaction; the one
-//                            injectable monotonic clock and the one poll helper (every poll loop, libavahi-client's too)
-//   C<Lib>                   system-library shims found through pkg-config (one per C library)
-//   CLazyLibrary             dlopen on first use, into a table of typed function pointers (for the shims below)
-//   COpenSSLShims            OpenSSL loaded with dlopen when TLS is first used; forwarders for its macros
-//   CDNSSDShims              Avahi's dns_sd API loaded with dlopen on first use (keeps start-up fast)
-//   CAvahiClientShims        libavahi-client (+ libavahi-common) loaded with dlopen on first use: linked,
-//                            its libdbus/libsystemd/libgcrypt chain costs every command ~0.7 ms
-//   CProcessShims            core dumps off for the process (RLIMIT_CORE 0, prctl PR_SET_DUMPABLE 0)
-//   CImageShims              libjpeg reads and libpng row writes inside setjmp (fatal errors return, never exit);
-//                            zbar loaded on first use
+// Layering: dependencies point down. Each target below names every target it depends on
+// ("uses"), and each one it uses is listed below it (PackageLayeringTests checks both against
+// the target declarations).
+//   clawpair             the executable: argument parsing + output only
+//                        uses ClawpairCore, ClawpairSetupCode, ClawpairCLIKit, ClawpairIdentity, ClawpairQR,
+//                        ClawpairDNS, ClawpairDiscovery, ClawpairProbe, ClawpairAvahi, ClawpairMDNS,
+//                        ClawpairWideArea, ClawpairConfig, ClawpairGateway, ClawpairBrowse, ClawpairAdvertise,
+//                        ClawpairTransport, CProcessShims
+//   ClawpairBrowse       GatewayBrowser: mDNS (Avahi or native) and wide-area DNS-SD side by side, merged into
+//                        one entry per gateway; scan, first answer, added/updated/removed events
+//                        uses ClawpairCore, ClawpairDNS, ClawpairDiscovery, ClawpairAvahi, ClawpairMDNS,
+//                        ClawpairConfig, ClawpairWideArea
+//   ClawpairAdvertise    advertising a gateway: settings from OpenClaw's config, health-gated registration,
+//                        name conflicts and alternative names, reload on SIGHUP, events as JSON
+//                        uses ClawpairCore, ClawpairConfig, ClawpairDiscovery, ClawpairAvahi, ClawpairProbe
+//   ClawpairGateway      gateway RPC client: frames, signed connect, devices/nodes RPCs, pairing, the
+//                        paired-gateways registry (ClawpairProbe only to race routes)
+//                        uses ClawpairCore, ClawpairTransport, ClawpairWebSocket, ClawpairIdentity,
+//                        ClawpairProbe, ClawpairSetupCode, ClawpairConfig
+//   ClawpairProbe        race gateway routes: TCP → TLS (pinning) → WebSocket → connect.challenge; the report's JSON
+//                        uses ClawpairCore, ClawpairTransport, ClawpairWebSocket, ClawpairSetupCode
+//   ClawpairTransport    event loop and sockets (on ClawpairCore's clock and poll helper), Happy Eyeballs, TLS on
+//                        OpenSSL; `.local` names through ClawpairMDNS's querier
+//                        uses ClawpairCore, COpenSSLShims, ClawpairMDNS
+//   ClawpairWebSocket    RFC 6455 handshake and frame codec (value-type state machines, no I/O)
+//                        uses ClawpairCore
+//   ClawpairQR           QR render (libqrencode → terminal, PNG, SVG) and scan (zbar, dlopen'ed; PNG/JPEG/PNM input)
+//                        uses ClawpairCore, CQRencode, CPNG, CJPEG, CImageShims
+//   ClawpairIdentity     Ed25519 device identities (libsodium), connect signatures and batches, key files, the store;
+//                        OpenClaw's SQLite state store, read-only (libsqlite3)
+//                        uses ClawpairCore, CSodium, CSQLite
+//   ClawpairDiscovery    beacons: TXT rules, display names, endpoint selection, wide-area zones
+//                        uses ClawpairCore, ClawpairDNS, ClawpairSetupCode
+//   ClawpairAvahi        browse/resolve through avahi-daemon with libavahi-client (CAvahiClientShims);
+//                        registration with Avahi's Bonjour-compat dns_sd API (CDNSSDShims)
+//                        uses ClawpairCore, CAvahiClientShims, CDNSSDShims
+//   ClawpairMDNS         built-in one-shot mDNS querier: record cache + browse state machine + sockets
+//                        uses ClawpairCore, ClawpairDNS
+//   ClawpairWideArea     unicast DNS-SD browse (resolv.conf, UDP with TCP fallback), the tailnet fallback
+//                        uses ClawpairCore, ClawpairConfig, ClawpairDNS
+//   ClawpairConfig       OpenClaw's openclaw.json: bounded JSON5 reader, config path, credentials
+//                        uses ClawpairCore
+//   ClawpairDNS          bounded DNS message codec (RFC 1035 + mDNS bits)
+//                        uses ClawpairCore
+//   ClawpairSetupCode    setup codes, URL normalization, gateway addresses (URL, host[:port], code),
+//                        plaintext policy, access profiles
+//                        uses ClawpairCore
+//   ClawpairCLIKit       declarative CLI: tokenize → match → validate → run; help, man, completions, exit statuses;
+//                        secret input, spinner, record tables
+//                        uses ClawpairCore
+//   ClawpairCore         errors (message, hint), base64url, JSON, terminal sanitizing, redaction, files and line
+//                        input; the one injectable monotonic clock and the one poll helper (every poll loop,
+//                        libavahi-client's too)
+//                        uses nothing
+// C targets, below every library:
+//   C<Lib>               system-library shims found through pkg-config (one per C library)
+//   CLazyLibrary         dlopen on first use, into a table of typed function pointers (for the shims below)
+//   COpenSSLShims        OpenSSL loaded with dlopen when TLS is first used; forwarders for its macros
+//   CDNSSDShims          Avahi's dns_sd API loaded with dlopen on first use (keeps start-up fast)
+//   CAvahiClientShims    libavahi-client (+ libavahi-common) loaded with dlopen on first use: linked,
+//                        its libdbus/libsystemd/libgcrypt chain costs every command ~0.7 ms
+//   CProcessShims        core dumps off for the process (RLIMIT_CORE 0, prctl PR_SET_DUMPABLE 0)
+//   CImageShims          libjpeg reads and libpng row writes inside setjmp (fatal errors return, never exit);
+//                        zbar loaded on first use
 import PackageDescription
 
 /// A `.systemLibrary` target for one Debian `-dev` package, found through pkg-config.
@@ -62,6 +92,7 @@ let package = Package(
         .library(name: "ClawpairTransport", targets: ["ClawpairTransport"]),
         .library(name: "ClawpairProbe", targets: ["ClawpairProbe"]),
         .library(name: "ClawpairGateway", targets: ["ClawpairGateway"]),
+        .library(name: "ClawpairAdvertise", targets: ["ClawpairAdvertise"]),
     ],
     targets: [
         // C libraries.
@@ -96,19 +127,23 @@ let package = Package(
         .target(name: "ClawpairBrowse", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairDiscovery", "ClawpairAvahi",
                                                        "ClawpairMDNS", "ClawpairConfig", "ClawpairWideArea"]),
         .target(name: "ClawpairWebSocket", dependencies: ["ClawpairCore"]),
-        .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSLShims"]),
+        .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSLShims", "ClawpairMDNS"]),
         .target(name: "ClawpairProbe", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
                                                       "ClawpairSetupCode"]),
         .target(name: "ClawpairGateway", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
                                                         "ClawpairIdentity", "ClawpairProbe", "ClawpairSetupCode", "ClawpairConfig"]),
 
+        // Advertising a gateway: the OpenClaw config's beacon, health-gated registration with avahi-daemon.
+        .target(name: "ClawpairAdvertise", dependencies: ["ClawpairCore", "ClawpairConfig", "ClawpairDiscovery", "ClawpairAvahi",
+                                                          "ClawpairProbe"]),
         // The command-line tool: parses arguments, calls the libraries, formats output.
         // Release builds link the Swift runtime statically (`make build`: --static-swift-stdlib).
         .executableTarget(
             name: "clawpair",
             dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit", "ClawpairIdentity", "ClawpairQR",
                            "ClawpairDNS", "ClawpairDiscovery", "ClawpairProbe", "ClawpairAvahi", "ClawpairMDNS",
-                           "ClawpairWideArea", "ClawpairConfig", "ClawpairGateway", "ClawpairBrowse", "CProcessShims"]
+                           "ClawpairWideArea", "ClawpairConfig", "ClawpairGateway", "ClawpairBrowse", "ClawpairAdvertise",
+                           "ClawpairTransport", "CProcessShims"]
         ),
 
         // Examples: small programs using the libraries (README, "Using clawpair from Swift"), built by a plain `swift build`.
@@ -137,6 +172,7 @@ let package = Package(
         .testTarget(name: "ClawpairTransportTests", dependencies: ["ClawpairTransport", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairProbeTests", dependencies: ["ClawpairProbe", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairGatewayTests", dependencies: ["ClawpairGateway", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairAdvertiseTests", dependencies: ["ClawpairAdvertise", "ClawpairTestSupport"]),
         .testTarget(
             name: "CLibraryTests",
             dependencies: ["CDNSSD", "CAvahiClient", "CQRencode", "ClawpairQR", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",

@@ -12,6 +12,7 @@ _clawpair() {
         "clawpair discover|--backend") COMPREPLY=($(compgen -W "auto avahi native" -- "$cur")); return ;;
         "clawpair discover|--domain") COMPREPLY=(); return ;;
         "clawpair discover|--dns-server") COMPREPLY=(); return ;;
+        "clawpair discover|--max-gateways") COMPREPLY=(); return ;;
         "clawpair advertise|--port") COMPREPLY=(); return ;;
         "clawpair advertise|--name") COMPREPLY=(); return ;;
         "clawpair advertise|--display-name") COMPREPLY=(); return ;;
@@ -178,8 +179,8 @@ _clawpair() {
     local opts="" subs=""
     case "$path" in
         "clawpair") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="discover advertise setup-code qr identity zone probe devices nodes pair gateways completions" ;;
-        "clawpair discover") opts="--timeout --backend --first --watch --domain --dns-server --local-only --wide-area-only --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair advertise") opts="--port --name --display-name --tls --tls-fingerprint --mode --ssh-port --tailnet-dns --txt --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair discover") opts="--timeout --backend --first --watch --domain --dns-server --local-only --wide-area-only --max-gateways --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair advertise") opts="--port --from-openclaw-config --name --display-name --tls --tls-fingerprint --mode --ssh-port --tailnet-dns --txt --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair setup-code") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="encode decode" ;;
         "clawpair setup-code encode") opts="--url --bootstrap-token-file --bootstrap-token --expires-in --expires-at-ms --tls-fingerprint --prefix --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair setup-code decode") opts="--show-secrets --strict --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
@@ -218,6 +219,7 @@ _clawpair() {
     if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
     if [[ -n "$subs" ]]; then COMPREPLY=($(compgen -W "$subs" -- "$cur")); return; fi
     case "$path" in
+        "clawpair advertise") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
         "clawpair qr scan") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
         "clawpair identity import") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
         "clawpair probe") COMPREPLY=($(compgen -A hostname -- "$cur")) ;;

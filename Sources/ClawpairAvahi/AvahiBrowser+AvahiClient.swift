@@ -31,6 +31,8 @@ public final class AvahiBrowser {
         var firstAnswered = false
         /// The second resolve (the other family): not started, waiting, or answered.
         var second: Stage = .notStarted
+        /// When the second resolve was started.
+        var secondStarted: Monotonic.Instant?
     }
 
     enum Stage { case notStarted, waiting, answered }
@@ -41,6 +43,8 @@ public final class AvahiBrowser {
     public let domain: String?
     /// The bounds of this browse.
     public let limits: AvahiLimits
+    /// The time the deadline of ``run(until:onEvent:)`` and the main loop's waits are read from.
+    public let clock: any MonotonicClock
     private var loop: OpaquePointer?
     private var client: OpaquePointer?
     private var browser: OpaquePointer?
@@ -60,14 +64,22 @@ public final class AvahiBrowser {
     /// that family it gives up after about 5 s.
     public var pendingSecondResolves: Int { entries.values.count(where: { $0.second == .waiting }) }
 
+    /// When the most recently started second resolve that has not answered yet was started
+    /// (nil: none is waiting).
+    public var latestPendingSecondResolveStart: Monotonic.Instant? {
+        entries.values.filter { $0.second == .waiting }.compactMap(\.secondStarted).max()
+    }
+
     /// Connects to avahi-daemon over the system bus and starts browsing `type` (e.g.
     /// `_openclaw-gw._tcp`) in `domain` (nil: the default, `local`) on every interface and protocol.
     /// Throws ``AvahiError/daemonNotRunning`` when there is no system bus or no avahi-daemon on it,
-    /// ``AvahiError/libraryUnavailable(_:)`` without libavahi-client.
-    public init(type: String, domain: String? = nil, limits: AvahiLimits = AvahiLimits()) throws(AvahiError) {
+    /// ``AvahiError/libraryUnavailable(_:)`` without libavahi-client. Time is read from `clock`.
+    public init(type: String, domain: String? = nil, limits: AvahiLimits = AvahiLimits(),
+                clock: any MonotonicClock = SystemMonotonicClock()) throws(AvahiError) {
         self.type = type
         self.domain = domain
         self.limits = limits
+        self.clock = clock
         guard CAvahiClientShims_load() == 0 else {
             throw .libraryUnavailable(String(cString: CAvahiClientShims_load_error()))
         }
@@ -75,8 +87,8 @@ public final class AvahiBrowser {
             throw .refused("avahi_simple_poll_new", "out of memory")
         }
         self.loop = loop
-        CAvahiClientShims_avahi_simple_poll_set_func(loop, avahiPoll, nil)
         let context = Unmanaged.passUnretained(self).toOpaque()
+        CAvahiClientShims_avahi_simple_poll_set_func(loop, avahiPoll, context)
         var code: Int32 = 0
         // Blocking calls: the bus connection, Hello, and avahi-daemon's version and state.
         guard let client = CAvahiClientShims_avahi_client_new(CAvahiClientShims_avahi_simple_poll_get(loop),
@@ -119,7 +131,7 @@ public final class AvahiBrowser {
             }
             if let failure { throw failure }
             guard let loop else { return }
-            let now = Monotonic.now
+            let now = clock.now
             guard now < deadline else { return }
             // One iteration: a wait bounded by the deadline (and Avahi's own timers) in the poll
             // helper (`avahiPoll`, which retries EINTR), then one callback.
@@ -205,7 +217,10 @@ public final class AvahiBrowser {
             }
         }
         let startSecond = entry.second == .notStarted
-        if startSecond { entry.second = .waiting }
+        if startSecond {
+            entry.second = .waiting
+            entry.secondStarted = clock.now
+        }
         entries[instance] = entry
         if changed && !entry.addresses.isEmpty {
             events.append(.resolved(ResolvedInstance(instance: instance, hostTarget: target, port: port, txtRecord: txt,
@@ -315,14 +330,15 @@ private let resolveCallback: AvahiServiceResolverCallback = { resolver, _, _, ev
 }
 
 /// libavahi-client's main loop waits here instead of in poll(2) itself: ClawpairCore's poll
-/// helper, with the loop's timeout (ms, -1 for none) as a deadline.
+/// helper, with the loop's timeout (ms, -1 for none) as a deadline on the browser's clock.
 private func avahiPoll(_ fds: UnsafeMutablePointer<pollfd>?, _ count: UInt32, _ timeout: Int32,
-                       _: UnsafeMutableRawPointer?) -> Int32 {
+                       _ context: UnsafeMutableRawPointer?) -> Int32 {
     let entries = UnsafeMutableBufferPointer(start: fds, count: fds == nil ? 0 : Int(count))
     var descriptors = entries.map { PollDescriptor($0.fd, PollEvents(rawValue: $0.events)) }
-    let deadline = timeout < 0 ? nil : Monotonic.now + .milliseconds(timeout)
+    let clock = browser(context)?.clock ?? SystemMonotonicClock()
+    let deadline = timeout < 0 ? nil : clock.now + .milliseconds(timeout)
     do {
-        let ready = try Poll.wait(&descriptors, until: deadline)
+        let ready = try Poll.wait(&descriptors, until: deadline, clock: clock)
         for index in entries.indices { entries[index].revents = descriptors[index].ready.rawValue }
         return Int32(ready)
     } catch {

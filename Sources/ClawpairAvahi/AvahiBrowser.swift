@@ -100,8 +100,11 @@ public struct AvahiLimits: Sendable {
     /// Most addresses kept per instance.
     public var maxAddressesPerInstance: Int
 
+    /// The default of ``maxInstances``: 512, the daemon's object limit per client halved.
+    public static let defaultMaxInstances = 512
+
     /// Limits with the defaults above: 512 instances, 16 addresses each.
-    public init(maxInstances: Int = 512, maxAddressesPerInstance: Int = 16) {
+    public init(maxInstances: Int = AvahiLimits.defaultMaxInstances, maxAddressesPerInstance: Int = 16) {
         self.maxInstances = maxInstances
         self.maxAddressesPerInstance = maxAddressesPerInstance
     }

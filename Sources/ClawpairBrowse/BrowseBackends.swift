@@ -16,6 +16,8 @@ protocol AvahiBrowsing: AnyObject {
     func stop()
     /// Instances whose first resolve has not answered yet (``AvahiBrowser/pendingResolves``).
     var pendingResolves: Int { get }
+    /// When the latest waiting second-family resolve started (``AvahiBrowser/latestPendingSecondResolveStart``).
+    var latestPendingSecondResolveStart: Monotonic.Instant? { get }
 }
 
 extension AvahiBrowser: AvahiBrowsing {}
@@ -46,14 +48,18 @@ extension WideAreaBrowser: WideAreaBrowsing {
 
 /// How the browser reaches each backend.
 struct BrowseBackends: Sendable {
-    /// Opens an Avahi browse for the gateway service type.
-    var avahi: @Sendable () throws -> any AvahiBrowsing
-    /// Opens the built-in querier's sockets for the gateway service type in `local.`.
-    var native: @Sendable () throws -> any MDNSBrowsing
-    /// A unicast browser asking `servers`.
-    var unicast: @Sendable (_ servers: [DNSServerAddress], _ note: @escaping @Sendable (String) -> Void) -> any WideAreaBrowsing
-    /// The browser that asks only MagicDNS (the tailnet fallback).
-    var magicDNS: @Sendable (_ note: @escaping @Sendable (String) -> Void) -> any WideAreaBrowsing
+    /// Opens an Avahi browse for the gateway service type, tracking at most `limit` gateways
+    /// (nil: ``AvahiLimits``'s default).
+    var avahi: @Sendable (_ limit: Int?) throws -> any AvahiBrowsing
+    /// Opens the built-in querier's sockets for the gateway service type in `local.`, tracking
+    /// at most `limit` gateways (nil: ``MDNSBrowser/defaultMaxInstances``).
+    var native: @Sendable (_ limit: Int?) throws -> any MDNSBrowsing
+    /// A unicast browser asking `servers`, resolving at most `limit` instances per domain (nil:
+    /// ``WideAreaBrowser/defaultMaxInstances``).
+    var unicast: @Sendable (_ servers: [DNSServerAddress], _ limit: Int?,
+                            _ note: @escaping @Sendable (String) -> Void) -> any WideAreaBrowsing
+    /// The browser that asks only MagicDNS (the tailnet fallback), with the same `limit`.
+    var magicDNS: @Sendable (_ limit: Int?, _ note: @escaping @Sendable (String) -> Void) -> any WideAreaBrowsing
     /// Runs `tailscale status --json` (see ``TailnetDetection``).
     var tailnetProbe: TailnetDetection.Probe
     /// The nameservers of /etc/resolv.conf.
@@ -63,12 +69,23 @@ struct BrowseBackends: Sendable {
 
     /// The system's avahi-daemon, mDNS sockets, DNS servers, `tailscale` and clock.
     static let system = BrowseBackends(
-        avahi: { try AvahiBrowser(type: BeaconIdentity.serviceType) },
-        native: { try MDNSQuerier(serviceType: BeaconIdentity.serviceType + ".local.") },
-        unicast: { servers, note in
-            WideAreaBrowser(client: UnicastDNSClient(servers: servers, note: note), serviceType: BeaconIdentity.serviceType)
+        avahi: { limit in
+            try AvahiBrowser(type: BeaconIdentity.serviceType,
+                             limits: AvahiLimits(maxInstances: limit ?? AvahiLimits.defaultMaxInstances))
         },
-        magicDNS: { note in TailnetFallback.browser(serviceType: BeaconIdentity.serviceType, note: note) },
+        native: { limit in
+            try MDNSQuerier(serviceType: BeaconIdentity.serviceType + ".local.",
+                            maxInstances: limit ?? MDNSBrowser.defaultMaxInstances)
+        },
+        unicast: { servers, limit, note in
+            var limits = WideAreaBrowser.Limits()
+            if let limit { limits.maxInstances = limit }
+            return WideAreaBrowser(client: UnicastDNSClient(servers: servers, note: note), serviceType: BeaconIdentity.serviceType,
+                                   limits: limits)
+        },
+        magicDNS: { limit, note in
+            TailnetFallback.browser(serviceType: BeaconIdentity.serviceType, maxInstances: limit, note: note)
+        },
         tailnetProbe: { TailscaleStatus.run(until: $0) },
         resolvConf: { ResolvConf.load().servers },
         clock: SystemMonotonicClock()

@@ -13,6 +13,8 @@ enum SourceMessage: Sendable, Equatable {
     case answered(GatewayBrowser.Backend)
     /// A wide-area domain got no answer to its PTR question (`reason` says why).
     case failed(domain: String, reason: String)
+    /// A limit cut what `domain` listed: `seen` instances, `limit` kept.
+    case truncated(domain: String, seen: Int, limit: Int)
 }
 
 /// One way of finding gateways, run on a thread of its own until the run's deadline.

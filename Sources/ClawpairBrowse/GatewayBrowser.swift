@@ -87,13 +87,20 @@ public struct GatewayBrowser: Sendable {
         /// In ``watch(note:onEvent:)``: the most one wide-area round may take; nil (the
         /// default): ``timeout``, at most 5 s.
         public var wideAreaRoundTimeout: Duration?
+        /// The most gateways kept in `local.` and in each wide-area domain; nil (the default):
+        /// each backend's own bound (``MDNSBrowser/defaultMaxInstances`` and
+        /// ``WideAreaBrowser/defaultMaxInstances``, 2,048; ``AvahiLimits/defaultMaxInstances``, 512,
+        /// because avahi-daemon allows a client 1,024 objects and each gateway costs two). What a
+        /// bound cuts is reported in ``Scan/truncated``, never silently.
+        public var maxGateways: Int?
 
         /// Options with every default: ``LocalBackend/auto``, mDNS on, the configured wide-area
-        /// domains, the servers of /etc/resolv.conf, the tailnet fallback on, 2 s, every gateway.
+        /// domains, the servers of /etc/resolv.conf, the tailnet fallback on, 2 s, every gateway,
+        /// each backend's own bound on how many.
         public init(backend: LocalBackend = .auto, local: Bool = true, domains: [String]? = nil,
                     environment: [String: String] = Options.processEnvironment(), dnsServers: [DNSServerAddress] = [],
                     tailnetFallback: Bool = true, timeout: Duration = .seconds(2), firstAnswer: Bool = false,
-                    wideAreaRefresh: Duration? = nil, wideAreaRoundTimeout: Duration? = nil) {
+                    wideAreaRefresh: Duration? = nil, wideAreaRoundTimeout: Duration? = nil, maxGateways: Int? = nil) {
             self.backend = backend
             self.local = local
             self.domains = domains
@@ -104,6 +111,7 @@ public struct GatewayBrowser: Sendable {
             self.firstAnswer = firstAnswer
             self.wideAreaRefresh = wideAreaRefresh
             self.wideAreaRoundTimeout = wideAreaRoundTimeout
+            self.maxGateways = maxGateways.map { max(1, $0) }
         }
 
         /// The variables the browser reads: where the OpenClaw config is, and the wide-area domain.
@@ -146,6 +154,24 @@ public struct GatewayBrowser: Sendable {
         /// The wide-area domains that got no answer to their PTR question (a dead or unreachable
         /// DNS server), in the order they failed: worth telling without `-v`.
         public var failedDomains: [DomainFailure] = []
+        /// The domains where a bound (``Options/maxGateways``) left gateways out, each once.
+        public var truncated: [Truncation] = []
+    }
+
+    /// A domain that listed more gateways than a bound keeps.
+    public struct Truncation: Sendable, Equatable {
+        /// The domain (`local.` or a wide-area domain, with a trailing dot).
+        public var domain: String
+        /// How many distinct gateways the domain named, at the most.
+        public var seen: Int
+        /// How many were kept (the bound).
+        public var limit: Int
+
+        /// `{"domain", "seen", "kept"}` (after `"event": event` when given), as `discover --json` prints it.
+        public func json(event: String? = nil) -> JSONValue {
+            .object((event.map { [("event", JSONValue.string($0))] } ?? [])
+                    + [("domain", .string(domain)), ("seen", .int(Int64(seen))), ("kept", .int(Int64(limit)))])
+        }
     }
 
     /// A wide-area domain whose browse got no answer.
@@ -169,7 +195,7 @@ public struct GatewayBrowser: Sendable {
     init(options: Options, backends: BrowseBackends) {
         self.options = options
         self.backends = backends
-        tailnet = options.tailnetFallback ? TailnetDetection(probe: backends.tailnetProbe) : nil
+        tailnet = options.tailnetFallback ? TailnetDetection(probe: backends.tailnetProbe, clock: backends.clock) : nil
     }
 
     /// Browses until ``Options/timeout`` (or the first gateway with ``Options/firstAnswer``) and
@@ -182,6 +208,7 @@ public struct GatewayBrowser: Sendable {
         var table = GatewayTable()
         var localBackend: Backend?
         var failedDomains: [DomainFailure] = []
+        var truncated: [Truncation] = []
         try BrowseRun(sources: sources(domains: domains, watch: false), clock: backends.clock, timeout: options.timeout,
                       firstAnswer: options.firstAnswer).run { message in
             switch message {
@@ -192,6 +219,12 @@ public struct GatewayBrowser: Sendable {
                 localBackend = backend
             case .failed(let domain, let reason):
                 failedDomains.append(DomainFailure(domain: domain, reason: reason))
+            case .truncated(let domain, let seen, let limit):
+                if let index = truncated.firstIndex(where: { $0.domain == domain }) {
+                    truncated[index].seen = max(truncated[index].seen, seen)
+                } else {
+                    truncated.append(Truncation(domain: domain, seen: seen, limit: limit))
+                }
             case .seen(let report):
                 if case .added = table.seen(report), options.firstAnswer { return false }
             case .gone(let key, let backend):
@@ -201,7 +234,8 @@ public struct GatewayBrowser: Sendable {
         }
         let gateways = options.firstAnswer ? Array(table.entries.prefix(1)) : table.entries
         return Scan(gateways: GatewayTable.listed(gateways), searched: (options.local ? ["local."] : []) + domains,
-                    wideAreaDomains: domains, localBackend: localBackend, notes: notes, failedDomains: failedDomains)
+                    wideAreaDomains: domains, localBackend: localBackend, notes: notes, failedDomains: failedDomains,
+                    truncated: truncated)
     }
 
     /// The first gateway resolved before ``Options/timeout``, or nil. Returns as soon as one
@@ -214,10 +248,14 @@ public struct GatewayBrowser: Sendable {
 
     /// Reports gateways as they are added, change and are removed, until ``Options/timeout``
     /// or until `onEvent` returns false. Wide-area domains are browsed again after the smallest
-    /// TTL of their records (``WideAreaRefresh``). Throws when a backend fails.
-    public func watch(note: (String) -> Void = { _ in }, onEvent: (Event) -> Bool) throws {
+    /// TTL of their records (``WideAreaRefresh``). `onTruncated` hears of each domain that named
+    /// more gateways than a bound keeps (``Options/maxGateways``), when it first happens and
+    /// whenever the count seen grows. Throws when a backend fails.
+    public func watch(note: (String) -> Void = { _ in }, onTruncated: (Truncation) -> Void = { _ in },
+                      onEvent: (Event) -> Bool) throws {
         let domains = wideAreaDomains(note: note)
         var table = GatewayTable()
+        var seenByDomain: [String: Int] = [:]
         try BrowseRun(sources: sources(domains: domains, watch: true), clock: backends.clock, timeout: options.timeout,
                       firstAnswer: false).run { message in
             switch message {
@@ -225,6 +263,10 @@ public struct GatewayBrowser: Sendable {
                 note(line)
             case .answered, .failed:
                 break
+            case .truncated(let domain, let seen, let limit):
+                guard seen > seenByDomain[domain, default: 0] else { break }
+                seenByDomain[domain] = seen
+                onTruncated(Truncation(domain: domain, seen: seen, limit: limit))
             case .seen(let report):
                 if let event = table.seen(report) { return onEvent(event) }
             case .gone(let key, let backend):
@@ -244,11 +286,14 @@ public struct GatewayBrowser: Sendable {
     /// The sources a run starts: mDNS, then the wide-area domains (one pass, or rounds for a watch).
     func sources(domains: [String], watch: Bool) -> [any GatewaySource] {
         var sources: [any GatewaySource] = []
-        if options.local { sources.append(LocalSource(choice: options.backend, backends: backends, untilComplete: !watch)) }
+        if options.local {
+            sources.append(LocalSource(choice: options.backend, backends: backends, untilComplete: !watch,
+                                       limit: options.maxGateways))
+        }
         if !domains.isEmpty {
             let plan = WideAreaPlan(domains: domains,
                                     servers: options.dnsServers.isEmpty ? backends.resolvConf() : options.dnsServers,
-                                    tailnet: tailnet)
+                                    tailnet: tailnet, maxGateways: options.maxGateways)
             if watch {
                 sources.append(WideAreaRounds(plan: plan, backends: backends,
                                               roundBudget: options.wideAreaRoundTimeout

@@ -12,6 +12,8 @@ struct LocalSource: GatewaySource {
     /// End when the backend has the complete answer (``AvahiCompletion``, ``MDNSBrowser/completesAt``)
     /// instead of at the deadline: a scan, not a watch.
     var untilComplete = false
+    /// Most gateways tracked (nil: the backend's default).
+    var limit: Int? = nil
 
     func run(_ context: SourceContext, teardown: Teardown) throws {
         switch choice {
@@ -35,19 +37,59 @@ struct LocalSource: GatewaySource {
     /// Avahi reports an instance once per interface and protocol: each resolution is reported
     /// with its interface, and the instance is gone when the last interface withdraws it.
     private func runAvahi(_ context: SourceContext, teardown: Teardown, noting: Bool) throws {
-        let browser = try backends.avahi()
+        let browser = try backends.avahi(limit)
         teardown.add(browser.stop)
         if noting { context.note("backend: avahi (avahi-daemon answered)") }
         context.report(.answered(.avahi))
         var seenOn: [String: Set<BrowsedInstance>] = [:]
+        var cut = Set<String>()
         var completion = AvahiCompletion()
-        try browser.run(until: context.deadline) { event in
-            guard report(event, context: context, seenOn: &seenOn) else { return false }
-            completion.observe(event)
-            guard untilComplete, completion.isComplete(pendingResolves: browser.pendingResolves) else { return true }
-            context.note("avahi: complete (all for now, every resolve answered)")
-            return false
+        var graceUntil: Monotonic.Instant?
+        var ended = false
+        var complete = false
+        func state() -> AvahiCompletion.State {
+            completion.state(pendingResolves: browser.pendingResolves, secondStarted: browser.latestPendingSecondResolveStart,
+                             now: context.clock.now)
         }
+        while true {
+            // A grace for second-family resolves ends this run early; the next one re-checks.
+            var restart = false
+            try browser.run(until: min(context.deadline, graceUntil ?? context.deadline)) { event in
+                if case .limited(.instance(let instance)) = event, cut.insert(Self.key(instance)).inserted {
+                    context.report(.truncated(domain: "local.", seen: seenOn.count + cut.count, limit: seenOn.count))
+                }
+                guard report(event, context: context, seenOn: &seenOn) else {
+                    ended = true
+                    return false
+                }
+                completion.observe(event)
+                guard untilComplete else { return true }
+                switch state() {
+                case .incomplete:
+                    return true
+                case .waitingForSecondFamily(let until):
+                    guard graceUntil != until else { return true }
+                    graceUntil = until
+                    restart = true
+                    return false
+                case .complete:
+                    complete = true
+                    ended = true
+                    return false
+                }
+            }
+            if ended { break }
+            if restart { continue }
+            // The run reached a deadline: the whole run's, or the grace's (then check again).
+            guard let until = graceUntil, context.clock.now >= until, context.clock.now < context.deadline else { return }
+            switch state() {
+            case .complete: complete = true
+            case .waitingForSecondFamily(let later): graceUntil = later
+            case .incomplete: graceUntil = nil  // something new came: wait for it as before
+            }
+            if complete { break }
+        }
+        if complete { context.note("avahi: complete (all for now, every resolve answered)") }
     }
 
     /// Hands one Avahi event on; false when the run should stop.
@@ -88,12 +130,14 @@ struct LocalSource: GatewaySource {
     }
 
     private func runNative(_ context: SourceContext) throws {
-        let querier = try backends.native()
+        let querier = try backends.native(limit)
         context.report(.answered(.native))
         try querier.run(until: context.deadline, untilComplete: untilComplete) { event in
             switch event {
             case .added:
                 return !context.stopped
+            case .truncated(let seen, let limit):
+                return context.report(.truncated(domain: "local.", seen: seen, limit: limit))
             case .removed(let name):
                 let label = name.firstLabel.map { String(decoding: $0, as: UTF8.self) } ?? ""
                 return context.report(.gone(key: "local.|" + label, backend: .native))

@@ -18,21 +18,25 @@ public final class TailnetDetection: Sendable {
     /// How long an answer is kept.
     public static let validity: Duration = .seconds(60)
     private let probe: Probe
+    /// The time the answer's age and the probe's budget are read from.
+    public let clock: any MonotonicClock
     private let cache = Mutex<(address: String?, at: Monotonic.Instant)?>(nil)
 
-    /// Asks `probe`, by default `tailscale status --json` (the `tailscale` of PATH).
-    public init(probe: Probe? = nil) {
-        self.probe = probe ?? { TailscaleStatus.run(until: $0) }
+    /// Asks `probe`, by default `tailscale status --json` (the `tailscale` of PATH, timed by
+    /// `clock`).
+    public init(probe: Probe? = nil, clock: any MonotonicClock = SystemMonotonicClock()) {
+        self.probe = probe ?? { TailscaleStatus.run(until: $0, clock: clock) }
+        self.clock = clock
     }
 
     /// This machine's tailnet IPv4 address, or nil when it has none (or Tailscale did not say
     /// so before `deadline`).
     public func address(deadline: Monotonic.Instant) -> String? {
-        let now = Monotonic.now
+        let now = clock.now
         if let cached = cache.withLock({ $0 }), now - cached.at < Self.validity { return cached.address }
         let output = probe(min(deadline, now + TailnetFallback.statusBudget))
         let address = output.flatMap { TailnetFallback.selfTailnetIPv4(statusJSON: $0) }
-        cache.withLock { $0 = (address, Monotonic.now) }
+        cache.withLock { $0 = (address, clock.now) }
         return address
     }
 }
@@ -41,8 +45,8 @@ public final class TailnetDetection: Sendable {
 enum TailscaleStatus {
     /// Runs it with standard input and error on /dev/null, the default signal mask and
     /// dispositions, and reads at most ``TailnetFallback/maxStatusBytes``. Returns the output
-    /// when the command exited 0 before `deadline`; kills it at the deadline.
-    static func run(until deadline: Monotonic.Instant) -> [UInt8]? {
+    /// when the command exited 0 before `deadline` (on `clock`); kills it at the deadline.
+    static func run(until deadline: Monotonic.Instant, clock: any MonotonicClock = SystemMonotonicClock()) -> [UInt8]? {
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { return nil }
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -82,9 +86,9 @@ enum TailscaleStatus {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var complete = false
         reading: while output.count <= TailnetFallback.maxStatusBytes {
-            guard Monotonic.now < deadline else { break }
+            guard clock.now < deadline else { break }
             var descriptors = [PollDescriptor(readEnd, .readable)]
-            guard let ready = try? Poll.wait(&descriptors, until: deadline), ready > 0 else { break }
+            guard let ready = try? Poll.wait(&descriptors, until: deadline, clock: clock), ready > 0 else { break }
             let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
             switch count {
             case 0:
@@ -103,7 +107,7 @@ enum TailscaleStatus {
             let reaped = waitpid(pid, &status, WNOHANG)
             if reaped == pid { break }
             if reaped < 0 && errno != EINTR { return nil }
-            if !complete || Monotonic.now >= deadline {
+            if !complete || clock.now >= deadline {
                 kill(pid, SIGKILL)
                 _ = waitpid(pid, &status, 0)
                 return nil

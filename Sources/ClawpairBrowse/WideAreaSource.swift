@@ -10,6 +10,8 @@ struct WideAreaPlan: Sendable {
     let servers: [DNSServerAddress]
     /// Tells whether this machine is on a tailnet, for the MagicDNS fallback; nil: no fallback.
     let tailnet: TailnetDetection?
+    /// Most instances resolved per domain (nil: ``WideAreaBrowser/defaultMaxInstances``).
+    var maxGateways: Int? = nil
 }
 
 /// Browsing one wide-area domain, with the tailnet fallback.
@@ -35,7 +37,7 @@ enum WideAreaLookup {
                                    onTailnet: { tailnet.address(deadline: deadline) != nil }) {
             note("wide-area: \(domain) found no gateway through the configured DNS servers and this machine is on a "
                  + "tailnet: asking MagicDNS \(TailnetFallback.magicDNS.host)")
-            return try backends.magicDNS(note).browse(domain: domain, deadline: deadline, onFound: onFound)
+            return try backends.magicDNS(plan.maxGateways, note).browse(domain: domain, deadline: deadline, onFound: onFound)
         }
         return try primary.get()
     }
@@ -60,7 +62,7 @@ struct WideAreaPass: GatewaySource {
 
     func run(_ context: SourceContext, teardown: Teardown) {
         let note: @Sendable (String) -> Void = { context.note($0) }
-        let browser = backends.unicast(plan.servers, note)
+        let browser = backends.unicast(plan.servers, plan.maxGateways, note)
         for domain in plan.domains {
             var keepGoing = true
             do {
@@ -69,7 +71,10 @@ struct WideAreaPass: GatewaySource {
                     keepGoing = context.report(.seen(WideAreaLookup.report(service)))
                     return keepGoing
                 }
-                note("wide-area: \(domain) lists \(result.listed.count) instance(s)")
+                note("wide-area: \(domain) lists \(result.seen) instance(s)")
+                if result.truncated {
+                    context.report(.truncated(domain: domain, seen: result.seen, limit: result.listed.count))
+                }
             } catch {
                 note("wide-area: \(domain): \(error.message)")
                 context.report(.failed(domain: domain, reason: error.message))
@@ -94,7 +99,7 @@ struct WideAreaRounds: GatewaySource {
 
     func run(_ context: SourceContext, teardown: Teardown) {
         let note: @Sendable (String) -> Void = { context.note($0) }
-        let browser = backends.unicast(plan.servers, note)
+        let browser = backends.unicast(plan.servers, plan.maxGateways, note)
         let clock = backends.clock
         var tracker = WideAreaChangeTracker<SourceReport>()
         while context.goingOn {

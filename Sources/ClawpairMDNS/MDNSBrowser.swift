@@ -30,6 +30,9 @@ public enum MDNSEvent: Sendable, Equatable {
     case removed(DNSName)
     /// The instance has SRV, TXT and at least one address, or one of them changed.
     case resolved(MDNSService)
+    /// The network named more instances (`seen`) than ``MDNSBrowser/maxInstances`` (`limit`):
+    /// the rest are not tracked. Reported each time `seen` grows past what was last reported.
+    case truncated(seen: Int, limit: Int)
 }
 
 /// The browse-and-resolve logic as a pure state machine: feed it packets and the time, it says
@@ -44,8 +47,12 @@ public struct MDNSBrowser: Sendable {
     /// The service type, e.g. `_openclaw-gw._tcp.local.`.
     public let serviceType: DNSName
     public private(set) var cache: MDNSCache
-    /// Most instances tracked at once.
+    /// Most instances tracked at once; more are counted and reported (``MDNSEvent/truncated(seen:limit:)``).
     public let maxInstances: Int
+    /// The default of ``maxInstances``: a fleet of a thousand gateways on one link fits twice.
+    public static let defaultMaxInstances = 2048
+    /// The most distinct instances the network has named at once, counting those beyond the limit.
+    public private(set) var instancesSeen = 0
 
     /// The delay before the first browse query.
     public let firstQueryDelay: Duration
@@ -68,13 +75,14 @@ public struct MDNSBrowser: Sendable {
     private var nextResolveQuery: [DNSName: Monotonic.Instant] = [:]
 
     /// A browser for `serviceType`; `firstQueryDelay` is random in ``MDNSTiming/firstQueryDelay``
-    /// unless given (tests pass a fixed one).
-    public init(serviceType: DNSName, cacheCapacity: Int = 4096, maxInstances: Int = 512,
+    /// unless given (tests pass a fixed one). The cache holds `cacheCapacity` records, by
+    /// default eight per instance (PTR, SRV, TXT and addresses), at least 4,096.
+    public init(serviceType: DNSName, cacheCapacity: Int? = nil, maxInstances: Int = MDNSBrowser.defaultMaxInstances,
                 firstQueryDelay: Duration = .milliseconds(Int.random(in: MDNSTiming.firstQueryDelay))) {
         self.serviceType = serviceType
         self.firstQueryDelay = max(firstQueryDelay, .zero)
-        self.cache = MDNSCache(capacity: cacheCapacity)
-        self.maxInstances = maxInstances
+        self.maxInstances = max(1, maxInstances)
+        self.cache = MDNSCache(capacity: cacheCapacity ?? max(4096, self.maxInstances.multipliedReportingOverflow(by: 8).partialValue))
     }
 
     /// Queries due at `now`, and events from records that expired by then.
@@ -103,9 +111,18 @@ public struct MDNSBrowser: Sendable {
 
     /// Takes in a received message. Queries (ours or others') are ignored.
     public mutating func receive(_ message: DNSMessage, at now: Monotonic.Instant) -> (queries: [DNSMessage], events: [MDNSEvent]) {
-        guard message.header.isResponse else { return ([], []) }
-        for record in message.answers + message.additionals where record.type != .opt {
-            cache.insert(record, at: now)
+        receive([message], at: now)
+    }
+
+    /// Takes in messages received together (a burst read off the socket at once): the cache
+    /// takes them all, then what changed is worked out once.
+    public mutating func receive(_ messages: [DNSMessage], at now: Monotonic.Instant) -> (queries: [DNSMessage], events: [MDNSEvent]) {
+        let responses = messages.filter(\.header.isResponse)
+        guard !responses.isEmpty else { return ([], []) }
+        for message in responses {
+            for record in message.answers + message.additionals where record.type != .opt {
+                cache.insert(record, at: now)
+            }
         }
         var queries: [DNSMessage] = []
         let events = reconcile()
@@ -150,9 +167,17 @@ public struct MDNSBrowser: Sendable {
             return nil
         }
         var present = Set<DNSName>()
-        for instance in pointers {
+        var beyond = Set<DNSName>()
+        // Instances tracked already keep their place; new ones take what room is left.
+        let (tracked, fresh) = pointers.reduce(into: ([DNSName](), [DNSName]())) { lists, instance in
+            if known[instance.lowercased()] != nil { lists.0.append(instance) } else { lists.1.append(instance) }
+        }
+        for instance in tracked + fresh {
             let key = instance.lowercased()
-            guard present.count < maxInstances else { break }
+            guard present.contains(key) || present.count < maxInstances else {
+                beyond.insert(key)
+                continue
+            }
             present.insert(key)
             if known[key] == nil {
                 known[key] = Tracked(name: instance, reported: nil)
@@ -169,6 +194,9 @@ public struct MDNSBrowser: Sendable {
             nextResolveQuery[key] = nil
             events.append(.removed(tracked.name))
         }
+        let seen = present.count + beyond.count
+        if !beyond.isEmpty, seen > instancesSeen { events.append(.truncated(seen: seen, limit: maxInstances)) }
+        instancesSeen = max(instancesSeen, seen)
         return events
     }
 

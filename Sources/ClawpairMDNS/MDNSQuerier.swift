@@ -79,13 +79,19 @@ public final class MDNSQuerier {
     public let interfaces: [MDNSInterface]
     private var browser: MDNSBrowser
     private var sockets: [(fd: Int32, family: Int32)] = []
+    /// The time the query schedule, the cache and the deadline of ``run(until:untilComplete:onEvent:)`` are read from.
+    public let clock: any MonotonicClock
 
-    /// Prepares sockets for browsing `serviceType` (e.g. `_openclaw-gw._tcp.local.`).
-    public init(serviceType: String, interfaces: [MDNSInterface] = MDNSInterface.multicastCapable()) throws(MDNSError) {
+    /// Prepares sockets for browsing `serviceType` (e.g. `_openclaw-gw._tcp.local.`), tracking at
+    /// most `maxInstances` instances (``MDNSBrowser/maxInstances``) and keeping time with `clock`.
+    public init(serviceType: String, interfaces: [MDNSInterface] = MDNSInterface.multicastCapable(),
+                maxInstances: Int = MDNSBrowser.defaultMaxInstances,
+                clock: any MonotonicClock = SystemMonotonicClock()) throws(MDNSError) {
         guard let type = try? DNSName(serviceType) else { throw .badServiceType(serviceType) }
         guard !interfaces.isEmpty else { throw .noInterfaces }
         self.interfaces = interfaces
-        self.browser = MDNSBrowser(serviceType: type)
+        self.clock = clock
+        self.browser = MDNSBrowser(serviceType: type, maxInstances: maxInstances)
         do {
             if interfaces.contains(where: { $0.ipv4 != nil }) { sockets.append((try openIPv4(), AF_INET)) }
             if interfaces.contains(where: \.hasIPv6) { sockets.append((try openIPv6(), AF_INET6)) }
@@ -105,7 +111,7 @@ public final class MDNSQuerier {
                     onEvent: (MDNSEvent) -> Bool) throws(MDNSError) {
         var buffer = [UInt8](repeating: 0, count: MDNSTiming.maxMessageBytes)
         while true {
-            let now = Monotonic.now
+            let now = clock.now
             let (queries, expired) = browser.tick(at: now)
             send(queries)
             for event in expired where !onEvent(event) { return }
@@ -114,17 +120,25 @@ public final class MDNSQuerier {
             if let complete, now >= complete { return }
             let wake = min(deadline, browser.nextDeadline ?? deadline, complete ?? deadline)
             var descriptors = sockets.map { PollDescriptor($0.fd, .readable) }
-            do { try Poll.wait(&descriptors, until: wake) } catch { throw .system(error) }
+            do { try Poll.wait(&descriptors, until: wake, clock: clock) } catch { throw .system(error) }
             for descriptor in descriptors where descriptor.ready.contains(.readable) {
-                // Drain the socket: several answers may be queued. A peer that answers every
-                // query at once could keep it full forever, so the deadline is checked per packet.
-                while Monotonic.now < deadline {
-                    let count = buffer.withUnsafeMutableBytes { recv(descriptor.fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-                    guard count > 0 else { break }
-                    guard let message = try? DNSMessage.unpack(Array(buffer[0..<count])) else { continue }
-                    let (more, events) = browser.receive(message, at: .now)
+                // Drain the socket before working on what came: a burst of answers (a thousand
+                // instances come in forty packets) would otherwise overflow the receive buffer
+                // while the browser looks at each. A peer that answers every query at once could
+                // keep it full forever, so at most ``MDNSTiming/maxBurstPackets`` are read per
+                // turn and the deadline is checked per turn.
+                while clock.now < deadline {
+                    var messages: [DNSMessage] = []
+                    var drained = false
+                    while messages.count < MDNSTiming.maxBurstPackets {
+                        let count = buffer.withUnsafeMutableBytes { recv(descriptor.fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                        guard count > 0 else { drained = true; break }
+                        if let message = try? DNSMessage.unpack(Array(buffer[0..<count])) { messages.append(message) }
+                    }
+                    let (more, events) = browser.receive(messages, at: clock.now)
                     send(more)
                     for event in events where !onEvent(event) { return }
+                    if drained { break }
                 }
             }
         }
@@ -178,6 +192,7 @@ public final class MDNSQuerier {
         let fd = try Syscall.retrying("socket") { socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         do {
             try shareAndBind(fd, family: AF_INET)
+            growReceiveBuffer(fd)
             var ttl: UInt8 = 255
             try Syscall.retrying("setsockopt(IP_MULTICAST_TTL)") {
                 setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &ttl, socklen_t(MemoryLayout<UInt8>.size))
@@ -204,6 +219,7 @@ public final class MDNSQuerier {
                 setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &on, socklen_t(MemoryLayout<Int32>.size))
             }
             try shareAndBind(fd, family: AF_INET6)
+            growReceiveBuffer(fd)
             var hops: Int32 = 255
             try Syscall.retrying("setsockopt(IPV6_MULTICAST_HOPS)") {
                 setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_MULTICAST_HOPS, &hops, socklen_t(MemoryLayout<Int32>.size))
@@ -219,6 +235,13 @@ public final class MDNSQuerier {
             close(fd)
             throw error
         }
+    }
+
+    /// Asks for a receive buffer of ``MDNSTiming/receiveBufferBytes`` (the kernel caps it at
+    /// `net.core.rmem_max`; a smaller buffer is no failure, only more bursts lost).
+    private func growReceiveBuffer(_ fd: Int32) {
+        var size = Int32(MDNSTiming.receiveBufferBytes)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// Shares port 5353 with other responders; falls back to an ephemeral port (QU answers
@@ -250,5 +273,75 @@ public final class MDNSQuerier {
             if result == 0 { return }
             if errno != EADDRINUSE || port == 0 { throw SystemError(call: "bind", errno: errno) }
         }
+    }
+}
+
+// MARK: Host names
+
+extension MDNSQuerier {
+    /// Whether `host` is a name only multicast DNS answers: it ends in `.local` (RFC 6762 §3,
+    /// case-insensitively, a trailing dot allowed) and has a label before it.
+    public static func isLocalName(_ host: String) -> Bool {
+        let name = (host.hasSuffix(".") ? String(host.dropLast()) : host).lowercased()
+        return name.hasSuffix(".local") && name.count > ".local".count && !name.contains(":")
+    }
+
+    /// The addresses of `host` (a `.local` name) of one family, asked of the link with
+    /// one-shot queries (RFC 6762 §5.1, multicast answers requested, so a daemon sharing port
+    /// 5353 does not take them): the question goes out at once, again after
+    /// ``MDNSTiming/firstQueryInterval`` and after doubling intervals, until the first answer
+    /// or `deadline`. Returns the addresses of the first response that has any, as text; an
+    /// IPv6 link-local address carries its interface (`fe80::1%3`) when only one interface is
+    /// queried, and is left out otherwise. Empty when nothing answered.
+    public static func addresses(of host: String, ipv6: Bool, until deadline: Monotonic.Instant,
+                                 interfaces: [MDNSInterface] = MDNSInterface.multicastCapable(),
+                                 clock: any MonotonicClock = SystemMonotonicClock()) throws(MDNSError) -> [String] {
+        guard let name = try? DNSName(host.hasSuffix(".") ? host : host + ".") else { return [] }
+        let usable = interfaces.filter { ipv6 ? $0.hasIPv6 : $0.ipv4 != nil }
+        guard !usable.isEmpty else { return [] }
+        let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.", interfaces: usable, maxInstances: 1, clock: clock)
+        return try querier.lookup(name, type: ipv6 ? .aaaa : .a, until: deadline)
+    }
+
+    private func lookup(_ name: DNSName, type: DNSType, until deadline: Monotonic.Instant) throws(MDNSError) -> [String] {
+        var buffer = [UInt8](repeating: 0, count: MDNSTiming.maxMessageBytes)
+        let question = DNSMessage(questions: [DNSQuestion(name: name, type: type, unicastResponse: false)])
+        var nextQuery = clock.now
+        var interval = MDNSTiming.firstQueryInterval
+        let scope = interfaces.count == 1 ? interfaces[0].index : nil
+        while clock.now < deadline {
+            if clock.now >= nextQuery {
+                send([question])
+                nextQuery = clock.now + interval
+                interval = min(interval * 2, MDNSTiming.maxQueryInterval)
+            }
+            var descriptors = sockets.map { PollDescriptor($0.fd, .readable) }
+            do { try Poll.wait(&descriptors, until: min(deadline, nextQuery), clock: clock) } catch { throw .system(error) }
+            for descriptor in descriptors where descriptor.ready.contains(.readable) {
+                for _ in 0..<MDNSTiming.maxBurstPackets {
+                    let count = buffer.withUnsafeMutableBytes { recv(descriptor.fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                    guard count > 0 else { break }
+                    guard let message = try? DNSMessage.unpack(Array(buffer[0..<count])), message.header.isResponse else { continue }
+                    var found: [String] = []
+                    for record in message.answers + message.additionals where record.name.equalsIgnoringCase(name) {
+                        switch record.data {
+                        case .a(let address) where type == .a:
+                            found.append(address.description)
+                        case .aaaa(let address) where type == .aaaa:
+                            let text = address.description
+                            if text.lowercased().hasPrefix("fe8") || text.lowercased().hasPrefix("fe9")
+                                || text.lowercased().hasPrefix("fea") || text.lowercased().hasPrefix("feb") {
+                                if let scope { found.append(text + "%\(scope)") }
+                            } else {
+                                found.append(text)
+                            }
+                        default: break
+                        }
+                    }
+                    if !found.isEmpty { return found }
+                }
+            }
+        }
+        return []
     }
 }

@@ -11,6 +11,11 @@
 //   suppression, only the gateways not heard yet answer it); the quiet period covers responders
 //   that delay their answers (20–120 ms, §6) and links that add their own delay. The caller's
 //   deadline (`--timeout`) stays the upper bound.
+//   3. A host-name lookup (a `.local` name being dialed, ``MDNSQuerier/addresses(of:ipv6:until:interfaces:clock:)``)
+//      asks A or AAAA at once, asking for multicast answers, then after ``firstQueryInterval``
+//      and doubling intervals, and ends at the first response that has an address.
+//   Answers that arrive together are read off the socket first (at most ``maxBurstPackets``)
+//   and worked on as one burst, into a receive buffer of ``receiveBufferBytes``.
 
 /// Multicast DNS constants (RFC 6762).
 public enum MDNSTiming {
@@ -40,4 +45,8 @@ public enum MDNSTiming {
     public static let resolveRetryInterval: Duration = .milliseconds(500)
     /// The largest mDNS message accepted (§17: 9000 bytes incl. headers).
     public static let maxMessageBytes = 9000
+    /// Most packets read off a socket before the browser works on them (one burst).
+    public static let maxBurstPackets = 256
+    /// The receive buffer the querier asks for: a burst of forty 9000-byte answers, fragmented.
+    public static let receiveBufferBytes = 1 << 20
 }

@@ -25,9 +25,23 @@ public enum GatewayAddress: Sendable, Equatable {
         case setupCode(SetupCodeError)
     }
 
-    /// Classifies `text` (surrounding whitespace ignored).
+    /// Classifies `text` (surrounding whitespace ignored). An IPv6 link-local literal may carry
+    /// its zone (`ws://[fe80::1%eth0]:18789`, or RFC 6874's `%25eth0`): the host is then
+    /// `fe80::1%eth0`, which the dialer turns into the scope id. Zones of other addresses are refused.
     public static func parse(_ text: String) throws(ParseError) -> GatewayAddress {
         let trimmed = Self.trimmed(text)
+        if let (unzoned, zone) = splitZone(trimmed) {
+            let scoped = { (endpoint: SetupEndpoint) throws(ParseError) -> SetupEndpoint in
+                guard Self.isLinkLocalIPv6(endpoint.host) else { throw .unrecognized(shorten(trimmed)) }
+                return SetupEndpoint(host: endpoint.host + "%" + zone, explicitPort: endpoint.explicitPort,
+                                     tls: endpoint.tls, contextPath: endpoint.contextPath)
+            }
+            switch try parse(unzoned) {
+            case .url(let endpoint): return .url(try scoped(endpoint))
+            case .hostPort(let endpoint): return .hostPort(try scoped(endpoint))
+            case .setupCode, .plaintextSetupCode: throw .unrecognized(shorten(trimmed))
+            }
+        }
         if looksLikeURL(trimmed) {
             guard let endpoint = SetupURL.parse(trimmed, defaultScheme: .ws) else { throw .unrecognized(shorten(trimmed)) }
             return .url(endpoint)
@@ -49,6 +63,38 @@ public enum GatewayAddress: Sendable, Equatable {
         let port = endpoint.explicitPort ?? SetupEndpoint.defaultPlaintextPort
         return .hostPort(SetupEndpoint(host: endpoint.host, explicitPort: port,
                                        tls: !PlaintextPolicy.allowsPlaintext(host: endpoint.host)))
+    }
+
+    /// The bracketed form of a bare IPv6 literal (`2001:db8::1` → `[2001:db8::1]`, a zone kept),
+    /// for a hint: a host with a port needs brackets around IPv6. nil when `text` is not one.
+    public static func bracketed(_ text: String) -> String? {
+        let trimmed = Self.trimmed(text)
+        guard trimmed.contains(":"), !trimmed.contains("["), trimmed.utf8.count <= 64 else { return nil }
+        let (address, zone) = trimmed.firstIndex(of: "%").map { (String(trimmed[..<$0]), String(trimmed[$0...])) } ?? (trimmed, "")
+        guard case .ipv6? = HostParser.parse(Array("[\(address)]".utf8)) else { return nil }
+        return "[" + address + zone + "]"
+    }
+
+    /// The longest zone (interface name or index) accepted: Linux's IFNAMSIZ less the NUL.
+    static let maxZoneBytes = 15
+
+    /// `text` without the zone of a bracketed IPv6 literal, and the zone (`%25` or `%` then an
+    /// interface name or index), or nil when there is none.
+    static func splitZone(_ text: String) -> (String, String)? {
+        guard let open = text.firstIndex(of: "["), let close = text[open...].firstIndex(of: "]"),
+              let percent = text[open..<close].firstIndex(of: "%") else { return nil }
+        var zone = text[text.index(after: percent)..<close]
+        if zone.hasPrefix("25"), zone.count > 2 { zone = zone.dropFirst(2) }
+        guard !zone.isEmpty, zone.utf8.count <= maxZoneBytes,
+              zone.utf8.allSatisfy({ TextRules.isASCIIAlpha($0) || TextRules.isASCIIDigit($0) || $0 == UInt8(ascii: "-")
+                  || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }) else { return nil }
+        return (String(text[..<percent]) + String(text[close...]), String(zone))
+    }
+
+    /// Whether `host` (bare, no brackets) is an IPv6 address in fe80::/10.
+    static func isLinkLocalIPv6(_ host: String) -> Bool {
+        guard case .ipv6(let pieces)? = HostParser.parse(Array("[\(host)]".utf8)), let first = pieces.first else { return false }
+        return first & 0xFFC0 == 0xFE80
     }
 
     /// Text for error messages: short text as it is, long text (setup codes, which are secrets)

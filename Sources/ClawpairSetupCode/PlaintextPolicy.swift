@@ -30,7 +30,10 @@ public enum PlaintextPolicy {
         let h = normalizeHost(host)
         let bytes = Array(h.utf8)
         if let v = IPv4Literal.parseStrict(bytes) { return .ipv4(v) }
-        if bytes.contains(UInt8(ascii: ":")), let p = IPv6Literal.parse(bytes) { return .ipv6(p) }
+        // A link-local literal may carry its zone (`fe80::1%eth0`, GatewayAddress): the address decides.
+        if bytes.contains(UInt8(ascii: ":")), let p = IPv6Literal.parse(Array(bytes.prefix { $0 != UInt8(ascii: "%") })) {
+            return .ipv6(p)
+        }
         return .name(h)
     }
 

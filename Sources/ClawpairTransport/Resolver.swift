@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import ClawpairCore
+internal import ClawpairMDNS
+import Synchronization
 
 /// Looks up the addresses of a host name for one family, off the calling thread.
 ///
@@ -16,21 +18,91 @@ public protocol HostResolver: Sendable {
 
 /// `getaddrinfo(3)` on a background thread (it blocks and cannot be cancelled; a late answer
 /// is simply dropped by whoever stopped waiting). Honors `/etc/hosts`, NSS and `resolv.conf`.
+///
+/// A `.local` name is also asked of the link with the built-in multicast DNS querier
+/// (``MDNSQuerier/addresses(of:ipv6:until:interfaces:clock:)``, at most ``multicastBudget``), side by
+/// side with getaddrinfo (which knows `/etc/hosts`, and nss-mdns where installed): the first
+/// success answers, so every command that dials reaches the hosts `discover` prints without
+/// nss-mdns.
 public struct SystemResolver: HostResolver {
     /// The most addresses kept per family.
     public let maxAddresses: Int
+    /// How long a `.local` name is asked over multicast DNS before getaddrinfo takes over.
+    public let multicastBudget: Duration
 
-    /// A resolver keeping at most `maxAddresses` per family (default 16).
-    public init(maxAddresses: Int = 16) {
+    /// A resolver keeping at most `maxAddresses` per family (default 16), asking multicast DNS
+    /// for `.local` names for at most `multicastBudget` (default 2 s: the first query and the
+    /// one RFC 6762 §5.2 allows a second later).
+    public init(maxAddresses: Int = 16, multicastBudget: Duration = .milliseconds(2100)) {
         self.maxAddresses = maxAddresses
+        self.multicastBudget = multicastBudget
     }
 
     public func resolve(host: String, port: Int, family: SocketAddress.Family,
                         completion: @escaping @Sendable (Result<[SocketAddress], TransportError>) -> Void) {
         let limit = maxAddresses
-        // A small stack: getaddrinfo needs little, and one lookup runs per address family.
+        let budget = multicastBudget
+        guard MDNSQuerier.isLocalName(host), budget > .zero else {
+            // A small stack: getaddrinfo needs little, and one lookup runs per address family.
+            BackgroundThread.detached(stackSize: 256 * 1024) {
+                completion(SystemResolver.lookup(host: host, port: port, family: family, limit: limit))
+            }
+            return
+        }
+        // A .local name: multicast DNS and getaddrinfo side by side (an /etc/hosts entry answers
+        // at once, a DNS server that does not know .local may take long); the first success
+        // wins, and a failure counts once both have failed (getaddrinfo's says why).
+        let race = LookupRace(completion)
         BackgroundThread.detached(stackSize: 256 * 1024) {
-            completion(SystemResolver.lookup(host: host, port: port, family: family, limit: limit))
+            let found = (try? MDNSQuerier.addresses(of: host, ipv6: family == .ipv6, until: Monotonic.now + budget)) ?? []
+            let addresses = found.compactMap { SocketAddress(ip: $0, port: port) }.filter { $0.family == family }
+            race.finish(multicast: addresses.isEmpty ? nil : .success(Array(addresses.prefix(limit))))
+        }
+        BackgroundThread.detached(stackSize: 256 * 1024) {
+            race.finish(system: SystemResolver.lookup(host: host, port: port, family: family, limit: limit))
+        }
+    }
+
+    /// Two lookups of one name, one answer: the first success, else getaddrinfo's failure once
+    /// both are done.
+    private final class LookupRace: Sendable {
+        private struct State {
+            var done = false
+            var multicastFailed = false
+            var systemFailure: TransportError?
+        }
+        private let state = Mutex(State())
+        private let completion: @Sendable (Result<[SocketAddress], TransportError>) -> Void
+
+        init(_ completion: @escaping @Sendable (Result<[SocketAddress], TransportError>) -> Void) {
+            self.completion = completion
+        }
+
+        /// The multicast lookup's answer; nil when it found nothing.
+        func finish(multicast result: Result<[SocketAddress], TransportError>?) {
+            decide { state in
+                if let result { return result }
+                state.multicastFailed = true
+                return state.systemFailure.map { .failure($0) }
+            }
+        }
+
+        func finish(system result: Result<[SocketAddress], TransportError>) {
+            decide { state in
+                guard case .failure(let error) = result else { return result }
+                state.systemFailure = error
+                return state.multicastFailed ? result : nil
+            }
+        }
+
+        /// Runs `step` under the lock; calls the completion, once, with what it returns.
+        private func decide(_ step: (inout State) -> Result<[SocketAddress], TransportError>?) {
+            let answer: Result<[SocketAddress], TransportError>? = state.withLock { state in
+                guard !state.done, let answer = step(&state) else { return nil }
+                state.done = true
+                return answer
+            }
+            if let answer { completion(answer) }
         }
     }
 

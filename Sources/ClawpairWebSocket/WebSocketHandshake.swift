@@ -53,8 +53,10 @@ public struct WebSocketHandshakeRequest: Sendable, Equatable {
     }
 
     /// The `Host` field value: brackets around IPv6, the port unless it is the scheme's default (§4.1 item 4).
+    /// An IPv6 zone (`fe80::1%eth0`) is this machine's business and left out (RFC 6874 §4).
     public var hostField: String {
-        let bracketed = host.contains(":") ? "[\(host)]" : host
+        let bare = host.contains(":") ? String(host.prefix { $0 != "%" }) : host
+        let bracketed = host.contains(":") ? "[\(bare)]" : host
         let defaultPort = tls ? 443 : 80
         return port == defaultPort ? bracketed : "\(bracketed):\(port)"
     }

@@ -47,11 +47,13 @@ public enum TailnetFallback {
     }
 
     /// A browser that asks only MagicDNS, with the upstream budgets.
-    public static func browser(serviceType: String, note: @escaping @Sendable (String) -> Void = { _ in }) -> WideAreaBrowser {
+    public static func browser(serviceType: String, maxInstances: Int? = nil,
+                               note: @escaping @Sendable (String) -> Void = { _ in }) -> WideAreaBrowser {
         var options = UnicastDNSClient.Options()
         options.perQuery = pointerBudget
         var limits = WideAreaBrowser.Limits()
         limits.resolveQueryBudget = resolveBudget
+        if let maxInstances { limits.maxInstances = maxInstances }
         return WideAreaBrowser(client: UnicastDNSClient(servers: [magicDNS], options: options, note: note),
                                serviceType: serviceType, limits: limits)
     }

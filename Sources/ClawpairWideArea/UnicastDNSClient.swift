@@ -37,11 +37,16 @@ public struct UnicastDNSClient: Sendable {
         public var udpPayloadSize: UInt16 = 1232
         /// The largest TCP message accepted (the 16-bit length prefix allows 65535).
         public var maxTCPMessage: Int = 65_535
+        /// Most questions ``UnicastDNSClient/queryAll(_:deadline:perQuestion:)`` keeps in flight
+        /// at one server.
+        public var window: Int = 64
         public init() {}
     }
 
     public let servers: [DNSServerAddress]
     public let options: Options
+    /// The time budgets and deadlines are read from.
+    public let clock: any MonotonicClock
     /// Called with one line of progress (which server, TCP retries), for `-v`.
     public let note: @Sendable (String) -> Void
     /// The server that answered last is asked first next time, so one dead server costs one
@@ -52,9 +57,12 @@ public struct UnicastDNSClient: Sendable {
         let index = Mutex(0)
     }
 
-    public init(servers: [DNSServerAddress], options: Options = Options(), note: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// A client asking `servers` in turn, keeping time with `clock`.
+    public init(servers: [DNSServerAddress], options: Options = Options(), clock: any MonotonicClock = SystemMonotonicClock(),
+                note: @escaping @Sendable (String) -> Void = { _ in }) {
         self.servers = servers
         self.options = options
+        self.clock = clock
         self.note = note
     }
 
@@ -66,7 +74,7 @@ public struct UnicastDNSClient: Sendable {
         let order = servers.indices.map { (first + $0) % max(1, servers.count) }
         for index in order {
             let server = servers[index]
-            let now = Monotonic.now
+            let now = clock.now
             guard now < deadline else { break }
             let tryDeadline = min(deadline, now + options.perQuery)
             do {
@@ -81,6 +89,102 @@ public struct UnicastDNSClient: Sendable {
             }
         }
         throw lastError
+    }
+
+    /// One question of ``queryAll(_:deadline:perQuestion:)``.
+    public struct Question: Sendable, Hashable {
+        public let name: DNSName
+        public let type: DNSType
+        public init(_ name: DNSName, _ type: DNSType) {
+            self.name = name
+            self.type = type
+        }
+    }
+
+    /// Asks every question at once: up to ``Options/window`` of them in flight on one UDP socket
+    /// per server, each matched to its answer by ID and question, each given `perQuestion`
+    /// (default ``Options/perQuery``) at a server before it moves on to the next server; a
+    /// truncated answer is asked again over TCP. Returns the answers in question order, nil
+    /// where no server answered in time. A thousand questions cost about one round trip per
+    /// window instead of one per question.
+    public func queryAll(_ questions: [Question], deadline: Monotonic.Instant,
+                         perQuestion: Duration? = nil) -> [DNSMessage?] {
+        var answers = [DNSMessage?](repeating: nil, count: questions.count)
+        var remaining = Array(questions.indices)
+        let first = preferred.index.withLock { $0 }
+        for offset in servers.indices {
+            guard !remaining.isEmpty, clock.now < deadline else { break }
+            let index = (first + offset) % servers.count
+            let before = remaining.count
+            do {
+                try pipeline(questions, remaining, into: &answers, server: servers[index], deadline: deadline,
+                             perQuestion: perQuestion ?? options.perQuery)
+            } catch {
+                note(error.message)
+            }
+            remaining = remaining.filter { answers[$0] == nil }
+            if remaining.count < before { preferred.index.withLock { $0 = index } }
+            if !remaining.isEmpty {
+                note("\(servers[index]): \(remaining.count) of \(before) question(s) unanswered within the per-query budget")
+            }
+        }
+        return answers
+    }
+
+    /// Sends `pending` (indices into `questions`) to `server`, a window at a time, and puts
+    /// each answer into `answers`.
+    private func pipeline(_ questions: [Question], _ pending: [Int], into answers: inout [DNSMessage?],
+                          server: DNSServerAddress, deadline: Monotonic.Instant,
+                          perQuestion: Duration) throws(WideAreaError) {
+        let fd = try openSocket(server, type: Int32(SOCK_DGRAM.rawValue))
+        defer { close(fd) }
+        do { try Syscall.retrying("connect") { server.withSockaddr { connect(fd, $0, $1) } } } catch { throw failure(server, error) }
+        struct Flight { let index: Int; let query: DNSMessage; let bytes: [UInt8]; let giveUp: Monotonic.Instant }
+        var unsent = pending[...]
+        var inFlight: [UInt16: Flight] = [:]
+        var buffer = [UInt8](repeating: 0, count: 65_535)
+        while !unsent.isEmpty || !inFlight.isEmpty {
+            let now = clock.now
+            guard now < deadline else { break }
+            while inFlight.count < max(1, options.window), let index = unsent.first {
+                unsent = unsent.dropFirst()
+                var id = UInt16.random(in: 0...UInt16.max)
+                while inFlight[id] != nil { id = UInt16.random(in: 0...UInt16.max) }
+                var query = DNSMessage.query(id: id, name: questions[index].name, type: questions[index].type,
+                                             recursionDesired: true)
+                query.additionals.append(EDNSInfo(udpPayloadSize: options.udpPayloadSize).record)
+                guard let bytes = try? query.pack() else { continue }
+                let sent: Syscall.Outcome<Int>
+                do { sent = try Syscall.nonBlocking("send") { send(fd, bytes, bytes.count, 0) } } catch { throw failure(server, error) }
+                guard case .done = sent else { unsent = [index] + unsent; break }  // the socket buffer is full: read first
+                inFlight[id] = Flight(index: index, query: query, bytes: bytes, giveUp: min(deadline, now + perQuestion))
+            }
+            for (id, flight) in inFlight where flight.giveUp <= now { inFlight[id] = nil }
+            guard let wake = inFlight.values.map(\.giveUp).min() else { continue }
+            guard try wait(fd, .readable, until: wake, server: server) else { continue }
+            while true {
+                let outcome: Syscall.Outcome<Int>
+                do {
+                    outcome = try Syscall.nonBlocking("recv") { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
+                } catch {
+                    // ECONNREFUSED and the like: the server is not there for any of them.
+                    throw failure(server, error)
+                }
+                guard case let .done(count) = outcome else { break }
+                guard let message = try? DNSMessage.unpack(Array(buffer[..<count])),
+                      let flight = inFlight[message.header.id],
+                      Self.matches(message, id: message.header.id, question: flight.query.questions[0]) else { continue }
+                inFlight[message.header.id] = nil
+                if message.header.isTruncated {
+                    let question = flight.query.questions[0]
+                    note("\(server): answer for \(question.name) \(question.type) truncated; retrying over TCP")
+                    answers[flight.index] = try? tcp(flight.bytes, server: server, id: message.header.id, question: question,
+                                                     deadline: min(deadline, clock.now + perQuestion))
+                } else {
+                    answers[flight.index] = message
+                }
+            }
+        }
     }
 
     private func ask(_ name: DNSName, _ type: DNSType, server: DNSServerAddress,
@@ -120,9 +224,9 @@ public struct UnicastDNSClient: Sendable {
     /// Waits until `fd` is ready for `events` or `deadline` passes; false on timeout.
     private func wait(_ fd: Int32, _ events: PollEvents, until deadline: Monotonic.Instant,
                       server: DNSServerAddress) throws(WideAreaError) -> Bool {
-        guard Monotonic.now < deadline else { return false }
+        guard clock.now < deadline else { return false }
         var descriptors = [PollDescriptor(fd, events)]
-        do { return try Poll.wait(&descriptors, until: deadline) > 0 } catch { throw failure(server, error) }
+        do { return try Poll.wait(&descriptors, until: deadline, clock: clock) > 0 } catch { throw failure(server, error) }
     }
 
     /// One UDP exchange on a connected socket (the kernel then delivers only datagrams from the

@@ -42,14 +42,30 @@ public struct WideAreaBrowseResult: Sendable, Hashable {
     /// the SOA in the authority section (RFC 2308 §5: min(SOA TTL, SOA MINIMUM)); nil when the
     /// answer carried neither.
     public let listTTL: UInt32?
+    /// How many distinct instances the PTR answer named; above ``listed``'s count when
+    /// ``WideAreaBrowser/Limits/maxInstances`` cut the list.
+    public let seen: Int
+    /// Whether ``WideAreaBrowser/Limits/maxInstances`` left instances out.
+    public var truncated: Bool { seen > listed.count }
+
+    public init(listed: [DNSName], listTTL: UInt32?, seen: Int? = nil) {
+        self.listed = listed
+        self.listTTL = listTTL
+        self.seen = max(seen ?? listed.count, listed.count)
+    }
 }
 
-/// Browses one domain through a ``UnicastDNSClient``.
+/// Browses one domain through a ``UnicastDNSClient``, on the client's clock
+/// (``UnicastDNSClient/clock``).
 public struct WideAreaBrowser: Sendable {
     /// Bounds on what one browse takes in.
     public struct Limits: Sendable {
-        /// Instances resolved per domain; further PTR targets are ignored.
-        public var maxInstances = 128
+        /// Instances resolved per domain; further PTR targets are left out and counted
+        /// (``WideAreaBrowseResult/seen``), never silently.
+        public var maxInstances = WideAreaBrowser.defaultMaxInstances
+        /// Instances resolved together: their SRV and TXT questions, then their hosts' address
+        /// questions, go out at once (``UnicastDNSClient/queryAll(_:deadline:perQuestion:)``).
+        public var batchSize = 128
         /// Addresses kept per SRV target and family.
         public var maxAddressesPerFamily = 8
         /// A tighter budget for each SRV, TXT, A and AAAA question (nil: only the client's
@@ -57,6 +73,9 @@ public struct WideAreaBrowser: Sendable {
         public var resolveQueryBudget: Duration?
         public init() {}
     }
+
+    /// The default of ``Limits/maxInstances``: a fleet of a thousand gateways in one domain fits twice.
+    public static let defaultMaxInstances = 2048
 
     public let client: UnicastDNSClient
     public let serviceType: String
@@ -78,11 +97,12 @@ public struct WideAreaBrowser: Sendable {
         /// The smallest TTL seen per owner name and type.
         var ttls: [DNSName: [DNSType: UInt32]] = [:]
         var count = 0
-        static let maxRecords = 4096
+        /// Most records kept: enough for every instance's PTR, SRV, TXT and addresses.
+        let maxRecords: Int
 
         mutating func add(_ message: DNSMessage, within domain: DNSName) {
             for record in message.answers + message.additionals where record.type != .opt {
-                guard count < Self.maxRecords, record.name.isSubdomain(of: domain) else { continue }
+                guard count < maxRecords, record.name.isSubdomain(of: domain) else { continue }
                 let key = record.name.lowercased()
                 ttls[key, default: [:]][record.type] = min(ttls[key]?[record.type] ?? .max, record.ttl)
                 if records[key]?[record.type]?.contains(record.data) == true { continue }
@@ -115,47 +135,57 @@ public struct WideAreaBrowser: Sendable {
             zone = try DNSName(normalized)
             service = try DNSName(serviceType + "." + normalized)
         } catch { throw .serverFailed(server: "-", reason: "'\(domain)' is not a valid domain name: \(error)") }
-        var cache = Cache()
+        var cache = Cache(maxRecords: max(4096, limits.maxInstances * 8))
         let ptr = try client.query(service, .ptr, deadline: deadline)
         cache.add(ptr, within: zone)
         var instances: [DNSName] = []
+        var distinct = Set<DNSName>()
         var listTTL: UInt32?
         for record in ptr.answers where record.name.equalsIgnoringCase(service) {
             guard case let .ptr(target) = record.data, target.isSubdomain(of: service),
-                  !instances.contains(where: { $0.equalsIgnoringCase(target) }) else { continue }
-            instances.append(target)
+                  distinct.insert(target.lowercased()).inserted else { continue }
             listTTL = min(listTTL ?? .max, record.ttl)
-            if instances.count == limits.maxInstances { break }
+            if instances.count < limits.maxInstances { instances.append(target) }
         }
+        let seen = distinct.count
         if instances.isEmpty { listTTL = Self.negativeTTL(ptr) }
         var addressesByTarget: [DNSName: (addresses: [String], ttl: UInt32?)] = [:]
-        for instance in instances {
-            guard Monotonic.now < deadline else { break }
-            var ttl: UInt32?
-            func note(_ value: UInt32?) { if let value { ttl = min(ttl ?? .max, value) } }
-            let srvRecords = SRVOrder.sorted(try records(instance, .srv, &cache, zone, deadline).compactMap { data -> SRVData? in
-                if case let .srv(value) = data { return value }
-                return nil
-            }, pick: srvPick)
-            note(cache.ttl(instance, .srv))
-            let txt = try records(instance, .txt, &cache, zone, deadline).lazy.compactMap { data -> [[UInt8]]? in
-                if case let .txt(value) = data { return value }
-                return nil
-            }.first
-            note(cache.ttl(instance, .txt))
-            var addresses: [String] = []
-            if let target = srvRecords.first?.target, let known = addressesByTarget[target.lowercased()] {
-                addresses = known.addresses
-                note(known.ttl)
-            } else if let target = srvRecords.first?.target, !target.isRoot {
+        // A batch at a time: its SRV and TXT questions at once, then its hosts' addresses at once,
+        // then its instances are handed over (so the first arrive early).
+        var start = instances.startIndex
+        batches: while start < instances.endIndex {
+            guard client.clock.now < deadline else { break }
+            let batch = instances[start..<min(instances.endIndex, start + max(1, limits.batchSize))]
+            start = batch.endIndex
+            ask(batch.flatMap { [UnicastDNSClient.Question($0, .srv), UnicastDNSClient.Question($0, .txt)] },
+                &cache, zone, deadline)
+            let srvByInstance = batch.map { instance in
+                SRVOrder.sorted((cache.lookup(instance, .srv) ?? []).compactMap { data -> SRVData? in
+                    if case let .srv(value) = data { return value }
+                    return nil
+                }, pick: srvPick)
+            }
+            // Address records may live outside the browsed domain: ask, and cache only in-zone ones.
+            var targets: [DNSName] = []
+            for records in srvByInstance {
+                guard let target = records.first?.target, !target.isRoot, addressesByTarget[target.lowercased()] == nil,
+                      !targets.contains(where: { $0.equalsIgnoringCase(target) }) else { continue }
+                targets.append(target)
+            }
+            let unknown = targets.flatMap { target in
+                [DNSType.a, .aaaa].filter { cache.lookup(target, $0) == nil }.map { UnicastDNSClient.Question(target, $0) }
+            }
+            let answers = client.queryAll(unknown, deadline: deadline, perQuestion: limits.resolveQueryBudget)
+            for target in targets {
+                var addresses: [String] = []
                 var addressTTL: UInt32?
-                // Address records may live outside the browsed domain: ask, and cache only in-zone ones.
                 for type in [DNSType.a, .aaaa] {
                     let found: [DNSResourceRecord]
                     if let cached = cache.lookup(target, type) {
                         let cachedTTL = cache.ttl(target, type) ?? 0
                         found = cached.map { DNSResourceRecord(name: target, ttl: cachedTTL, data: $0) }
-                    } else if let answer = try? client.query(target, type, deadline: resolveDeadline(deadline)) {
+                    } else if let position = unknown.firstIndex(of: UnicastDNSClient.Question(target, type)),
+                              let answer = answers[position] {
                         found = answer.answers.filter { $0.name.equalsIgnoringCase(target) && $0.type == type }
                     } else {
                         found = []
@@ -170,32 +200,45 @@ public struct WideAreaBrowser: Sendable {
                     if let smallest = found.map(\.ttl).min() { addressTTL = min(addressTTL ?? .max, smallest) }
                     addresses += texts.prefix(limits.maxAddressesPerFamily)
                 }
-                note(addressTTL)
-                // Many instances usually share one host: ask for its addresses once.
-                if addressesByTarget.count < limits.maxInstances {
-                    addressesByTarget[target.lowercased()] = (addresses, addressTTL)
-                }
+                // Many instances usually share one host: its addresses are asked for once.
+                addressesByTarget[target.lowercased()] = (addresses, addressTTL)
             }
-            let found = WideAreaService(instance: instance, domain: normalized, srvRecords: srvRecords, txt: txt,
-                                        addresses: addresses, ttl: ttl)
-            if !onFound(found) { break }
+            for (instance, srvRecords) in zip(batch, srvByInstance) {
+                var ttl: UInt32?
+                func note(_ value: UInt32?) { if let value { ttl = min(ttl ?? .max, value) } }
+                note(cache.ttl(instance, .srv))
+                let txt = (cache.lookup(instance, .txt) ?? []).lazy.compactMap { data -> [[UInt8]]? in
+                    if case let .txt(value) = data { return value }
+                    return nil
+                }.first
+                note(cache.ttl(instance, .txt))
+                var addresses: [String] = []
+                if let target = srvRecords.first?.target, let known = addressesByTarget[target.lowercased()] {
+                    addresses = known.addresses
+                    note(known.ttl)
+                }
+                let found = WideAreaService(instance: instance, domain: normalized, srvRecords: srvRecords, txt: txt,
+                                            addresses: addresses, ttl: ttl)
+                if !onFound(found) { break batches }
+            }
         }
-        return WideAreaBrowseResult(listed: instances, listTTL: listTTL)
+        return WideAreaBrowseResult(listed: instances, listTTL: listTTL, seen: seen)
     }
 
     /// The deadline of one resolve question: ``Limits/resolveQueryBudget`` from now, within `deadline`.
     private func resolveDeadline(_ deadline: Monotonic.Instant) -> Monotonic.Instant {
         guard let budget = limits.resolveQueryBudget else { return deadline }
-        return min(deadline, Monotonic.now + budget)
+        return min(deadline, client.clock.now + budget)
     }
 
-    /// Cached records of `name`/`type`, else the answer of a query (empty when none or on failure
-    /// of this one question: one broken instance does not end the browse).
-    private func records(_ name: DNSName, _ type: DNSType, _ cache: inout Cache, _ zone: DNSName,
-                         _ deadline: Monotonic.Instant) throws(WideAreaError) -> [DNSRecordData] {
-        if let cached = cache.lookup(name, type) { return cached }
-        guard let answer = try? client.query(name, type, deadline: resolveDeadline(deadline)) else { return [] }
-        cache.add(answer, within: zone)
-        return cache.lookup(name, type) ?? []
+    /// Asks the questions whose answers are not cached yet, all at once, and caches the in-zone
+    /// records of the answers (a question no server answered stays empty: one broken instance
+    /// does not end the browse).
+    private func ask(_ questions: [UnicastDNSClient.Question], _ cache: inout Cache, _ zone: DNSName,
+                     _ deadline: Monotonic.Instant) {
+        let missing = questions.filter { cache.lookup($0.name, $0.type) == nil }
+        for answer in client.queryAll(missing, deadline: deadline, perQuestion: limits.resolveQueryBudget) {
+            if let answer { cache.add(answer, within: zone) }
+        }
     }
 }

@@ -41,6 +41,7 @@ final class FakeAvahi: AvahiBrowsing {
     /// Instances added and not yet resolved, failed or removed, as of the event handed over last.
     private(set) var pending: Set<BrowsedInstance> = []
     var pendingResolves: Int { pending.count }
+    var latestPendingSecondResolveStart: Monotonic.Instant? { nil }
 
     func run(until deadline: Monotonic.Instant, onEvent: (AvahiEvent) -> Bool) throws {
         for (index, event) in events.enumerated() {
@@ -125,10 +126,10 @@ enum Fixture {
                          unicast: [String: [[WideAreaService]]] = [:], magicDNS: [String: [[WideAreaService]]] = [:],
                          tailscaleStatus: String? = nil, clock: ManualClock = ManualClock(), log: Log) -> BrowseBackends {
         BrowseBackends(
-            avahi: avahi ?? { throw AvahiError.daemonNotRunning },
-            native: native ?? { throw MDNSError.noInterfaces },
-            unicast: { servers, _ in FakeUnicast(servers: servers, rounds: unicast, log: log) },
-            magicDNS: { _ in FakeUnicast(servers: [TailnetFallback.magicDNS], rounds: magicDNS, log: log) },
+            avahi: { _ in guard let avahi else { throw AvahiError.daemonNotRunning }; return try avahi() },
+            native: { _ in guard let native else { throw MDNSError.noInterfaces }; return try native() },
+            unicast: { servers, _, _ in FakeUnicast(servers: servers, rounds: unicast, log: log) },
+            magicDNS: { _, _ in FakeUnicast(servers: [TailnetFallback.magicDNS], rounds: magicDNS, log: log) },
             tailnetProbe: { _ in tailscaleStatus.map { Array($0.utf8) } },
             resolvConf: { [serverA] },
             clock: clock

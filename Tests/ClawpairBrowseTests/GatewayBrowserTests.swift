@@ -58,6 +58,27 @@ struct GatewayBrowserTests {
         #expect(log.all.contains("avahi closed"), "the browse is closed after the run: \(log.all)")
     }
 
+    @Test("a bound that cuts Avahi's list is reported in the scan: each cut instance counted once, whatever its interfaces")
+    func truncationIsReported() throws {
+        let log = Log()
+        let avahi: [AvahiEvent] = [
+            .added(Fixture.instance("Studio", interface: 2)),
+            Fixture.resolved("Studio", interface: 2, addresses: ["192.0.2.10"]),
+            .limited(.instance(Fixture.instance("Other", interface: 2))),
+            .limited(.instance(Fixture.instance("Other", interface: 3))),
+            .limited(.instance(Fixture.instance("Third", interface: 2))),
+        ]
+        let scan = try browser(Fixture.backends(avahi: { FakeAvahi(avahi, log: log) }, log: log), domains: []).scan()
+        #expect(scan.gateways.map(\.key) == ["local.|Studio"])
+        #expect(scan.truncated == [GatewayBrowser.Truncation(domain: "local.", seen: 3, limit: 1)])
+
+        // A watch reports the cut as an event, again each time the count grows.
+        var cuts: [GatewayBrowser.Truncation] = []
+        try browser(Fixture.backends(avahi: { FakeAvahi(avahi, log: log) }, log: log), domains: [])
+            .watch(onTruncated: { cuts.append($0) }) { _ in true }
+        #expect(cuts == [.init(domain: "local.", seen: 2, limit: 1), .init(domain: "local.", seen: 3, limit: 1)])
+    }
+
     @Test("the same gateway in local. and a wide-area domain stays two entries (the TS dedupe key), sorted by name")
     func twoDomainsTwoEntries() throws {
         let log = Log()

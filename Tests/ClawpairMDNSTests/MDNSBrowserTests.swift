@@ -155,6 +155,23 @@ import Testing
         }
         #expect(browser.cache.count <= 8)
     }
+
+    @Test("more instances than maxInstances: the first are tracked, the cut is reported once per growth")
+    func instancesBeyondTheLimitAreReported() throws {
+        var browser = MDNSBrowser(serviceType: Self.type, maxInstances: 3, firstQueryDelay: .zero)
+        _ = browser.tick(at: t0)
+        func pointers(_ range: Range<Int>) throws -> DNSMessage {
+            Self.response(try range.map { DNSResourceRecord(name: Self.type, ttl: 4500,
+                                                            data: .ptr(try DNSName(labels: ["gw\($0)", "_openclaw-gw", "_tcp", "local"]))) })
+        }
+        let first = browser.receive(try pointers(0..<5), at: t0 + .milliseconds(30)).events
+        #expect(first.filter { if case .added = $0 { true } else { false } }.count == 3)
+        #expect(first.last == .truncated(seen: 5, limit: 3))
+        #expect(browser.instancesSeen == 5)
+        // The same five again: nothing new to report; two more: reported with the new count.
+        #expect(browser.receive(try pointers(0..<5), at: t0 + .milliseconds(40)).events.isEmpty)
+        #expect(browser.receive(try pointers(5..<7), at: t0 + .milliseconds(50)).events == [.truncated(seen: 7, limit: 3)])
+    }
 }
 
 /// Real python-zeroconf answers, byte for byte, as regression inputs.

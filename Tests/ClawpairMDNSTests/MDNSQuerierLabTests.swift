@@ -7,6 +7,29 @@ import Testing
 /// advertising from the other namespace. No avahi-daemon is involved.
 @Suite("native mDNS querier", .serialized, .networkLab)
 struct MDNSQuerierLabTests {
+    @Test("a .local host name's A and AAAA, each asked on its own (what the dialer's resolver does)")
+    func hostAddresses() async throws {
+        try await withNetworkLab { lab in
+            let a = try await lab.addHost("A")
+            let b = try await lab.addHost("B")
+            let link = try await lab.link(a, b)
+            let advertiser = try await lab.startZeroconfAdvertiser(in: b, instance: "Lab Gateway", port: 18789, server: "lab-gw.local.")
+            let (v4, v6, absent) = try await a.inNamespace { () throws -> ([String], [String], [String]) in
+                let deadline = Monotonic.now + .seconds(5)
+                return (try MDNSQuerier.addresses(of: "lab-gw.local", ipv6: false, until: deadline),
+                        try MDNSQuerier.addresses(of: "LAB-GW.local.", ipv6: true, until: deadline),
+                        try MDNSQuerier.addresses(of: "nobody.local", ipv6: false, until: Monotonic.now + .milliseconds(300)))
+            }
+            #expect(v4 == [link.b.ipv4])
+            #expect(v6.count == 1 && v6.first.map { $0.hasSuffix(":" + link.b.ipv6.split(separator: ":").last!) } == true,
+                    "\(v6) vs \(link.b.ipv6)")
+            #expect(absent.isEmpty)
+            #expect(MDNSQuerier.isLocalName("gw.local") && MDNSQuerier.isLocalName("GW.LOCAL.") && !MDNSQuerier.isLocalName("local")
+                    && !MDNSQuerier.isLocalName(".local") && !MDNSQuerier.isLocalName("gw.example.com"))
+            try await advertiser.stop()
+        }
+    }
+
     @Test("finds and resolves a python-zeroconf gateway, then sees its goodbye")
     func findsZeroconfGateway() async throws {
         try await withNetworkLab { lab in
@@ -48,7 +71,7 @@ struct MDNSQuerierLabTests {
                         if !sawResolved { signal.yield() }
                         sawResolved = true
                     case .removed: sawRemoved = true; return false
-                    case .added: break
+                    case .added, .truncated: break
                     }
                     return true
                 }

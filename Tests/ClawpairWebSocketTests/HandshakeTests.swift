@@ -25,6 +25,13 @@ import Testing
         #expect(WebSocketHandshakeRequest.acceptValue(forKey: Self.sampleKey) == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
     }
 
+    @Test("Host: IPv6 in brackets, its zone left out (RFC 6874 §4)")
+    func hostFieldDropsTheZone() {
+        #expect(WebSocketHandshakeRequest(host: "fe80::1%eth0", port: 18789, tls: false).hostField == "[fe80::1]:18789")
+        #expect(WebSocketHandshakeRequest(host: "fd00::1", port: 443, tls: true).hostField == "[fd00::1]")
+        #expect(WebSocketHandshakeRequest(host: "gw.local", port: 80, tls: false).hostField == "gw.local")
+    }
+
     @Test func requestBytes() {
         let request = WebSocketHandshakeRequest(host: "gw.example.com", port: 18789, tls: false, path: "/openclaw", key: Self.sampleKey,
                                                 extraHeaders: [("User-Agent", "clawpair/1")])

@@ -15,6 +15,7 @@ Scenarios:
     long          a 63-byte instance label, 255-byte TXT strings, a 255-byte host name
     big-txt       one TXT of about 8 KiB (33 strings of 255 bytes)
     many          100 instances at once (four packets)
+    fleet         1,000 instances at once (forty packets of 25, each its own host)
     malformed     truncated packets, pointer loops, RDLENGTH lies, count lies; then one good beacon
 """
 
@@ -92,14 +93,16 @@ def scenario_packets(scenario, address):
         strings = standard_txt(b"Big TXT") + [(b"x%02d=" % i) + b"v" * 251 for i in range(33)]
         a, x = beacon(b"Big TXT Gateway", host, address, strings)
         return [message(a, x)]
-    if scenario == "many":
-        # 100 instances at once, in four back-to-back packets under mDNS's 9000-byte maximum.
+    if scenario in ("many", "fleet"):
+        # 100 (1,000) instances at once, in back-to-back packets of 25 under mDNS's 9000-byte maximum.
+        count, digits = (100, 3) if scenario == "many" else (1000, 4)
         packets = []
-        for start in range(0, 100, 25):
+        for start in range(0, count, 25):
             answers, extra = [], []
             for i in range(start, start + 25):
-                h = [b"gw%03d" % i, b"local"]
-                a, x = beacon(b"Gateway %03d" % i, h, address, [b"role=gateway", b"displayName=Gateway %03d" % i], port=20000 + i)
+                n = b"%0*d" % (digits, i)
+                h = [b"gw" + n, b"local"]
+                a, x = beacon(b"Gateway " + n, h, address, [b"role=gateway", b"displayName=Gateway " + n], port=20000 + i)
                 answers += a
                 extra += x
             packets.append(message(answers, extra))

@@ -65,4 +65,137 @@ struct AdvertiseCLITests {
             _ = await advertiser.terminate()
         }
     }
+
+    @Test("a name already registered on this daemon moves to Avahi's next name, and says so")
+    func localNameConflict() async throws {
+        try await withNetworkLab { lab in
+            let (a, _, bus, _) = try await lab.startAvahiLink()
+            let environment: [String: String?] = ["DBUS_SYSTEM_BUS_ADDRESS": bus.address]
+            let publisher = try a.spawn(["avahi-publish", "-s", "Taken OpenClaw", "_openclaw-gw._tcp", "18789"],
+                                        environment: environment, label: "avahi-publish")
+            _ = try await publisher.waitForLine(containing: "Established", timeout: .seconds(15))
+            let advertiser = try a.spawn([ClawpairBinary.path, "advertise", "--port", "18791", "--name", "Taken OpenClaw"],
+                                         environment: environment, label: "advertise")
+            let line = try await advertiser.waitForLine(containing: "Advertising", timeout: .seconds(15))
+            #expect(line == "Advertising \"Taken OpenClaw #2\" (_openclaw-gw._tcp, port 18791) until interrupted.")
+            let warning = try await advertiser.waitForLine(containing: "warning:", on: .stderr, timeout: .seconds(5))
+            #expect(warning == "warning: the name \"Taken OpenClaw\" is taken on this network; advertising as \"Taken OpenClaw #2\"")
+            let browse = try await a.run(["avahi-browse", "-pt", "_openclaw-gw._tcp"], environment: environment, timeout: .seconds(15))
+            // avahi-browse -p escapes the name as DNS-SD presentation: space \032, # \035.
+            #expect(browse.stdout.contains(";Taken\\032OpenClaw\\032\\0352;"), "\(browse.stdout)")
+            #expect(await advertiser.terminate() == .exited(0))
+            _ = await publisher.terminate()
+        }
+    }
+
+    @Test("without avahi-daemon it says how to install and start it")
+    func noDaemon() async throws {
+        try await withNetworkLab { lab in
+            let a = try await lab.addHost("A")
+            let bus = try await lab.startDBus(in: a)
+            let result = try await a.run([ClawpairBinary.path, "advertise", "--port", "18789"],
+                                         environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], timeout: .seconds(20))
+            #expect(result.status == .exited(1))
+            #expect(result.stdout == "")
+            #expect(result.stderr == """
+                error: avahi-daemon is not running (or the system D-Bus is not reachable), and advertising needs it
+                hint: install and start it: sudo apt-get install avahi-daemon && sudo systemctl enable --now avahi-daemon
+
+                """)
+        }
+    }
+
+    @Test("--from-openclaw-config advertises the gateway's beacon only while it answers")
+    func healthGatedFromConfig() async throws {
+        try await withNetworkLab { lab in
+            let (a, b, bus, _) = try await lab.startAvahiLink()
+            let certificate = try await TestCertificate.make()
+            let options = TestGatewayOptions(hosts: ["127.0.0.1"], port: 18795, certificate: certificate)
+            let config = try lab.writeFile("openclaw.json", contents: """
+                // The gateway's config, JSON5 as OpenClaw writes it.
+                { gateway: { port: 18795, bind: 'lan', tls: { enabled: true } },
+                  plugins: { entries: { bonjour: { config: { instanceName: 'Lab Gateway' } } } } }
+                """)
+            let zeroconf = try await lab.startZeroconfBrowser(in: b)
+            let advertiser = try a.spawn([ClawpairBinary.path, "advertise", "--from-openclaw-config", config],
+                                         environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "OPENCLAW_GATEWAY_PORT": nil],
+                                         label: "advertise")
+            let waiting = try await advertiser.waitForLine(containing: "Waiting", on: .stderr, timeout: .seconds(10))
+            #expect(waiting == "Waiting for the gateway at wss://127.0.0.1:18795 to answer before advertising.")
+            #expect(!advertiser.stdout.contains("Advertising"), "nothing is advertised before the gateway answers")
+
+            var gateway = try await startTestGateway(options, in: a)
+            let line = try await advertiser.waitForLine(containing: "Advertising", timeout: .seconds(20))
+            #expect(line == "Advertising \"Lab Gateway (OpenClaw)\" (_openclaw-gw._tcp, port 18795) until interrupted.")
+            let seen = try await zeroconf.waitForService(instance: "Lab Gateway (OpenClaw)", timeout: .seconds(10))
+            #expect(seen.port == 18795)
+            #expect(seen.txt["gatewayTls"] == "1")
+            #expect(seen.txt["gatewayTlsSha256"] == certificate.fingerprint, "the served certificate's fingerprint")
+            #expect(seen.txt["gatewayDirectReachable"] == "1")
+            #expect(seen.txt["canvasPort"] == nil)
+
+            await gateway.stop()
+            let down = try await advertiser.waitForLine(containing: "stopped answering", on: .stderr, timeout: .seconds(30))
+            #expect(down.hasPrefix("warning: the gateway stopped answering ("), "\(down)")
+            #expect(down.hasSuffix("); withdrew \"Lab Gateway (OpenClaw)\" until it answers"), "\(down)")
+
+            gateway = try await startTestGateway(options, in: a)
+            var announcements = 0
+            _ = try await advertiser.waitForLine(on: .stdout, timeout: .seconds(20), describing: "a second announcement") {
+                if $0.hasPrefix("Advertising \"Lab Gateway (OpenClaw)\"") { announcements += 1 }
+                return announcements == 2
+            }
+            #expect(await advertiser.terminate() == .exited(0))
+            await gateway.stop()
+        }
+    }
+
+    @Test("--json prints one object per event, the withdrawal with its reason")
+    func jsonEvents() async throws {
+        try await withNetworkLab { lab in
+            let (a, _, bus, _) = try await lab.startAvahiLink()
+            let advertiser = try a.spawn([ClawpairBinary.path, "advertise", "--json", "--port", "18792", "--name", "Json OpenClaw"],
+                                         environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], label: "advertise --json")
+            let line = try await advertiser.waitForLine(containing: "\"event\":\"registered\"", timeout: .seconds(15))
+            #expect(line.hasPrefix("{\"event\":\"registered\",\"name\":\"Json OpenClaw\",\"requestedName\":\"Json OpenClaw\",\"port\":18792,\"txt\":{\"role\":\"gateway\",\"transport\":\"gateway\",\"displayName\":\"Json OpenClaw\","), "\(line)")
+            #expect(await advertiser.terminate() == .exited(0))
+            let withdrawn = try await advertiser.waitForLine(containing: "withdrawn", timeout: .seconds(5))
+            #expect(withdrawn == "{\"event\":\"withdrawn\",\"name\":\"Json OpenClaw\",\"reason\":\"stopped\"}")
+            #expect(advertiser.stderr.isEmpty, "\(advertiser.stderr)")
+        }
+    }
+}
+
+/// `advertise --from-openclaw-config` refusals that need no daemon.
+@Suite struct AdvertiseConfigCLITests {
+    @Test func optionsTheConfigGivesAreRefused() throws {
+        let result = try ClawpairBinary.run(["advertise", "--from-openclaw-config", "--port", "18789"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("error: --port cannot be combined with --from-openclaw-config\nhint: set it in the config file\n"),
+                "\(result)")
+    }
+
+    @Test func aMissingConfigIsNamed() throws {
+        let result = try ClawpairBinary.run(["advertise", "--from-openclaw-config", "/nonexistent/openclaw.json"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == """
+            error: no OpenClaw config at /nonexistent/openclaw.json
+            hint: give the path of the gateway's openclaw.json (or set OPENCLAW_CONFIG_PATH or OPENCLAW_STATE_DIR)
+
+            """, "\(result)")
+    }
+
+    @Test func mdnsOffIsRespected() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("clawpair-mdns-off-\(getpid()).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "{ discovery: { mdns: { mode: 'off' } } }".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try ClawpairBinary.run(["advertise", "--from-openclaw-config", path])
+        #expect(result.status == 1)
+        #expect(result.stderr == """
+            error: discovery.mdns.mode is "off" in \(path): the gateway's owner asked for no mDNS
+            hint: set discovery.mdns.mode to "minimal" or "full"; to turn off only the gateway's own advertiser, set OPENCLAW_DISABLE_BONJOUR=1 in the gateway's environment
+
+            """, "\(result)")
+    }
 }

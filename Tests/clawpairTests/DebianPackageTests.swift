@@ -88,8 +88,45 @@ import Testing
                     "Depends lacks \(library): \(depends)")
         }
         #expect(try package.field("Recommends") == "avahi-daemon")
+        // The systemd units of packaging/systemd, unchanged, where dh_installsystemd puts them (system and user).
+        for (unit, directory) in [("clawpair-advertise@.service", "system"), ("clawpair-advertise.service", "user")] {
+            let shipped = "\(root)/usr/lib/systemd/\(directory)/\(unit)"
+            let source = SpecFiles.packageRoot.appendingPathComponent("packaging/systemd/\(unit)").path
+            #expect(FileManager.default.contentsEqual(atPath: shipped, andPath: source), "\(shipped)")
+            let parsed = try SystemdUnit(path: shipped)
+            #expect(try parsed.command("ExecStart") == ["/usr/bin/clawpair", "advertise", "--from-openclaw-config"])
+        }
         #expect(FileManager.default.fileExists(atPath: "\(root)/usr/share/doc/clawpair/copyright"))
         #expect(FileManager.default.fileExists(atPath: "\(root)/usr/share/doc/clawpair/changelog.gz"))
+    }
+
+    /// `dpkg -i` for real, into a scratch root with its own empty dpkg database (`--root`): safe
+    /// because the package has no maintainer scripts and nothing outside the scratch root is
+    /// written. The scratch database has none of the dependencies, hence `--force-depends`.
+    @Test func dpkgInstallsIntoAScratchRootAndRemovesCleanly() throws {
+        let package = try Unpacked()
+        defer { package.remove() }
+        let scratch = package.directory.appendingPathComponent("scratch").path
+        for directory in ["var/lib/dpkg/info", "var/lib/dpkg/updates"] {
+            try FileManager.default.createDirectory(atPath: "\(scratch)/\(directory)", withIntermediateDirectories: true)
+        }
+        #expect(FileManager.default.createFile(atPath: "\(scratch)/var/lib/dpkg/status", contents: Data()))
+        let env = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
+        let install = try ClawpairBinary.runProgram("/usr/bin/dpkg", ["--root=\(scratch)", "--force-depends", "-i", package.deb],
+                                                    environment: env)
+        #expect(install.status == 0 && install.stdout.contains("Setting up clawpair"), "\(install)")
+        let listed = try ClawpairBinary.runProgram("/usr/bin/dpkg", ["--root=\(scratch)", "-L", "clawpair"], environment: env).stdout
+        for path in ["/usr/bin/clawpair", "/usr/lib/systemd/system/clawpair-advertise@.service",
+                     "/usr/lib/systemd/user/clawpair-advertise.service", "/usr/share/man/man1/clawpair-advertise.1.gz"] {
+            #expect(listed.split(separator: "\n").contains(Substring(path)), "dpkg -L lacks \(path)")
+            #expect(FileManager.default.fileExists(atPath: scratch + path), "\(path)")
+        }
+        let installed = try ClawpairBinary.runProgram("\(scratch)/usr/bin/clawpair", ["--version"], environment: env)
+        #expect(installed.status == 0 && installed.stdout.hasPrefix("clawpair "), "\(installed)")
+        let remove = try ClawpairBinary.runProgram("/usr/bin/dpkg", ["--root=\(scratch)", "-r", "clawpair"], environment: env)
+        #expect(remove.status == 0, "\(remove)")
+        #expect(!FileManager.default.fileExists(atPath: "\(scratch)/usr/bin/clawpair"))
+        #expect(!FileManager.default.fileExists(atPath: "\(scratch)/usr/lib/systemd/system/clawpair-advertise@.service"))
     }
 }
 

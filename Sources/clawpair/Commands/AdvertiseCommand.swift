@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import ClawpairAvahi
+import ClawpairAdvertise
 import ClawpairCLIKit
+import ClawpairConfig
 import ClawpairCore
 import ClawpairDiscovery
 import ClawpairSetupCode
@@ -14,14 +12,22 @@ struct AdvertiseCommand: ParsableCommand {
         abstract: "Advertise an OpenClaw gateway beacon on the local network through avahi-daemon",
         discussion: [
             "Registers _openclaw-gw._tcp with the instance name and TXT keys OpenClaw gateways use (role, "
-                + "transport, displayName, lanHost, gatewayPort, gatewayTls, gatewayTlsSha256, and in full mode "
-                + "sshPort, tailnetDns, cliPath), and keeps it up until interrupted (SIGINT or SIGTERM), then "
-                + "withdraws it so browsers see it leave at once.",
-            "If another host already uses the name, avahi-daemon picks a new one; the name actually registered "
-                + "is printed. Needs a running avahi-daemon (systemctl start avahi-daemon).",
+                + "transport, displayName, lanHost, gatewayPort, gatewayTls, gatewayTlsSha256, gatewayDirectReachable, "
+                + "and in full mode sshPort, tailnetDns, cliPath), and keeps it up until interrupted (SIGINT or SIGTERM), "
+                + "then withdraws it so browsers see it leave at once.",
+            "With --from-openclaw-config the beacon comes from the gateway's openclaw.json (CONFIG, else "
+                + "$OPENCLAW_CONFIG_PATH, $OPENCLAW_STATE_DIR/openclaw.json or ~/.openclaw/openclaw.json): gateway.port "
+                + "(OPENCLAW_GATEWAY_PORT overrides it), gateway.tls.enabled, gateway.bind, discovery.mdns.mode and the "
+                + "bonjour plugin's instanceName. It is advertised only while the gateway answers its port (checked every "
+                + "5 s), withdrawn after two failed checks and announced again when it answers; the TLS fingerprint is "
+                + "the one the gateway serves. The file is re-read at every check and on SIGHUP.",
+            "If another host already uses the name, avahi-daemon picks a new one (\"Name #2\"); the name actually "
+                + "registered is printed. Needs a running avahi-daemon (systemctl start avahi-daemon).",
         ],
         options: [
-            .value("port", "PORT", help: "The gateway's WebSocket port (required)."),
+            .value("port", "PORT", help: "The gateway's WebSocket port (required without --from-openclaw-config)."),
+            .flag("from-openclaw-config", help: "Take the beacon from the gateway's openclaw.json (CONFIG) and advertise "
+                  + "only while the gateway answers."),
             .value("name", "NAME", help: "The instance name (default: this machine's hostname). As gateways do, \" (OpenClaw)\" is "
                    + "appended unless the name mentions OpenClaw, and it is cut to 63 bytes."),
             .value("display-name", "TEXT", help: "The TXT displayName (default: the instance name without its suffix)."),
@@ -34,23 +40,29 @@ struct AdvertiseCommand: ParsableCommand {
             .value("tailnet-dns", "NAME", help: "The tailnet DNS name advertised in full mode."),
             .repeated("txt", "KEY=VALUE", help: "An extra TXT entry, or one that replaces a standard key."),
         ],
+        arguments: [ArgumentSpec("config", help: "The gateway's openclaw.json (with --from-openclaw-config).", optional: true,
+                                 completion: .file)],
         examples: [
             Example("clawpair advertise --port 18789", "Advertise a plaintext gateway on this machine"),
+            Example("clawpair advertise --from-openclaw-config", "Advertise the gateway of ~/.openclaw/openclaw.json while it answers"),
             Example("clawpair advertise --port 18789 --tls-fingerprint \"$(cat fingerprint.txt)\" --mode full",
                     "Advertise a TLS gateway with its certificate fingerprint and SSH hints"),
         ],
         sections: [
             DocSection("JSON OUTPUT", [
                 "With --json, one object per line: {\"event\": \"registered\", \"name\", \"requestedName\", \"port\", "
-                    + "\"txt\": {...}} once the daemon confirms, and {\"event\": \"withdrawn\", \"name\"} on exit.",
+                    + "\"txt\": {...}} once the daemon confirms, {\"event\": \"withdrawn\", \"name\", \"reason\"} when it is "
+                    + "withdrawn (reason: stopped, gateway-down, config-changed), {\"event\": \"waiting\", \"url\"} while "
+                    + "the gateway does not answer, and {\"event\": \"config-unreadable\", \"message\"}.",
             ]),
         ],
         runner: AdvertiseCommand.runner
     )
 
-    let port: UInt16
-    let advertisement: BeaconAdvertisement
-    let txt: [(key: String, value: String)]
+    let load: () throws(ClawpairErrorBox) -> AdvertiseSettings
+    let gated: Bool
+    let overrides: BeaconOverrides
+    let environment: [String: String]
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         func portValue(_ option: String) throws -> Int? {
@@ -60,8 +72,6 @@ struct AdvertiseCommand: ParsableCommand {
             }
             return value
         }
-        guard let port = try portValue("port") else { throw UsageError("--port is required", hint: "e.g. --port 18789") }
-        self.port = UInt16(port)
         var fingerprint: String?
         if let text = arguments.value("tls-fingerprint") {
             guard let normalized = TLSFingerprint.normalize(text) else {
@@ -69,80 +79,70 @@ struct AdvertiseCommand: ParsableCommand {
             }
             fingerprint = normalized
         }
-        let modeName = arguments.value("mode") ?? "minimal"
-        guard let mode = BeaconMode(rawValue: modeName) else {
-            throw UsageError("unknown mode '\(TerminalText.sanitize(modeName, maxScalars: 32))'", hint: "use minimal or full")
-        }
-        let host = HostName.current(fallback: "openclaw")
-        let machine = host.lowercased().hasSuffix(".local") ? String(host.dropLast(6)) : host
-        advertisement = BeaconAdvertisement(BeaconOptions(
-            instanceName: arguments.value("name"), machineName: machine, osHostname: host, gatewayPort: port,
-            gatewayTls: arguments.flag("tls") || fingerprint != nil, gatewayTlsFingerprintSha256: fingerprint, mode: mode,
-            tailnetDns: arguments.value("tailnet-dns"), sshPort: try portValue("ssh-port")))
-        var extra: [(key: String, value: String)] = []
-        if let display = arguments.value("display-name") { extra.append(("displayName", display)) }
+        var txt: [TXTPair] = []
         for entry in arguments.values("txt") {
             guard let eq = entry.firstIndex(of: "="), eq != entry.startIndex else {
                 throw UsageError("--txt '\(TerminalText.sanitize(entry, maxScalars: 64))' is not KEY=VALUE")
             }
-            extra.append((String(entry[..<eq]), String(entry[entry.index(after: eq)...])))
+            txt.append(TXTPair(String(entry[..<eq]), String(entry[entry.index(after: eq)...])))
         }
-        do {
-            txt = try advertisement.txtPairs(merging: extra)
-        } catch {
-            throw UsageError("a TXT entry is longer than 255 bytes", hint: "shorten the value")
+        overrides = BeaconOverrides(instanceName: arguments.value("name"), displayName: arguments.value("display-name"),
+                                    fingerprint: fingerprint, txt: txt)
+        gated = arguments.flag("from-openclaw-config")
+        if gated {
+            for option in ["port", "tls", "mode", "ssh-port", "tailnet-dns"] where arguments.flag(option) || arguments.value(option) != nil {
+                throw UsageError("--\(option) cannot be combined with --from-openclaw-config", hint: "set it in the config file")
+            }
+            guard let path = arguments.positionals.first ?? OpenClawConfig.path(environment: context.environment) else {
+                throw UsageError("no config path: HOME is not set", hint: "give the path of openclaw.json")
+            }
+            environment = context.environment
+            load = { () throws(ClawpairErrorBox) in try AdvertiseSettings.load(path: path, environment: context.environment) }
+        } else {
+            guard arguments.positionals.isEmpty else { throw UsageError("CONFIG is only read with --from-openclaw-config") }
+            guard let port = try portValue("port") else { throw UsageError("--port is required", hint: "e.g. --port 18789") }
+            let modeName = arguments.value("mode") ?? "minimal"
+            guard let mode = BeaconMode(rawValue: modeName) else {
+                throw UsageError("unknown mode '\(TerminalText.sanitize(modeName, maxScalars: 32))'", hint: "use minimal or full")
+            }
+            let settings = AdvertiseSettings(port: port, tls: arguments.flag("tls") || fingerprint != nil, mode: mode,
+                                             sshPort: try portValue("ssh-port"), tailnetDns: arguments.value("tailnet-dns"))
+            environment = [:]
+            load = { () throws(ClawpairErrorBox) in settings }
+            // A TXT entry that cannot fit is a usage error, found before anything is registered.
+            do {
+                _ = try ServicePlan.beacon(settings, health: GatewayHealth(answering: true), overrides: overrides,
+                                           osHostname: "openclaw")
+            } catch {
+                throw UsageError("a TXT entry is longer than 255 bytes", hint: "shorten the value")
+            }
         }
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         let signals = TerminationSignals()
-        let strings = txt.map { Array("\($0.0)=\($0.1)".utf8) }
-        let registration = try AvahiRegistration(name: advertisement.instanceName, type: BeaconIdentity.serviceType,
-                                                 port: port, txt: strings)
-        var announced: String?
-        while true {
-            if signals.pending() != nil {
-                registration.withdraw()
-                if let name = announced {
-                    if context.globals.json {
-                        context.printJSONLine(JSONValue.object([("event", .string("withdrawn")), ("name", .string(name))]))
-                    } else {
-                        context.note("Withdrawn \"\(TerminalText.sanitize(name))\".")
-                    }
-                }
-                return .success
-            }
-            var descriptors = [PollDescriptor(registration.descriptor, .readable)]
-            if (try? Poll.wait(&descriptors, until: Monotonic.now + .milliseconds(100))) ?? 0 > 0 { try registration.process() }
-            switch registration.state {
-            case .pending:
-                continue
-            case .failed(let status):
-                throw GeneralError("avahi-daemon refused the registration (dns_sd error \(status))",
-                                   hint: "check the daemon's log (journalctl -u avahi-daemon)")
-            case .registered(let name) where name != announced:
-                announced = name
-                report(name, context)
-            case .registered:
-                continue
-            }
-        }
+        let hangup = ReloadSignal()
+        let host = HostName.current(fallback: "openclaw")
+        let advertiser = try GatewayAdvertiser(
+            serviceType: BeaconIdentity.serviceType, load: load,
+            compose: { [overrides, environment] (settings, health) throws(ClawpairErrorBox) in
+                try ServicePlan.beacon(settings, health: health, overrides: overrides, osHostname: host, environment: environment)
+            },
+            healthCheck: gated ? ProbeHealthCheck() : nil, registrar: AvahiServiceRegistrar(),
+            events: { report($0, context) })
+        try advertiser.run(stop: { signals.pending() != nil }, reload: { hangup.pending() })
+        return .success
     }
 
-    private func report(_ name: String, _ context: CommandContext) {
-        if context.globals.json {
-            context.printJSONLine(JSONValue.object([
-                ("event", .string("registered")), ("name", .string(name)),
-                ("requestedName", .string(advertisement.instanceName)), ("port", .int(Int64(port))),
-                ("txt", .object(txt.map { ($0.0, .string($0.1)) })),
-            ]))
-            return
+    private func report(_ event: AdvertiserEvent, _ context: CommandContext) {
+        guard !context.globals.json else { return context.printJSONLine(event.json) }
+        for line in event.lines {
+            switch line {
+            case .output(let text): context.print(text)
+            case .note(let text): context.note(text)
+            case .warning(let text): context.warn(text)
+            }
         }
-        if name != advertisement.instanceName {
-            context.warn("the name \"\(advertisement.instanceName)\" is taken on this network; advertising as \"\(name)\"")
-        }
-        context.print("Advertising \"\(TerminalText.sanitize(name))\" (_openclaw-gw._tcp, port \(port)) until interrupted.")
-        context.note(context.errorStyle.dim("Check it from another machine: clawpair discover"))
+        if case .registered = event { context.note(context.errorStyle.dim("Check it from another machine: clawpair discover")) }
     }
-
 }

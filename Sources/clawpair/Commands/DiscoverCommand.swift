@@ -22,7 +22,7 @@ struct DiscoverCommand: ParsableCommand {
             "When it ends: as soon as the answer is complete, at the latest at --timeout. With avahi, once "
                 + "avahi-daemon has reported its cache and the answers to its first queries (all for now) and every "
                 + "gateway it listed has resolved or failed, as 'avahi-browse -rt' ends; a gateway's second address "
-                + "family is not waited for (--watch reports it). With native, after the second browse query (RFC "
+                + "family gets 250 ms from when its resolve started (--watch reports a later one). With native, after the second browse query (RFC "
                 + "6762: the first after 20-120 ms, the second 1 s later, which repeats the question for answers lost "
                 + "on the way), once every gateway seen has resolved, the last query brought no gateway not seen "
                 + "before (else it waits for the next, 2 s later) and nothing new has arrived for 250 ms. Wide-area "
@@ -58,6 +58,9 @@ struct DiscoverCommand: ParsableCommand {
                       + "[v6]:port for IPv6 with a port; default: the nameservers of /etc/resolv.conf)."),
             .flag("local-only", help: "Only mDNS on the local network; no wide-area domains."),
             .flag("wide-area-only", help: "Only the wide-area domains; no mDNS."),
+            .value("max-gateways", "N", help: "Keep at most N gateways in local. and in each wide-area domain (default "
+                   + "2048; 512 through avahi-daemon, which allows a client 1,024 objects, two per gateway). When a bound "
+                   + "cuts a list, a warning on standard error and \"truncated\" in --json say how many were seen."),
             .value("wide-area-refresh", "MS", help: "With --watch: browse the wide-area domains again every MS "
                    + "milliseconds instead of following their TTLs (for tests).", hidden: true),
         ],
@@ -78,9 +81,11 @@ struct DiscoverCommand: ParsableCommand {
                     + "upstream; null when the gateway did not resolve to a usable host), and clawpair's addresses "
                     + "(array) and backend (avahi, native, or unicast for wide-area). \"domains\" lists what was searched: "
                     + "local. unless --wide-area-only, then each wide-area domain. Strings are the exact decoded "
-                    + "values.",
+                    + "values. When a bound cut a domain's list (--max-gateways), \"truncated\": [{\"domain\", \"seen\", "
+                    + "\"kept\"}] says so (absent otherwise).",
                 "With --watch --json, one object per line: {\"event\": \"added\"|\"updated\"|\"removed\", "
-                    + "\"beacon\": {...}}.",
+                    + "\"beacon\": {...}}, or {\"event\": \"truncated\", \"domain\", \"seen\", \"kept\"} when a bound "
+                    + "cuts a domain's list.",
             ]),
         ],
         runner: DiscoverCommand.runner
@@ -99,6 +104,8 @@ struct DiscoverCommand: ParsableCommand {
     let servers: [DNSServerAddress]
     /// The hidden --wide-area-refresh: a fixed pause between wide-area rounds of --watch.
     let wideAreaRefresh: Duration?
+    /// --max-gateways; nil: each backend's bound.
+    let maxGateways: Int?
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         if let text = arguments.value("timeout") {
@@ -132,6 +139,14 @@ struct DiscoverCommand: ParsableCommand {
             wideAreaRefresh = .milliseconds(value)
         } else {
             wideAreaRefresh = nil
+        }
+        if let text = arguments.value("max-gateways") {
+            guard let value = Int(text), (1...1_000_000).contains(value) else {
+                throw UsageError("--max-gateways '\(TerminalText.sanitize(text, maxScalars: 32))' is not a number from 1 to 1000000")
+            }
+            maxGateways = value
+        } else {
+            maxGateways = nil
         }
         let givenDomains = arguments.values("domain")
         if localOnly && !givenDomains.isEmpty { throw UsageError("--local-only and --domain do not go together") }
@@ -167,7 +182,7 @@ struct DiscoverCommand: ParsableCommand {
         // A --watch round takes at most --timeout (2 s by default), and at most 5 s.
         GatewayBrowser(options: .init(backend: backend, local: !wideAreaOnly, domains: domains, dnsServers: servers,
                                       timeout: timeout, firstAnswer: first, wideAreaRefresh: wideAreaRefresh,
-                                      wideAreaRoundTimeout: .milliseconds(min(timeoutMs, 5000))))
+                                      wideAreaRoundTimeout: .milliseconds(min(timeoutMs, 5000)), maxGateways: maxGateways))
     }
 
     /// Prints the browser's notes with -v. They carry domains, file paths and DNS answers that
@@ -182,7 +197,9 @@ struct DiscoverCommand: ParsableCommand {
         let note = Self.verboseNotes(context)
         if watch {
             // --watch runs until interrupted unless --timeout is given.
-            try browser(timeout: timeoutGiven ? .milliseconds(timeoutMs) : .seconds(365 * 86_400)).watch(note: note) { event in
+            try browser(timeout: timeoutGiven ? .milliseconds(timeoutMs) : .seconds(365 * 86_400)).watch(note: note, onTruncated: { cut in
+                if context.globals.json { context.printJSONLine(cut.json(event: "truncated")) } else { context.warn(Self.truncationWarning(cut)) }
+            }) { event in
                 switch event {
                 case .added(let sighting): Self.report("added", sighting.beacon, sighting, context)
                 case .updated(let sighting): Self.report("updated", sighting.beacon, sighting, context)
@@ -207,19 +224,28 @@ struct DiscoverCommand: ParsableCommand {
                                                    maxScalars: TerminalText.defaultMaxScalars))
             }
         }
+        for cut in scan.truncated { context.warn(Self.truncationWarning(cut)) }
         if context.globals.json {
-            context.printJSON(.object([
+            var members: [(String, JSONValue)] = [
                 ("timeoutMs", .int(Int64(timeoutMs))),
                 ("domains", .array(scan.searched.map(JSONValue.string))),
                 ("count", .int(Int64(scan.gateways.count))),
                 ("beacons", .array(scan.gateways.map { Self.extended($0.beacon.json, with: $0) })),
-            ]))
+            ]
+            if !scan.truncated.isEmpty { members.append(("truncated", .array(scan.truncated.map { $0.json() }))) }
+            context.printJSON(.object(members))
         } else if scan.gateways.isEmpty {
             context.note(Self.notFound(timeoutMs: timeoutMs, searched: domains.isEmpty ? nil : scan.searched))
         } else {
             for (index, gateway) in scan.gateways.enumerated() {
                 if index > 0 { context.print("") }
-                context.stdout.write(DiscoveryText.render(gateway.beacon, sighting: gateway, style: context.style))
+                context.stdout.write(gateway.textBlock { role, text in
+                    switch role {
+                    case .title: context.style.bold(text)
+                    case .warning: context.style.yellow(text)
+                    case .dim: context.style.dim(text)
+                    }
+                })
             }
         }
         if scan.gateways.isEmpty {
@@ -230,6 +256,11 @@ struct DiscoverCommand: ParsableCommand {
             return .notFound
         }
         return .success
+    }
+
+    /// The warning for a list a bound cut.
+    static func truncationWarning(_ cut: GatewayBrowser.Truncation) -> String {
+        "\(cut.domain) named \(cut.seen) gateways; only \(cut.limit) were kept (raise the bound with --max-gateways)"
     }
 
     /// "No gateways found …", with the domains searched when wide-area domains were. The
@@ -259,41 +290,5 @@ struct DiscoverCommand: ParsableCommand {
         members.append(("addresses", .array((sighting?.addresses ?? []).map(JSONValue.string))))
         members.append(("backend", sighting.map { .string($0.backend.rawValue) } ?? .null))
         return .object(members)
-    }
-}
-
-/// The human rendering of one beacon. Every value from the network is sanitized.
-enum DiscoveryText {
-    static func render(_ beacon: GatewayBeacon, sighting: GatewaySighting?, style: TextStyle) -> String {
-        func clean(_ text: String) -> String { TerminalText.sanitize(text, maxScalars: 256) }
-        var out = style.bold(clean(beacon.title)) + "\n"
-        func line(_ label: String, _ value: String) {
-            out += "  " + TextColumns.label(label, width: 11) + value + "\n"
-        }
-        if beacon.instanceName != beacon.title { line("instance", clean(beacon.instanceName)) }
-        if let endpoint = beacon.endpoint {
-            var url = clean(endpoint.wsUrl)
-            if !endpoint.mayConnect { url += style.yellow("  (plaintext to a non-local host: needs wss://)") }
-            line("url", url)
-        } else {
-            line("url", style.yellow("none: the beacon did not resolve to a usable host and port"))
-        }
-        if beacon.gatewayTls {
-            if let pin = beacon.gatewayTlsFingerprintSha256 {
-                line("tls", "yes, advertises sha256 \(clean(pin)) " + style.dim("(unauthenticated hint)"))
-            } else {
-                line("tls", "yes")
-            }
-        }
-        if let sighting, !sighting.addresses.isEmpty { line("addresses", sighting.addresses.map(clean).joined(separator: ", ")) }
-        if let lan = beacon.lanHost { line("lan host", clean(lan)) }
-        if let tailnet = beacon.tailnetDns { line("tailnet", clean(tailnet)) }
-        if let host = beacon.endpoint?.host, beacon.sshPort != nil || beacon.txt.value("sshPort") != nil {
-            let port = beacon.sshPort.flatMap { $0 == 22 ? nil : $0 }
-            line("ssh", "ssh " + (port.map { "-p \($0) " } ?? "") + clean(host))
-        }
-        line("domain", clean(beacon.domain))
-        if let sighting { line("seen via", sighting.backend.rawValue) }
-        return out
     }
 }

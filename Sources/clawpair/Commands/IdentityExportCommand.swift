@@ -4,7 +4,7 @@ import ClawpairIdentity
 
 /// `clawpair identity export`: the identity (or token cache) in an OpenClaw or PEM form.
 struct IdentityExportCommand: ParsableCommand {
-    static let formats = ["openclaw", "openclaw-swift", "pem", "device-auth"]
+    static let formats = IdentityFileForm.allCases.map(\.rawValue) + ["device-auth"]
 
     static let spec = CommandSpec(
         name: "export",
@@ -89,10 +89,10 @@ struct IdentityExportCommand: ParsableCommand {
             }
             return .success
         }
-        let form: IdentityFileForm = format == "openclaw-swift" ? .openclawSwift : (format == "pem" ? .pem : .openclaw)
+        let form = IdentityFileForm(rawValue: format) ?? .openclaw
         if let output {
             try IdentityFile.write(identity, form: form, to: output, replacing: force)
-            note(context, "Wrote identity \(identity.deviceId) to \(output) (\(IdentityCLI.describe(form)), mode 600)")
+            note(context, "Wrote identity \(identity.deviceId) to \(output) (\(form.displayName), mode 600)")
         } else {
             warnIfTerminal(context)
             var failure: (any Error)?

@@ -50,61 +50,21 @@ struct IdentityShowCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         let (loaded, path) = try IdentityCLI.load(arguments, context)
-        let identity = loaded.identity
-        let status = IdentityFile.status(path: path)
         var tokens: [DeviceTokenCache.Entry] = []
         var tokenProblem: String?
         if arguments.value("identity") == nil {
-            (tokens, tokenProblem) = try IdentityCLI.store(context).tokenEntries(for: identity.deviceId)
+            (tokens, tokenProblem) = try IdentityCLI.store(context).tokenEntries(for: loaded.identity.deviceId)
         }
         if let tokenProblem { context.warn("token cache: \(tokenProblem)") }
-        let created: Int64? = loaded.hasCreatedAt ? identity.createdAtMs : nil
-
+        let summary = IdentitySummary(path: path, loaded: loaded, tokens: tokens)
         if context.globals.json {
-            var permissions: JSONValue = .null
-            if let status {
-                permissions = .object([("mode", .string(IdentityCLI.octal(status.mode))),
-                                       ("ownedByUser", .bool(status.ownedByUser)),
-                                       ("ok", .bool(status.isPrivate && status.ownedByUser))])
-            }
-            context.printJSON(.object([
-                ("path", .string(path)), ("form", .string(loaded.form.rawValue)), ("deviceId", .string(identity.deviceId)),
-                ("publicKey", .string(identity.publicKey.base64URL)),
-                ("publicKeyBase64", .string(identity.publicKey.base64Standard)),
-                ("publicKeyPem", .string(identity.publicKey.pem)),
-                ("createdAtMs", created.map(JSONValue.int) ?? .null),
-                ("createdAt", created.flatMap(WallClock.iso8601(ms:)).map(JSONValue.string) ?? .null),
-                ("permissions", permissions),
-                ("tokens", .array(tokens.map { entry in
-                    .object([("role", .string(entry.role)), ("scopes", .array(entry.scopes.map(JSONValue.string))),
-                             ("updatedAtMs", .int(entry.updatedAtMs))])
-                })),
-            ]))
+            context.printJSON(summary.json)
             return .success
         }
-
-        var lines: [String] = []
-        lines.append(IdentityCLI.row("Identity", "\(path) (\(IdentityCLI.describe(loaded.form)))"))
-        if let status {
-            var check = "mode \(IdentityCLI.octal(status.mode))"
-            check += status.ownedByUser ? ", owned by you" : ", owned by uid \(status.ownerUID)"
-            check += status.isPrivate && status.ownedByUser ? ": ok" : ": check this"
-            lines.append(IdentityCLI.row("Permissions", check))
-        }
-        lines.append(IdentityCLI.row("Device ID", identity.deviceId))
-        lines.append(IdentityCLI.row("Public key", identity.publicKey.base64URL))
-        if let created, let iso = WallClock.iso8601(ms: created) {
-            lines.append(IdentityCLI.row("Created", "\(iso) (\(WallClock.relative(ms: created, now: context.nowMs)))"))
-        } else {
-            lines.append(IdentityCLI.row("Created", "unknown (a PEM key has no creation time)"))
-        }
-        if !tokens.isEmpty {
-            let roles = tokens.map { "\($0.role) (\($0.scopes.count) scope\($0.scopes.count == 1 ? "" : "s"))" }
-            lines.append(IdentityCLI.row("Tokens", roles.joined(separator: ", ")))
-        }
+        var lines = summary.rows(nowMs: context.nowMs).map { IdentityCLI.row($0.label, $0.value) }
         lines.append("Public key (PEM):")
         context.stdout.write(lines.map { TerminalText.sanitize($0, maxScalars: 4096) }.joined(separator: "\n") + "\n"
-                             + identity.publicKey.pem)
+                             + loaded.identity.publicKey.pem)
         return .success
     }
 }

@@ -139,7 +139,7 @@ struct IdentitySignConnectCommand: ParsableCommand {
         let payload = defaults.payload(deviceId: identity.deviceId, token: token)
         let signed = try identity.signConnect(payload, selfCheck: true)
         if context.globals.json {
-            context.printJSON(Self.json(signed, printPayload: printPayload))
+            context.printJSON(signed.json(includePayload: printPayload))
         } else {
             if printPayload { context.print(payload.text) }
             context.print(signed.signature.base64URL)
@@ -147,48 +147,39 @@ struct IdentitySignConnectCommand: ParsableCommand {
         return .success
     }
 
-    static func json(_ signed: SignedConnect, printPayload: Bool) -> JSONValue {
-        var members: [(String, JSONValue)] = [("version", .string(signed.payload.version.rawValue))]
-        if printPayload { members.append(("payload", .string(signed.payload.text))) }
-        members.append(("scopes", .array(signed.payload.scopes.map(JSONValue.string))))
-        members.append(("device", signed.deviceJSON))
-        return .object(members)
-    }
-
     // MARK: Batch
 
     private func runBatch(_ identity: DeviceIdentity, token: String, _ context: CommandContext) throws -> ExitStatus {
         let base = defaults.payload(deviceId: identity.deviceId, token: token)
-        var reader = IdentityLineReader()
+        let signer = ConnectBatchSigner(identity: identity, base: base, selfCheck: selfCheck, json: context.globals.json,
+                                        includePayload: printPayload) { error in
+            error as? ConnectBatchLineError == .missingNonce ? "no \"nonce\" (and no --nonce default)"
+                : (error as? any ClawpairError)?.message ?? "\(error)"
+        }
+        var reader = LineReader(maxLineBytes: ConnectPayload.maxBatchLineBytes)
         var lineNumber = 0
         var failures = 0
-        let json = context.globals.json
         while try reader.fill() {
             var out: [UInt8] = []
-            while let line = try reader.nextLine() {
+            while let line = try Self.next(&reader) {
                 lineNumber += 1
-                do {
-                    let payload = try base.applying(batchLine: line)
-                    let signed = try identity.signConnect(payload, selfCheck: selfCheck)
-                    if json {
-                        out.append(contentsOf: Self.json(signed, printPayload: printPayload).compactBytes())
-                    } else {
-                        out.append(contentsOf: signed.signature.base64URL.utf8)
-                    }
-                } catch {
+                let answer = signer.answer(line, number: lineNumber)
+                if let failure = answer.failure {
                     failures += 1
-                    let message = error as? ConnectBatchLineError == .missingNonce ? "no \"nonce\" (and no --nonce default)"
-                        : (error as? any ClawpairError)?.message ?? "\(error)"
-                    context.report(GeneralError("line \(lineNumber): \(message)"))
-                    if json {
-                        out.append(contentsOf: JSONValue.object([("line", .int(Int64(lineNumber))),
-                                                                 ("error", .string(message))]).compactBytes())
-                    }
+                    context.report(GeneralError("line \(lineNumber): \(failure)"))
                 }
+                out += answer.output
                 out.append(0x0A)
             }
             if !out.isEmpty { try FileIO.writeAll(fd: 1, out, name: "standard output") }
         }
         return failures == 0 ? .success : .failure
+    }
+
+    /// The next line of standard input; a line over the limit ends the batch.
+    private static func next(_ reader: inout LineReader) throws -> ArraySlice<UInt8>? {
+        do { return try reader.nextLine() } catch {
+            throw GeneralError("standard input: \(error.message)", hint: "give one JSON object per line")
+        }
     }
 }

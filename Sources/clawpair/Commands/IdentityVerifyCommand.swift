@@ -60,14 +60,7 @@ struct IdentityVerifyCommand: ParsableCommand {
         let payload = try readPayload(context)
         let check = key.check(signatureText: signatureText, payload: payload)
         let (valid, reason, connect, deviceId) = (check.valid, check.reason, check.connect, check.deviceId)
-        if context.globals.json {
-            context.printJSON(.object([
-                ("valid", .bool(valid)), ("deviceId", .string(deviceId)),
-                ("payloadVersion", connect.map { .string($0.version.rawValue) } ?? .null),
-                ("payloadDeviceIdMatches", check.payloadDeviceIdMatches.map(JSONValue.bool) ?? .null),
-                ("reason", reason.map(JSONValue.string) ?? .null),
-            ]))
-        }
+        if context.globals.json { context.printJSON(check.json) }
         guard valid else {
             throw GeneralError(reason ?? "invalid signature", hint: "check that the payload is byte-for-byte what was signed",
                                status: .refused)
@@ -83,20 +76,7 @@ struct IdentityVerifyCommand: ParsableCommand {
         guard let text = arguments.value("public-key") else {
             return try IdentityCLI.load(arguments, context).0.identity.publicKey
         }
-        do {
-            return try DevicePublicKey(parsing: text)
-        } catch let textError {
-            // Not key text: maybe the path of a file holding it.
-            guard !text.contains("\n"), IdentityFile.status(path: text) != nil else {
-                throw IdentityError.invalid(what: "--public-key", textError)
-            }
-            let bytes = try FileIO.read(path: text, limit: 16 * 1024)
-            do {
-                return try DevicePublicKey(parsing: String(decoding: bytes, as: UTF8.self))
-            } catch {
-                throw IdentityError.malformed(path: text, error)
-            }
-        }
+        return try DevicePublicKey.parse(textOrFile: text, what: "--public-key")
     }
 
     private func readPayload(_ context: CommandContext) throws -> [UInt8] {

@@ -193,13 +193,7 @@ struct ProbeCommand: ParsableCommand {
     func applyRegistryPins(to routes: inout [ProbeRoute], context: CommandContext) {
         guard routes.contains(where: { $0.tls && $0.expectedFingerprint == nil }),
               let home = try? GatewayCLI.home(context) else { return }
-        let paired = GatewayRegistry(home: home).list().gateways
-        for index in routes.indices where routes[index].tls && routes[index].expectedFingerprint == nil {
-            if let gateway = paired.first(where: { $0.tlsFingerprint != nil && $0.matches(url: routes[index].url) }) {
-                routes[index].expectedFingerprint = gateway.tlsFingerprint
-                routes[index].pinSource = .registry
-            }
-        }
+        GatewayRegistry(home: home).snapshot().pinPaired(&routes)
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
@@ -222,7 +216,8 @@ struct ProbeCommand: ParsableCommand {
                 expanded = try ProbeCandidates.expand(text, codeIndex: codeIndex)
             } catch .unrecognized(let shown) {
                 throw UsageError("'\(shown)' is not a ws:// or wss:// URL, host[:port] or setup code",
-                                 hint: "e.g. clawpair probe wss://gateway.example.com ws://192.168.1.20:18789")
+                                 hint: GatewayAddress.bracketed(text).map { "an IPv6 address goes in brackets: clawpair probe '\($0)' or 'ws://\($0):18789'" }
+                                     ?? "e.g. clawpair probe wss://gateway.example.com ws://192.168.1.20:18789")
             } catch .setupCode(let error) {
                 throw ContextualError(candidate == "-" ? "the setup code on standard input" : "candidate '\(ProbeCandidates.redacted(text))'", error)
             }
@@ -264,7 +259,7 @@ struct ProbeCommand: ParsableCommand {
         if context.globals.json {
             context.printJSON(ProbeOutput.json(report, configuration: self.configuration))
             if report.winner == nil {
-                context.report(GeneralError(ProbeOutput.failureSummary(report), hint: ProbeOutput.failureHint(report),
+                context.report(GeneralError(report.failureSummary, hint: ProbeOutput.failureHint(report),
                                             status: ErrorPresentation.status(of: report)))
             }
         } else {

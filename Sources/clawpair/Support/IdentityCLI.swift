@@ -38,32 +38,16 @@ enum IdentityCLI {
         try IdentityStore.locate(environment: context.environment)
     }
 
-    /// The identity to use: `--identity FILE`, else the store's. A file whose stored deviceId is
-    /// not its key's is used with a warning when named explicitly (OpenClaw rewrites such files).
+    /// The identity to use: `--identity FILE`, else the store's (warning about a file whose
+    /// stored deviceId is not its key's).
     static func load(_ arguments: ParsedArguments, _ context: CommandContext) throws -> (LoadedIdentity, String) {
-        if let path = arguments.value("identity") {
-            let loaded = try IdentityFile.load(path: path, defaultCreatedAtMs: 0)
-            if let stored = loaded.storedDeviceId, !loaded.deviceIdMatches {
-                context.warn("\(path) says deviceId \(stored), but its key's deviceId is \(loaded.identity.deviceId); "
-                             + "using the key's (gateways derive it from the key)")
-            }
-            return (loaded, path)
-        }
-        let store = try store(context)
-        return (try store.loadIdentity(), store.identityPath)
+        let found = try IdentityFile.loadNamedOrStored(path: arguments.value("identity"), environment: context.environment)
+        if let warning = found.warning { context.warn(warning) }
+        return (found.loaded, found.path)
     }
 
     /// A human name of a file form.
-    static func describe(_ form: IdentityFileForm) -> String {
-        switch form {
-        case .openclaw: return "OpenClaw TS form"
-        case .openclawSwift: return "OpenClaw Swift form"
-        case .pem: return "PKCS#8 PEM"
-        }
-    }
-
-    /// `600` or `644`.
-    static func octal(_ mode: UInt32) -> String { String(mode & 0o7777, radix: 8) }
+    static func describe(_ form: IdentityFileForm) -> String { form.displayName }
 
     /// Lines in the two-column layout of `show`.
     static func row(_ label: String, _ value: String, width: Int = 13) -> String {
@@ -71,23 +55,5 @@ enum IdentityCLI {
     }
 }
 
-/// Quoting for shell commands printed as advice.
-enum IdentityShellQuote {
-    /// `text` as one shell word: unchanged when it is plain, else single-quoted.
-    static func quote(_ text: String) -> String {
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
-            ($0.value >= 0x30 && $0.value <= 0x39) || ($0.value >= 0x41 && $0.value <= 0x5A)
-                || ($0.value >= 0x61 && $0.value <= 0x7A) || "/._-+:@%=,".unicodeScalars.contains($0)
-        }
-        if plain { return text }
-        return "'" + text.identityEscapingSingleQuotes() + "'"
-    }
-}
-
-extension String {
-    fileprivate func identityEscapingSingleQuotes() -> String {
-        var out = ""
-        for c in self { out += c == "'" ? "'\\''" : String(c) }
-        return out
-    }
-}
+/// Quoting for shell commands printed as advice (ClawpairCore's).
+typealias IdentityShellQuote = ShellQuote

@@ -8,168 +8,37 @@ enum ProbeOutput {
     /// The most routes one run races.
     static let maxRoutes = 64
 
-    static func ms(_ duration: Duration?) -> JSONValue {
-        guard let duration else { return .null }
-        return .double((duration.milliseconds * 10).rounded() / 10)
-    }
-
-    static func sourceName(_ source: ProbeRoute.Source) -> String {
-        switch source {
-        case .url: return "url"
-        case .hostPort: return "host"
-        case .setupCode: return "setup-code"
-        case .setupCodeDropped: return "setup-code-dropped"
-        case .discovered: return "discovered"
-        }
-    }
-
     /// The command that accepts an untrusted certificate of `result`, when it failed that way.
     static func trustCommand(_ result: ProbeResult) -> String? {
-        guard case .tlsUntrusted(let observed?, _) = result.failure else { return nil }
-        return "clawpair probe --trust \(observed) \(result.route.url)"
+        result.untrustedFingerprint.map { "clawpair probe --trust \($0) \(result.route.url)" }
     }
 
     static func json(_ report: ProbeReport, configuration: ProbeConfiguration) -> JSONValue {
-        let routes: [JSONValue] = report.results.map { result in
-            var tls: JSONValue = .null
-            if result.route.tls {
-                tls = .object([
-                    ("version", result.tlsVersion.map(JSONValue.string) ?? .null),
-                    ("fingerprint", result.certificate?.fingerprint.map(JSONValue.string) ?? .null),
-                    ("expected", result.route.expectedFingerprint.map(JSONValue.string) ?? .null),
-                    ("pinSource", result.route.pinSource.map { .string($0.rawValue) } ?? .null),
-                    ("trust", result.trust.map { .string($0.rawValue) } ?? .null),
-                    // Pinned routes are decided by the pin alone; system trust is not checked for them.
-                    ("systemTrusted", result.route.expectedFingerprint == nil ? result.certificate.map { .bool($0.systemTrusted) } ?? .null : .null),
-                    ("verificationError", result.certificate?.verificationError.map(JSONValue.string) ?? .null),
-                ])
-            }
-            let t = result.timings
-            return .object([
-                ("index", .int(Int64(result.index))),
-                ("url", .string(result.route.url)),
-                ("input", .string(result.route.input)),
-                ("source", .string(sourceName(result.route.source))),
-                ("outcome", .string(result.failure?.code ?? (result.reachable ? "reachable" : "cancelled"))),
-                ("phase", .string(result.phase.rawValue)),
-                ("message", result.failure.map { .string($0.message) } ?? .null),
-                ("address", result.address.map { .string($0.description) } ?? .null),
-                ("timings", .object([
-                    ("startedMs", ms(t.started)), ("dnsMs", ms(t.dns)), ("tcpMs", ms(t.tcp)), ("tlsMs", ms(t.tls)),
-                    ("wsMs", ms(t.ws)), ("challengeMs", ms(t.challenge)), ("totalMs", ms(t.total)),
-                ])),
-                ("tls", tls),
-                ("trustCommand", trustCommand(result).map(JSONValue.string) ?? .null),
-            ])
-        }
-        var error: JSONValue = .null
-        if report.winner == nil {
-            error = .object([
-                ("code", .string(ErrorPresentation.status(of: report) == .refused ? "tls-trust" : "unreachable")),
-                ("message", .string(failureSummary(report))),
-            ])
-        }
-        return .object([
-            ("ok", .bool(report.winner != nil)),
-            ("url", report.winningResult.map { .string($0.route.url) } ?? .null),
-            ("winner", report.winner.map { .int(Int64($0)) } ?? .null),
-            ("mode", .string(configuration.mode.rawValue)),
-            ("timeoutMs", .int(configuration.timeout.nanoseconds / 1_000_000)),
-            ("staggerMs", .int(configuration.stagger.nanoseconds / 1_000_000)),
-            ("elapsedMs", ms(report.elapsed)),
-            ("timedOut", .bool(report.timedOut)),
-            ("routes", .array(routes)),
-            ("error", error),
-        ])
+        report.json(configuration: configuration, trustCommand: trustCommand)
     }
-
-    static func failureSummary(_ report: ProbeReport) -> String {
-        ErrorPresentation.status(of: report) == .refused
-            ? "no route is reachable with a trusted TLS certificate"
-            : "no route is reachable"
-    }
-
-    // MARK: Text
-
-    static func text(_ duration: Duration?) -> String {
-        guard let duration else { return "-" }
-        let value = duration.milliseconds
-        return value >= 100 ? "\(Int(value.rounded())) ms" : "\((value * 10).rounded() / 10) ms"
-    }
-
-    /// `dns 0.4 ms  tcp 1.1 ms  tls 6.0 ms  ws 0.9 ms  challenge 0.2 ms  total 8.6 ms`.
-    static func timingLine(_ t: ProbeTimings) -> String {
-        var parts: [String] = []
-        for (name, value) in [("dns", t.dns), ("tcp", t.tcp), ("tls", t.tls), ("ws", t.ws), ("challenge", t.challenge)] {
-            if let value { parts.append("\(name) \(text(value))") }
-        }
-        parts.append("total \(text(t.total))")
-        return parts.joined(separator: "  ")
-    }
-
-    static func clean(_ text: String) -> String { TerminalText.sanitize(text, maxScalars: 512) }
 
     static func printText(_ report: ProbeReport, configuration: ProbeConfiguration, showAll: Bool, context: CommandContext) {
         let style = context.style
-        if let winner = report.winningResult {
-            if context.globals.quiet {
-                context.print(clean(winner.route.url))
-            } else {
-                var notes = ["route \(winner.index + 1) of \(report.results.count)"]
-                if let started = winner.timings.started { notes.append("started +\(text(started))") }
-                if winner.route.input != winner.route.url { notes.append("from \(clean(winner.route.input))") }
-                context.print(style.green("reachable") + "  " + style.bold(clean(winner.route.url))
-                              + "  (" + notes.joined(separator: ", ") + ")")
-                context.print("  " + timingLine(winner.timings))
-                var facts: [String] = []
-                if let address = winner.address { facts.append("address \(address)") }
-                if let version = winner.tlsVersion { facts.append(version) }
-                if let fingerprint = winner.certificate?.fingerprint {
-                    facts.append("sha256 \(fingerprint) (\(trustText(winner)))")
-                }
-                if !facts.isEmpty { context.print("  " + facts.joined(separator: "  ")) }
+        let lines = report.textLines(showAll: showAll, quiet: context.globals.quiet, paint: { role, text in
+            switch role {
+            case .good: return style.green(text)
+            case .bad: return style.red(text)
+            case .warning: return style.yellow(text)
+            case .dim: return style.dim(text)
+            case .bold: return style.bold(text)
             }
-        } else if !context.globals.quiet {
-            context.print(style.red("unreachable") + "  " + failureSummary(report) + " (\(report.results.count) route"
-                          + (report.results.count == 1 ? "" : "s") + ", \(text(report.elapsed)))")
-        }
-
-        if showAll || (report.winner == nil && !context.globals.quiet) {
-            if report.winner != nil { context.print("") }
-            printTable(report, context: context)
-        }
-
+        }, describeTrust: trustText)
+        for line in lines { context.print(line) }
         // Untrusted certificates: say how to accept them, on stderr (even when another route won).
-        for result in report.results {
-            if let command = trustCommand(result), case .tlsUntrusted(let observed?, let reason) = result.failure {
-                context.note("")
-                context.note("The certificate of \(clean(result.route.url)) is not trusted"
-                             + (reason.map { " (\(clean($0)))" } ?? "") + ". Its SHA-256 fingerprint is")
-                context.note("  \(observed)")
-                context.note("Compare it with the gateway's own (on the gateway host: openssl x509 -noout -fingerprint "
-                             + "-sha256 -in ~/.openclaw/gateway/tls/gateway-cert.pem); if it matches, accept it with:")
-                context.note("  \(clean(command))")
-            }
-        }
+        for line in report.trustAdvice(acceptCommand: trustCommand) { context.note(line) }
         if report.winner == nil {
-            context.report(GeneralError(failureSummary(report), hint: failureHint(report), status: ErrorPresentation.status(of: report)))
+            context.report(GeneralError(report.failureSummary, hint: failureHint(report), status: ErrorPresentation.status(of: report)))
         }
     }
 
+    /// How the certificate was accepted; a pin from `--trust` says so.
     static func trustText(_ result: ProbeResult) -> String {
-        switch result.trust {
-        case .pinned?:
-            switch result.route.pinSource {
-            case .setupCode?: return "pinned by the setup code"
-            case .trust?: return "confirmed with --trust"
-            case .registry?: return "pinned to the fingerprint stored when it was paired"
-            default: return "pinned"
-            }
-        case .system?: return "trusted by the system roots"
-        case .trustedOnFirstUse?: return "trusted on first use"
-        case .unverified?: return "not verified"
-        case nil: return "not accepted"
-        }
+        result.trust == .pinned && result.route.pinSource == .trust ? "confirmed with --trust" : result.trustDescription
     }
 
     static func failureHint(_ report: ProbeReport) -> String? {
@@ -181,38 +50,5 @@ enum ProbeOutput {
         if codes == ["needs-wss"] { return "use the gateway's wss:// URL, or --allow-insecure if you accept plaintext" }
         if codes.contains("timeout") { return "a longer --timeout may help on slow links; blocked ports also look like this" }
         return nil
-    }
-
-    static func printTable(_ report: ProbeReport, context: CommandContext) {
-        let style = context.style
-        let urls = report.results.map { clean($0.route.url) }
-        let width = min(48, max(5, urls.map(\.count).max() ?? 5))
-        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
-        for (i, result) in report.results.enumerated() {
-            let outcome = result.failure?.code ?? (result.reachable ? "reachable" : "cancelled")
-            let mark = report.winner == i ? style.green("✓") : " "
-            let coloured: String
-            switch outcome {
-            case "reachable": coloured = style.green(pad(outcome, 13))
-            case "cancelled": coloured = style.dim(pad(outcome, 13))
-            default: coloured = style.yellow(pad(outcome, 13))
-            }
-            let started = result.timings.started.map { "+" + text($0) } ?? "-"
-            context.print("\(mark) \(pad(String(i + 1), 2)) \(pad(urls[i], width))  \(coloured) \(pad(result.phase.rawValue, 9)) "
-                          + "started \(pad(started, 9)) total \(text(result.timings.total))")
-            if let failure = result.failure, outcome != "cancelled" {
-                context.print("       " + style.dim(clean(failure.message)))
-            }
-            if result.reachable {
-                context.print("       " + style.dim(timingLine(result.timings)))
-            }
-            switch result.route.source {
-            case .setupCode, .discovered:
-                // The label says which setup code route, or which discovered gateway, this is.
-                context.print("       " + style.dim(clean(result.route.input)))
-            case .url, .hostPort, .setupCodeDropped:
-                break
-            }
-        }
     }
 }

@@ -1,30 +1,47 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ClawpairCLIKit
 import ClawpairCore
 
 /// Reads a secret the safe ways first: a file, standard input, the environment; a literal
-/// value on the command line works but warns, because argv is visible to other users.
-struct SecretInput {
+/// value on the command line works but warns, because argv is visible to other users. The
+/// option names and the variable are the caller's; messages name them.
+///
+/// ```swift
+/// let token = SecretInput(what: "token", fileOption: "token-file", valueOption: "token",
+///                         environmentVariable: "MY_TOKEN")
+/// if let secret = try token.read(arguments, context) { … }
+/// ```
+public struct SecretInput: Sendable {
     /// The largest secret file read; tokens are tens of bytes.
-    static let maxBytes = 64 * 1024
+    public static let maxBytes = 64 * 1024
 
     /// What the secret is called in messages, e.g. `bootstrap token`.
-    let what: String
+    public let what: String
     /// `--x-file FILE`.
-    let fileOption: String
+    public let fileOption: String
     /// `--x VALUE|-`.
-    let valueOption: String
+    public let valueOption: String
     /// The environment variable, e.g. `CLAWPAIR_BOOTSTRAP_TOKEN`.
-    let environmentVariable: String
+    public let environmentVariable: String
     /// Whether `read` falls back to the variable; false when the caller applies its own rules
     /// to the environment (the operator session's credential order).
-    var readsEnvironment = true
+    public var readsEnvironment = true
+
+    /// A secret read from `--fileOption FILE`, `--valueOption VALUE` (`-`: standard input) or
+    /// `environmentVariable` (when `readsEnvironment`).
+    public init(what: String, fileOption: String, valueOption: String, environmentVariable: String,
+                readsEnvironment: Bool = true) {
+        self.what = what
+        self.fileOption = fileOption
+        self.valueOption = valueOption
+        self.environmentVariable = environmentVariable
+        self.readsEnvironment = readsEnvironment
+    }
 
     /// The secret, or nil when none of the sources was given. Trailing newlines from files
     /// and pipes are removed; an empty secret is an error.
-    func read(_ arguments: ParsedArguments, _ context: CommandContext) throws -> String? {
+    public func read(_ arguments: ParsedArguments, _ context: CommandContext) throws -> String? {
         let file = arguments.value(fileOption)
         let value = arguments.value(valueOption)
         if file != nil && value != nil {
@@ -73,7 +90,7 @@ struct SecretInput {
 
 extension String {
     /// Without trailing `\n`/`\r\n` (what `echo` and editors add).
-    var trimmingTrailingNewlines: String {
+    public var trimmingTrailingNewlines: String {
         var result = Substring(self)
         while let last = result.last, last == "\n" || last == "\r\n" || last == "\r" { result = result.dropLast() }
         return String(result)

@@ -1,4 +1,3 @@
-import ClawpairCLIKit
 import ClawpairCore
 import Synchronization
 
@@ -6,26 +5,33 @@ import Synchronization
 import Glibc
 #endif
 
-/// A one-line progress indicator on standard error while `discover` waits: a frame every
+/// A one-line progress indicator (on standard error while a command waits): a frame every
 /// ``interval`` from its own thread, and on ``stop()`` the line is erased (`CR`, `ESC [ K`) so
-/// that what follows starts clean. Only on a terminal (see ``shouldShow(context:json:watch:)``).
-final class Spinner: Sendable {
-    static let interval: Duration = .milliseconds(100)
+/// that what follows starts clean. Only on a terminal (see
+/// ``shouldShow(stderrIsTTY:environment:json:watch:quiet:verbose:)``).
+///
+/// ```swift
+/// let spinner = Spinner(sink: context.stderr, message: "Searching", frames: Spinner.frames(environment: env))
+/// defer { spinner?.stop() }
+/// ```
+public final class Spinner: Sendable {
+    /// The time between frames.
+    public static let interval: Duration = .milliseconds(100)
     /// Erases the spinner's line: back to column 0, clear to the end of the line.
-    static let erase = "\r\u{1B}[K"
+    public static let erase = "\r\u{1B}[K"
 
-    /// Whether `discover` shows a spinner: standard error is a terminal (colour settings such as
+    /// Whether to show a spinner: standard error is a terminal (colour settings such as
     /// NO_COLOR do not matter: the spinner has no colour), `TERM` is not `dumb`, and the output is
     /// for a person reading along: not `--json` (machine output gets no decoration, even when
     /// standard error is a terminal), not `--watch` (a stream of lines), not `-q`, not `-v`
     /// (notes would break the line).
-    static func shouldShow(stderrIsTTY: Bool, environment: [String: String], json: Bool, watch: Bool,
+    public static func shouldShow(stderrIsTTY: Bool, environment: [String: String], json: Bool, watch: Bool,
                            quiet: Bool, verbose: Bool) -> Bool {
         stderrIsTTY && environment["TERM"] != "dumb" && !json && !watch && !quiet && !verbose
     }
 
     /// Braille dots when the locale is UTF-8 (LC_ALL, else LC_CTYPE, else LANG), else ASCII.
-    static func frames(environment: [String: String]) -> [String] {
+    public static func frames(environment: [String: String]) -> [String] {
         let locale = [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]]
             .lazy.compactMap { $0 }.first { !$0.isEmpty } ?? ""
         let utf8 = locale.lowercased().contains("utf-8") || locale.lowercased().contains("utf8")
@@ -39,9 +45,11 @@ final class Spinner: Sendable {
     private let wake: (read: Int32, write: Int32)
     private let thread = Mutex<BackgroundThread?>(nil)
     private let stopped = Atomic<Bool>(false)
+    private let clock: any MonotonicClock
 
-    /// Starts drawing `message` after a frame on `sink`; nil if no thread could be made.
-    init?(sink: any TextSink, message: String, frames: [String]) {
+    /// Starts drawing `message` after a frame on `sink`, a frame each ``interval`` of `clock`;
+    /// nil if no thread could be made or `frames` is empty.
+    public init?(sink: any TextSink, message: String, frames: [String], clock: any MonotonicClock = SystemMonotonicClock()) {
         var ends: [Int32] = [-1, -1]
         guard !frames.isEmpty, pipe(&ends) == 0 else { return nil }
         for end in ends {
@@ -51,6 +59,7 @@ final class Spinner: Sendable {
         self.sink = sink
         self.message = message
         self.frames = frames
+        self.clock = clock
         self.wake = (ends[0], ends[1])
         guard let drawing = BackgroundThread.start({ [self] in draw() }) else {
             close(ends[0])
@@ -66,13 +75,13 @@ final class Spinner: Sendable {
             sink.write("\r" + frames[index % frames.count] + " " + message)
             index += 1
             var descriptors = [PollDescriptor(wake.read, .readable)]
-            _ = try? Poll.wait(&descriptors, until: Monotonic.now + Self.interval)
+            _ = try? Poll.wait(&descriptors, until: clock.now + Self.interval, clock: clock)
         }
         sink.write(Self.erase)
     }
 
     /// Stops drawing, erases the line and waits for the thread. Safe to call more than once.
-    func stop() {
+    public func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var byte: UInt8 = 1
         _ = write(wake.write, &byte, 1)

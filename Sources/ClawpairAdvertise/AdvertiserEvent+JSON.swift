@@ -1,0 +1,56 @@
+import ClawpairCore
+
+extension AdvertiserEvent {
+    /// The event as one JSON object (`clawpair advertise --json` prints one per line).
+    public var json: JSONValue {
+        func event(_ name: String, _ members: [(String, JSONValue)]) -> JSONValue { .object([("event", .string(name))] + members) }
+        switch self {
+        case .waiting(let url):
+            return event("waiting", [("url", .string(url))])
+        case let .registered(name, plan):
+            return event("registered", [("name", .string(name)), ("requestedName", .string(plan.name)),
+                                        ("port", .int(Int64(plan.port))), ("txt", .object(plan.txt.map { ($0.key, .string($0.value)) }))])
+        case let .gatewayDown(name, detail):
+            return event("withdrawn", [("name", .string(name)), ("reason", .string("gateway-down")), ("detail", .string(detail))])
+        case .configChanged(let name):
+            return event("withdrawn", [("name", .string(name)), ("reason", .string("config-changed"))])
+        case .configUnreadable(let message):
+            return event("config-unreadable", [("message", .string(message))])
+        case .withdrawn(let name):
+            return event("withdrawn", [("name", .string(name)), ("reason", .string("stopped"))])
+        }
+    }
+}
+
+/// One line of `clawpair advertise`'s text output.
+public enum AdvertiserLine: Sendable, Equatable {
+    /// A result, for stdout.
+    case output(String)
+    /// Progress, for stderr.
+    case note(String)
+    /// A warning, for stderr (`warning: ` is the caller's prefix).
+    case warning(String)
+}
+
+extension AdvertiserEvent {
+    /// The event as text lines (names and details sanitized for a terminal).
+    public var lines: [AdvertiserLine] {
+        func quoted(_ name: String) -> String { "\"\(TerminalText.sanitize(name))\"" }
+        switch self {
+        case .waiting(let url):
+            return [.note("Waiting for the gateway at \(url) to answer before advertising.")]
+        case let .registered(name, plan):
+            let renamed: [AdvertiserLine] = name == plan.name ? []
+                : [.warning("the name \(quoted(plan.name)) is taken on this network; advertising as \(quoted(name))")]
+            return renamed + [.output("Advertising \(quoted(name)) (_openclaw-gw._tcp, port \(plan.port)) until interrupted.")]
+        case let .gatewayDown(name, detail):
+            return [.warning("the gateway stopped answering (\(TerminalText.sanitize(detail))); withdrew \(quoted(name)) until it answers")]
+        case .configChanged(let name):
+            return [.note("The gateway's config changed; withdrew \(quoted(name)) to announce it anew.")]
+        case .configUnreadable(let message):
+            return [.warning("\(TerminalText.sanitize(message)); keeping the last good config")]
+        case .withdrawn(let name):
+            return [.note("Withdrawn \(quoted(name)).")]
+        }
+    }
+}

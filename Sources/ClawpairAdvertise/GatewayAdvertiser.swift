@@ -1,0 +1,332 @@
+// The advertiser loop behind `clawpair advertise`: the beacon is registered only while the
+// gateway answers its own port (a periodic probe), withdrawn when it stops answering and
+// announced again when it returns; the config is re-read at every check (and on request, e.g.
+// SIGHUP) and a changed beacon replaces the old one. A name taken on the network or on this
+// daemon moves to the name Avahi's rename rule gives (AlternativeName.swift).
+//
+// The loop reads time only from its injected clock and talks to the gateway and avahi-daemon
+// only through the two protocols below, so tests drive it with a ManualClock, a fake check and a
+// fake registrar.
+
+import ClawpairCore
+
+/// What one check of the gateway found.
+public struct GatewayHealth: Sendable, Equatable {
+    /// The gateway answered (TCP, TLS when on, WebSocket upgrade, connect.challenge).
+    public var answering: Bool
+    /// The SHA-256 of the certificate it served (TLS only).
+    public var fingerprint: String?
+    /// Why it did not answer, in one phrase (e.g. `connection refused`).
+    public var detail: String?
+
+    public init(answering: Bool, fingerprint: String? = nil, detail: String? = nil) {
+        self.answering = answering
+        self.fingerprint = fingerprint
+        self.detail = detail
+    }
+}
+
+/// Checks whether the gateway described by the settings answers.
+public protocol GatewayHealthCheck {
+    /// One check; returns within the check's own timeout.
+    func check(_ settings: AdvertiseSettings) -> GatewayHealth
+}
+
+/// What the daemon says about one registration.
+public enum RegistrationState: Sendable, Equatable {
+    /// Waiting for the daemon.
+    case pending
+    /// Registered under this name.
+    case registered(String)
+    /// The name is taken (and the daemon did not rename it).
+    case conflict
+    /// The daemon refused it, for this reason.
+    case failed(String)
+}
+
+/// One service registered with the daemon; withdrawn by ``withdraw()``.
+public protocol ServiceRegistration: AnyObject {
+    /// The descriptor to poll for the daemon's replies, or -1 when there is none to poll.
+    var descriptor: Int32 { get }
+    /// The latest state.
+    var state: RegistrationState { get }
+    /// Handles the daemon's pending replies.
+    func process() throws(ClawpairErrorBox)
+    /// Withdraws the service (goodbye packets). Safe to call more than once.
+    func withdraw()
+}
+
+/// Registers services with the daemon.
+public protocol ServiceRegistrar {
+    /// Asks the daemon to advertise `name` of `type` on `port` with TXT character-strings `txt`.
+    func register(name: String, type: String, port: UInt16, txt: [[UInt8]]) throws(ClawpairErrorBox) -> any ServiceRegistration
+}
+
+/// A service as it should be advertised: name, port and TXT pairs in order.
+public struct ServicePlan: Sendable, Equatable {
+    /// The requested instance name.
+    public var name: String
+    /// The SRV port.
+    public var port: Int
+    /// TXT pairs in order.
+    public var txt: [TXTPair]
+
+    public init(name: String, port: Int, txt: [TXTPair]) {
+        self.name = name
+        self.port = port
+        self.txt = txt
+    }
+
+    /// The TXT character-strings.
+    public var txtStrings: [[UInt8]] { txt.map { Array("\($0.key)=\($0.value)".utf8) } }
+}
+
+/// One TXT `key=value` pair.
+public struct TXTPair: Sendable, Equatable {
+    public var key: String
+    public var value: String
+    public init(_ key: String, _ value: String) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// What the advertiser did, for the caller to print.
+public enum AdvertiserEvent: Sendable, Equatable {
+    /// Waiting for the gateway at `url` to answer before advertising.
+    case waiting(url: String)
+    /// The daemon registered the service as `name` (`plan.name` was asked for).
+    case registered(name: String, plan: ServicePlan)
+    /// The gateway stopped answering (`detail`): the service `name` was withdrawn.
+    case gatewayDown(name: String, detail: String)
+    /// The config changed: the service `name` is withdrawn to be announced anew.
+    case configChanged(name: String)
+    /// The config could not be read again; the last good one stays in use.
+    case configUnreadable(message: String)
+    /// Stopped on request: the service `name` was withdrawn.
+    case withdrawn(name: String)
+}
+
+/// How often the advertiser checks, and how patient it is.
+public struct AdvertiserSchedule: Sendable, Equatable {
+    /// Default ``checkInterval``: 5 s (the gateway's own advertiser watchdog runs every 5 s).
+    public static let defaultCheckInterval: Duration = .seconds(5)
+    /// Default ``failuresBeforeWithdraw``: 2 (one lost check does not withdraw the beacon).
+    public static let defaultFailuresBeforeWithdraw = 2
+    /// Default ``maxRenames``: 32.
+    public static let defaultMaxRenames = 32
+
+    /// Time between checks of the gateway and of the config.
+    public var checkInterval: Duration
+    /// Consecutive failed checks after which a registered beacon is withdrawn.
+    public var failuresBeforeWithdraw: Int
+    /// Most renames after name conflicts before giving up.
+    public var maxRenames: Int
+
+    public init(checkInterval: Duration = AdvertiserSchedule.defaultCheckInterval,
+                failuresBeforeWithdraw: Int = AdvertiserSchedule.defaultFailuresBeforeWithdraw,
+                maxRenames: Int = AdvertiserSchedule.defaultMaxRenames) {
+        self.checkInterval = max(checkInterval, .milliseconds(100))
+        self.failuresBeforeWithdraw = max(1, failuresBeforeWithdraw)
+        self.maxRenames = max(0, maxRenames)
+    }
+}
+
+/// Why the advertiser stopped with an error.
+public enum AdvertiserError: ClawpairError, Equatable {
+    /// Every name tried was taken.
+    case tooManyConflicts(lastName: String)
+    /// The daemon refused the registration.
+    case refused(String)
+
+    public var message: String {
+        switch self {
+        case .tooManyConflicts(let name): return "every name up to \"\(name)\" is taken on this network"
+        case .refused(let reason): return reason
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .tooManyConflicts: return "choose another instance name"
+        case .refused: return "check avahi-daemon's log (journalctl -u avahi-daemon)"
+        }
+    }
+}
+
+/// Keeps a gateway beacon advertised while the gateway answers. Confined to the calling thread.
+public final class GatewayAdvertiser {
+    /// The service type registered.
+    public let serviceType: String
+    private let load: () throws(ClawpairErrorBox) -> AdvertiseSettings
+    private let compose: (AdvertiseSettings, GatewayHealth) throws(ClawpairErrorBox) -> ServicePlan
+    private let healthCheck: (any GatewayHealthCheck)?
+    private let registrar: any ServiceRegistrar
+    private let clock: any MonotonicClock
+    private let schedule: AdvertiserSchedule
+    private let emit: (AdvertiserEvent) -> Void
+
+    private var settings: AdvertiseSettings
+    private var health: GatewayHealth
+    private var failures = 0
+    private var registration: (any ServiceRegistration)?
+    private var plan: ServicePlan?
+    private var attemptName = ""
+    private var renames = 0
+    private var announced: String?
+    private var configError: String?
+
+    /// An advertiser for the settings `load` returns (called now, then at every check;
+    /// a failure after the first keeps the last good settings). `compose` turns settings and
+    /// the latest check into the service to advertise. Without `healthCheck` the gateway is
+    /// taken to be answering (advertise unconditionally).
+    public init(serviceType: String, load: @escaping () throws(ClawpairErrorBox) -> AdvertiseSettings,
+                compose: @escaping (AdvertiseSettings, GatewayHealth) throws(ClawpairErrorBox) -> ServicePlan,
+                healthCheck: (any GatewayHealthCheck)?, registrar: any ServiceRegistrar,
+                clock: any MonotonicClock = SystemMonotonicClock(), schedule: AdvertiserSchedule = AdvertiserSchedule(),
+                events: @escaping (AdvertiserEvent) -> Void) throws(ClawpairErrorBox) {
+        self.serviceType = serviceType
+        self.load = load
+        self.compose = compose
+        self.healthCheck = healthCheck
+        self.registrar = registrar
+        self.clock = clock
+        self.schedule = schedule
+        self.emit = events
+        settings = try load()
+        health = GatewayHealth(answering: healthCheck == nil)
+    }
+
+    deinit { registration?.withdraw() }
+
+    /// Runs until `stop()` is true (asked at least every 100 ms), then withdraws the beacon.
+    /// `reload()` true re-reads the config at once (e.g. after SIGHUP). Throws when the daemon
+    /// refuses the registration or cannot be reached.
+    /// `stop()` may report a request once only (a signal taken from the queue): its first true
+    /// is remembered.
+    public func run(stop: () -> Bool, reload: () -> Bool = { false }) throws(ClawpairErrorBox) {
+        var stopping = false
+        func stopRequested() -> Bool {
+            if !stopping { stopping = stop() }
+            return stopping
+        }
+        var nextCheck = clock.now
+        if healthCheck != nil { emit(.waiting(url: Self.url(settings))) }
+        while true {
+            if stopRequested() {
+                if let name = withdraw() { emit(.withdrawn(name: name)) }
+                return
+            }
+            var reloadNow = reload()
+            if clock.now >= nextCheck {
+                reloadNow = true
+                check()
+                nextCheck = clock.now + schedule.checkInterval
+            }
+            if reloadNow { try reloadSettings() }
+            try reconcile()
+            try wait(until: min(nextCheck, clock.now + .milliseconds(100)), stop: stopRequested)
+            try handleState()
+        }
+    }
+
+    private func check() {
+        guard let healthCheck else { return }
+        let result = healthCheck.check(settings)
+        if result.answering {
+            failures = 0
+            health = result
+        } else {
+            failures += 1
+            if registration == nil || failures >= schedule.failuresBeforeWithdraw { health = result }
+        }
+    }
+
+    private func reloadSettings() throws(ClawpairErrorBox) {
+        do {
+            let fresh = try load()
+            configError = nil
+            guard fresh != settings else { return }
+            settings = fresh
+            if let name = withdraw() { emit(.configChanged(name: name)) }
+            if healthCheck != nil {
+                // A new port or TLS setting: ask the gateway again before advertising.
+                health = GatewayHealth(answering: false)
+                failures = 0
+                check()
+            }
+        } catch {
+            if configError != error.message {
+                configError = error.message
+                emit(.configUnreadable(message: error.message))
+            }
+        }
+    }
+
+    private func reconcile() throws(ClawpairErrorBox) {
+        guard health.answering else {
+            if let name = withdraw() { emit(.gatewayDown(name: name, detail: health.detail ?? "no answer")) }
+            return
+        }
+        let wanted = try compose(settings, health)
+        if wanted == plan, registration != nil { return }
+        if plan != nil, let name = withdraw() { emit(.configChanged(name: name)) }
+        plan = wanted
+        attemptName = wanted.name
+        renames = 0
+        try register()
+    }
+
+    private func register() throws(ClawpairErrorBox) {
+        guard let plan else { return }
+        registration = try registrar.register(name: attemptName, type: serviceType, port: UInt16(clamping: plan.port),
+                                              txt: plan.txtStrings)
+    }
+
+    private func wait(until deadline: Monotonic.Instant, stop: () -> Bool) throws(ClawpairErrorBox) {
+        if let registration, registration.descriptor >= 0 {
+            var descriptors = [PollDescriptor(registration.descriptor, .readable)]
+            let ready: Int
+            do { ready = try Poll.wait(&descriptors, until: deadline, clock: clock) } catch { throw ClawpairErrorBox(error) }
+            if ready > 0 { try registration.process() }
+        } else {
+            clock.sleep(until: deadline, unless: stop)
+        }
+    }
+
+    private func handleState() throws(ClawpairErrorBox) {
+        guard let registration, let plan else { return }
+        switch registration.state {
+        case .pending:
+            return
+        case .registered(let name):
+            guard name != announced else { return }
+            announced = name
+            emit(.registered(name: name, plan: plan))
+        case .conflict:
+            registration.withdraw()
+            self.registration = nil
+            renames += 1
+            guard renames <= schedule.maxRenames else { throw ClawpairErrorBox(AdvertiserError.tooManyConflicts(lastName: attemptName)) }
+            attemptName = AlternativeServiceName.next(after: attemptName)
+            try register()
+        case .failed(let reason):
+            throw ClawpairErrorBox(AdvertiserError.refused(reason))
+        }
+    }
+
+    /// Withdraws the current registration; returns the name it was announced under, if it was.
+    private func withdraw() -> String? {
+        registration?.withdraw()
+        registration = nil
+        plan = nil
+        defer { announced = nil }
+        return announced
+    }
+
+    /// The URL the health check dials.
+    public static func url(_ settings: AdvertiseSettings) -> String {
+        let host = settings.probeHost.contains(":") ? "[\(settings.probeHost)]" : settings.probeHost
+        return "\(settings.tls ? "wss" : "ws")://\(host):\(settings.port)"
+    }
+}

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ClawpairCLIKit
+import ClawpairCore
+import Synchronization
+import Testing
+
+/// Captured text of a sink.
+final class Captured: TextSink {
+    private let text = Mutex("")
+    func write(_ text: String) { self.text.withLock { $0 += text } }
+    var value: String { text.withLock { $0 } }
+}
+
+/// A context writing to captures, with `stdin` as standard input.
+func context(environment: [String: String] = [:], stdin: [UInt8] = [], stdinIsTTY: Bool = false)
+    -> (CommandContext, stdout: Captured, stderr: Captured) {
+    let out = Captured(), err = Captured()
+    let context = CommandContext(stdout: out, stderr: err, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: stdinIsTTY,
+                                 environment: environment, globals: GlobalOptions(), nowMs: 1_000_000,
+                                 readStandardInput: { limit in Array(stdin.prefix(limit)) })
+    return (context, out, err)
+}
+
+/// SecretInput: a file, standard input, the environment, or a literal with a warning; the
+/// option names in every message are the caller's.
+@Suite("SecretInput")
+struct SecretInputTests {
+    static let input = SecretInput(what: "widget key", fileOption: "key-file", valueOption: "key", environmentVariable: "WIDGET_KEY")
+    static let root = CommandSpec(name: "tool", abstract: "A tool", subcommands: [
+        CommandSpec(name: "use", abstract: "Uses a key", options: [
+            .value("key-file", "FILE", help: "The key file."), .value("key", "KEY", help: "The key."),
+        ], runner: { _, _ in .success }),
+    ])
+
+    func parse(_ arguments: [String]) throws -> ParsedArguments {
+        try ArgumentParser.parse(["use"] + arguments, root: Self.root)
+    }
+
+    @Test("each source, trailing newlines removed; the literal warns and names the caller's options")
+    func sources() throws {
+        let path = "/tmp/clawpair-secret-\(getpid()).txt"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        _ = write(fd, "from-file\r\n", 11)
+        close(fd)
+        defer { unlink(path) }
+        let (c1, _, e1) = context()
+        #expect(try Self.input.read(parse(["--key-file", path]), c1) == "from-file")
+        #expect(e1.value == "")
+
+        let (c2, _, _) = context(stdin: Array("from-stdin\n".utf8))
+        #expect(try Self.input.read(parse(["--key", "-"]), c2) == "from-stdin")
+
+        let (c3, _, _) = context(environment: ["WIDGET_KEY": "from-env"])
+        #expect(try Self.input.read(parse([]), c3) == "from-env")
+        var noEnvironment = Self.input
+        noEnvironment.readsEnvironment = false
+        #expect(try noEnvironment.read(parse([]), c3) == nil)
+
+        let (c4, _, e4) = context()
+        #expect(try Self.input.read(parse(["--key", "literal"]), c4) == "literal")
+        #expect(e4.value == "warning: a widget key on the command line is visible to other users (ps, shell history); "
+                + "prefer --key-file FILE, --key - (stdin) or WIDGET_KEY\n")
+    }
+
+    @Test("both options, an empty secret and non-UTF-8 input are errors worded with the caller's names")
+    func errors() throws {
+        let (c, _, _) = context(stdin: [0xFF, 0xFE])
+        #expect(throws: UsageError("give the widget key once: --key-file or --key, not both")) {
+            try Self.input.read(parse(["--key-file", "/dev/null", "--key", "x"]), c)
+        }
+        let (empty, _, _) = context(stdin: Array("\n".utf8))
+        #expect { try Self.input.read(parse(["--key", "-"]), empty) } throws: { error in
+            (error as? GeneralError)?.message == "the widget key is empty"
+        }
+        #expect { try Self.input.read(parse(["--key", "-"]), c) } throws: { error in
+            (error as? GeneralError)?.message == "standard input does not hold UTF-8 text"
+                && (error as? GeneralError)?.hint == "give the file that holds just the widget key"
+        }
+    }
+}
+
+/// Spinner: frames on its own thread, the line erased on stop; when it shows and which frames.
+@Suite("Spinner", .timeLimit(.minutes(1)))
+struct SpinnerTests {
+    @Test("draws a frame at once and erases the line when stopped")
+    func drawsAndErases() throws {
+        let sink = Captured()
+        let spinner = try #require(Spinner(sink: sink, message: "Working", frames: ["*"], clock: ManualClock()))
+        // A stop before the first frame draws none; wait for it (the time limit catches a hang).
+        while sink.value.isEmpty { usleep(1000) }
+        spinner.stop()
+        spinner.stop()
+        #expect(sink.value.hasPrefix("\r* Working"))
+        #expect(sink.value.hasSuffix(Spinner.erase))
+        #expect(sink.value.dropLast(Spinner.erase.count).split(separator: "\r").allSatisfy { $0 == "* Working" },
+                "\(sink.value.debugDescription): frames, then one erase")
+        #expect(Spinner(sink: sink, message: "x", frames: []) == nil)
+    }
+
+    @Test("shown only for a person at a terminal; braille frames only in a UTF-8 locale")
+    func whenAndWhich() {
+        #expect(Spinner.shouldShow(stderrIsTTY: true, environment: [:], json: false, watch: false, quiet: false, verbose: false))
+        #expect(!Spinner.shouldShow(stderrIsTTY: false, environment: [:], json: false, watch: false, quiet: false, verbose: false))
+        #expect(!Spinner.shouldShow(stderrIsTTY: true, environment: ["TERM": "dumb"], json: false, watch: false, quiet: false, verbose: false))
+        #expect(!Spinner.shouldShow(stderrIsTTY: true, environment: [:], json: true, watch: false, quiet: false, verbose: false))
+        #expect(!Spinner.shouldShow(stderrIsTTY: true, environment: [:], json: false, watch: false, quiet: false, verbose: true))
+        #expect(Spinner.frames(environment: ["LANG": "de_DE.UTF-8"]).first == "⠋")
+        #expect(Spinner.frames(environment: ["LC_ALL": "C", "LANG": "de_DE.UTF-8"]) == ["|", "/", "-", "\\"])
+    }
+}
+
+/// RecordText and TextColumns: sanitized fields, ages, short ids and aligned tables.
+@Suite("RecordText")
+struct RecordTextTests {
+    @Test("fields are sanitized and '-' when absent; ids shortened; ages from epoch ms")
+    func fields() {
+        #expect(RecordText.field(nil) == "-" && RecordText.field("") == "-")
+        #expect(RecordText.field("a\u{1B}[31mb") == TerminalText.sanitize("a\u{1B}[31mb", maxScalars: 40))
+        #expect(RecordText.list(["a", "b"]) == "a,b" && RecordText.list([]) == "-")
+        #expect(RecordText.shortId("0123456789abcdef") == "0123456789ab…")
+        #expect(RecordText.shortId("short") == "short")
+        #expect(RecordText.age(Int64(1_000), now: 1_000 + 720_000) == DurationText.describe(milliseconds: 720_000) + " ago")
+        #expect(RecordText.age(Int64(2_000), now: 1_000) == "just now")
+        #expect(RecordText.age(JSONValue.null, now: 1_000) == "-")
+        #expect(TextColumns.label("name", width: 8) == "name    " && TextColumns.label("longlabel", width: 4) == "longlabel ")
+    }
+
+    @Test("table columns are as wide as their widest cell, two spaces apart, the header bold")
+    func table() {
+        let lines = RecordText.table(["ID", "NAME"], [["1", "alpha"], ["22", "b"]], style: TextStyle(enabled: false))
+        #expect(lines == ["  ID  NAME", "  1   alpha", "  22  b"])
+        #expect(RecordText.table(["A"], [], style: TextStyle(enabled: true)) == ["  \u{1B}[1mA\u{1B}[0m"])
+    }
+}

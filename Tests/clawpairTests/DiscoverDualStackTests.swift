@@ -1,0 +1,31 @@
+import ClawpairTestSupport
+import Foundation
+import Testing
+
+/// The Avahi backend lists every address of a dual-stack gateway, as the native backend does
+/// (issue #14 §3), with a cold daemon cache and warm ones (its second resolver, for the other
+/// address family, answers from the daemon's cache before the browse is complete).
+@Suite("clawpair discover: dual-stack gateways", .serialized, .networkLab)
+struct DiscoverDualStackTests {
+    @Test("avahi and native: both the IPv4 and the IPv6 address, cold and warm")
+    func bothAddresses() async throws {
+        try await withNetworkLab { lab in
+            let (a, b, bus, _) = try await lab.startAvahiLink()
+            let link = try #require(lab.links.first)
+            let advertiser = try await lab.startZeroconfAdvertiser(in: b, instance: "Dual Gateway", port: 18789,
+                                                                   txt: ["role": "gateway"], server: "dual.local.")
+            let env: [String: String?] = ["DBUS_SYSTEM_BUS_ADDRESS": bus.address]
+            for (label, backend) in [("cold", "avahi"), ("warm", "avahi"), ("again", "avahi"), ("beside the daemon", "native")] {
+                let result = try await a.run([ClawpairBinary.path, "discover", "--backend", backend, "--json", "--timeout", "5000"],
+                                             environment: env, timeout: .seconds(20))
+                #expect(result.status == .exited(0), "\(label): \(result.stdout)\(result.stderr)")
+                let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+                let beacon = try #require((document["beacons"] as? [[String: Any]])?.first, "\(label): \(result.stdout)")
+                let addresses = beacon["addresses"] as? [String] ?? []
+                #expect(addresses.count == 2 && addresses.contains(link.b.ipv4) && addresses.contains { $0.contains(":") },
+                        "\(label) \(backend): \(addresses)")
+            }
+            try await advertiser.stop()
+        }
+    }
+}

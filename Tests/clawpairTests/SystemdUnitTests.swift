@@ -1,0 +1,103 @@
+import ClawpairTestSupport
+import Foundation
+import Testing
+
+/// The systemd units of packaging/systemd: installed by `make install-units` and accepted by
+/// `systemd-analyze verify`; and, since systemd is not PID 1 here, the unit file's own
+/// `ExecStart` and `ExecReload` (parsed from the file, specifiers expanded) run in a lab host
+/// against a stand-in gateway that is started and stopped under it.
+@Suite("systemd units", .serialized)
+struct SystemdUnitTests {
+    static let systemUnit = SpecFiles.packageRoot.appendingPathComponent("packaging/systemd/clawpair-advertise@.service").path
+    static let userUnit = SpecFiles.packageRoot.appendingPathComponent("packaging/systemd/clawpair-advertise.service").path
+
+    @Test("make install-units installs both units, and systemd-analyze verify accepts them")
+    func installAndVerify() throws {
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("clawpair-units-\(getpid())-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: prefix) }
+        let make = try ClawpairBinary.runProgram("/usr/bin/make", ["-s", "-C", SpecFiles.packageRoot.path, "install-units",
+                                                                   "PREFIX=\(prefix)"])
+        #expect(make.status == 0 && make.stderr.isEmpty, "\(make)")
+        try FileManager.default.createDirectory(atPath: "\(prefix)/bin", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: ClawpairBinary.path, toPath: "\(prefix)/bin/clawpair")
+
+        let system = "\(prefix)/lib/systemd/system/clawpair-advertise@.service"
+        let user = "\(prefix)/lib/systemd/user/clawpair-advertise.service"
+        for path in [system, user] {
+            let unit = try SystemdUnit(path: path)
+            #expect(unit.value("Service", "ExecStart") == "\(prefix)/bin/clawpair advertise --from-openclaw-config", "\(path)")
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            #expect(mode == 0o644, "\(path)")
+        }
+        let runtime = "\(prefix)/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        let env = ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime]
+        let verifySystem = try ClawpairBinary.runProgram("/usr/bin/systemd-analyze", ["verify", "--man=no", system], environment: env)
+        #expect(verifySystem.status == 0 && verifySystem.stderr.isEmpty, "\(verifySystem)")
+        let verifyUser = try ClawpairBinary.runProgram("/usr/bin/systemd-analyze", ["--user", "verify", "--man=no", user], environment: env)
+        #expect(verifyUser.status == 0 && verifyUser.stderr.isEmpty, "\(verifyUser)")
+    }
+
+    @Test("both units run the advertiser from the gateway's config, reload with SIGHUP and install into targets")
+    func unitContents() throws {
+        let system = try SystemdUnit(path: Self.systemUnit)
+        let user = try SystemdUnit(path: Self.userUnit)
+        for unit in [system, user] {
+            #expect(try unit.command("ExecStart") == ["/usr/bin/clawpair", "advertise", "--from-openclaw-config"], "\(unit.path)")
+            #expect(try unit.command("ExecReload", mainPID: 42) == ["/bin/kill", "-HUP", "42"], "\(unit.path)")
+            #expect(unit.value("Service", "Restart") == "on-failure")
+        }
+        #expect(system.value("Service", "User") == "%i", "the instance names the gateway's user")
+        #expect(system.value("Unit", "After")?.contains("avahi-daemon.service") == true)
+        #expect(system.value("Install", "WantedBy") == "multi-user.target")
+        #expect(user.value("Install", "WantedBy") == "default.target")
+    }
+
+    @Test("the system unit's ExecStart advertises a stand-in gateway while it runs and withdraws it when it stops",
+          .networkLab)
+    func unitRunsTheAdvertiser() async throws {
+        try await withNetworkLab { lab in
+            let (a, b, bus, _) = try await lab.startAvahiLink()
+            let home = try lab.makeDirectory("home-alice")
+            try FileManager.default.createDirectory(atPath: "\(home)/.openclaw", withIntermediateDirectories: true)
+            let config = "\(home)/.openclaw/openclaw.json"
+            try "{ gateway: { port: 18796, bind: 'lan' } }\n".write(toFile: config, atomically: true, encoding: .utf8)
+
+            let unit = try SystemdUnit(path: Self.systemUnit)
+            var command = try unit.command("ExecStart", instance: "alice", user: "alice", home: home)
+            // The package's path of the binary is the only thing replaced: the binary under test.
+            #expect(command.first == "/usr/bin/clawpair")
+            command[0] = ClawpairBinary.path
+            // systemd gives User= its HOME; the config path comes from there.
+            let environment: [String: String?] = ["HOME": home, "DBUS_SYSTEM_BUS_ADDRESS": bus.address,
+                                                  "OPENCLAW_CONFIG_PATH": nil, "OPENCLAW_STATE_DIR": nil, "OPENCLAW_GATEWAY_PORT": nil]
+            let service = try a.spawn(command, environment: environment, label: "clawpair-advertise@alice")
+            _ = try await service.waitForLine(containing: "Waiting for the gateway at ws://127.0.0.1:18796", on: .stderr, timeout: .seconds(10))
+
+            let zeroconf = try await lab.startZeroconfBrowser(in: b)
+            let gateway = try await startTestGateway(TestGatewayOptions(hosts: ["127.0.0.1"], port: 18796), in: a)
+            let line = try await service.waitForLine(containing: "Advertising", timeout: .seconds(20))
+            #expect(line.hasSuffix("(_openclaw-gw._tcp, port 18796) until interrupted."), "\(line)")
+            let instance = String(line.dropFirst("Advertising \"".count).prefix { $0 != "\"" })
+            let seen = try await zeroconf.waitForService(instance: instance, timeout: .seconds(10))
+            #expect(seen.port == 18796 && seen.txt["gatewayDirectReachable"] == "1")
+
+            // systemctl reload: the unit's ExecReload, with $MAINPID the service's pid. It keeps running.
+            try "{ gateway: { port: 18796, bind: 'lan' }, plugins: { entries: { bonjour: { config: { instanceName: 'Alice Gateway' } } } } }\n"
+                .write(toFile: config, atomically: true, encoding: .utf8)
+            let reload = try await a.run(try unit.command("ExecReload", mainPID: service.pid))
+            #expect(reload.status == .exited(0), "\(reload.stderr)")
+            let renamed = try await service.waitForLine(containing: "Advertising \"Alice Gateway (OpenClaw)\"", timeout: .seconds(10))
+            #expect(renamed == "Advertising \"Alice Gateway (OpenClaw)\" (_openclaw-gw._tcp, port 18796) until interrupted.")
+            #expect(!service.hasExited)
+
+            await gateway.stop()
+            let down = try await service.waitForLine(containing: "stopped answering", on: .stderr, timeout: .seconds(30))
+            #expect(down.hasSuffix("withdrew \"Alice Gateway (OpenClaw)\" until it answers"), "\(down)")
+
+            // systemctl stop: SIGTERM (KillSignal's default); the service ends cleanly, so Restart=on-failure does not fire.
+            let ending = await service.terminate()
+            #expect(ending == .exited(0), "\(String(describing: ending)): \(service.stderr)")
+        }
+    }
+}
