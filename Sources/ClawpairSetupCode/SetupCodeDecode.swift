@@ -344,6 +344,12 @@ extension SetupCode {
             }
         }
 
+        // `publicOrigin` (newer gateways, beside a `url` carrying `controlUi.basePath`) is shown, never
+        // dialed (only `url` and `urls` are routes).
+        if case let .string(origin)? = json["publicOrigin"], !origin.isEmpty, origin.utf8.count <= SetupURL.maxURLBytes {
+            notes.append("the payload names the gateway's public origin \(Redaction.url(origin)) (shown, not dialed)")
+        }
+
         let hint: DecodedSetup.AccessHint
         switch generation {
         case .g4:

@@ -160,6 +160,14 @@ import Testing
         #expect(throws: SetupCodeError.invalidURL("wss://g.example.com/?x")) { try SetupCode.parse("wss://g.example.com/?x") }
     }
 
+    @Test func contextPathAndPublicOriginAreShown() throws {
+        let d = try decode(#"{"url":"ws://127.0.0.1:18789/gateway","bootstrapToken":"tok","publicOrigin":"https://gw.example.com"}"#)
+        #expect(d.primary.contextPath == "/gateway" && d.primary.url == "ws://127.0.0.1:18789/gateway")
+        #expect(d.notes == ["the payload names the gateway's public origin https://gw.example.com (shown, not dialed)"])
+        #expect(d.endpoints.count == 1, "the public origin is not a route")
+        #expect(try decode(#"{"url":"wss://g.example.com","publicOrigin":42}"#).notes.isEmpty)
+    }
+
     @Test func duplicateSpellingsCollapse() throws {
         let d = try decode(#"{"url":"wss://g.example.com","urls":["wss://g.example.com","wss://G.example.com:443","wss://h.example.com"]}"#)
         #expect(d.endpoints.map(\.host) == ["g.example.com", "h.example.com"])
