@@ -106,7 +106,7 @@ extension DroppedRoute.Reason {
     }
 }
 
-extension JoinURL {
+extension JoinLink {
     /// What a join URL is, in one sentence (for explaining one to a person).
     public static let explanation = "a link minted by 'openclaw devices join-code': the gateway hands its node setup "
         + "code to the first request only; a used or expired link answers like an unknown one (about 10 minutes)"

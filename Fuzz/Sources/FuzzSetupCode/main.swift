@@ -27,9 +27,9 @@ public func fuzzSetupCode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
     }
     // A join URL that is recognised prints back to a URL that is recognised as the same one.
-    if let join = try? JoinURL.recognize(text) {
-        precondition(JoinURL.isShortcode(join.shortcode))
-        precondition((try? JoinURL.recognize(join.url)) == join, "join URL round trip")
+    if let join = try? JoinLink.recognize(text) {
+        precondition(JoinLink.isShortcode(join.shortcode))
+        precondition((try? JoinLink.recognize(join.url)) == join, "join URL round trip")
         precondition(!join.redactedURL.contains(join.shortcode))
     }
     _ = try? SetupCode.strictDecode(text, nowMs: 0)

@@ -92,9 +92,9 @@ struct SetupCodeDecodeCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         let text = try input ?? readStandardInput(context)
-        let joinURL: JoinURL?
+        let joinURL: JoinLink?
         do {
-            joinURL = try JoinURL.recognize(text)
+            joinURL = try JoinLink.recognize(text)
         } catch {
             if context.globals.json { context.printJSON(SetupCodeJSON.failure(error)) }
             throw error

@@ -11,7 +11,7 @@ enum SetupCodeJSON {
     }
 
     /// The `--json` shape of a join URL.
-    static func joinURL(_ join: JoinURL, showSecrets: Bool) -> JSONValue {
+    static func joinURL(_ join: JoinLink, showSecrets: Bool) -> JSONValue {
         .object([("ok", .bool(true))] + join.jsonMembers(showSecrets: showSecrets) + [("error", .null)])
     }
 
@@ -21,7 +21,7 @@ enum SetupCodeJSON {
     }
 
     static func errorObject(_ error: any ClawpairError, hint: String? = nil) -> JSONValue {
-        let code = (error as? SetupCodeError)?.code ?? (error as? JoinURLError)?.code ?? "strict-refused"
+        let code = (error as? SetupCodeError)?.code ?? (error as? JoinLinkError)?.code ?? "strict-refused"
         return .object([
             ("code", .string(code)),
             ("message", .string(error.message)),
@@ -85,7 +85,7 @@ enum SetupCodeText {
     }
 
     /// The human explanation of a join URL.
-    static func render(_ join: JoinURL, context: CommandContext, showSecrets: Bool) -> String {
+    static func render(_ join: JoinLink, context: CommandContext, showSecrets: Bool) -> String {
         let style = context.style
         var out = ""
         func line(_ label: String, _ value: String) {
@@ -94,7 +94,7 @@ enum SetupCodeText {
         line("Setup input", "join URL (single use), not a setup code")
         line("Gateway", "\(join.origin)\(join.contextPath ?? "")  (\(join.tls ? "TLS" : "plaintext, loopback only"))")
         line("Join URL", showSecrets ? join.url : join.redactedURL + style.dim(" (--show-secrets prints it)"))
-        line("What it is", JoinURL.explanation)
+        line("What it is", JoinLink.explanation)
         line("Redeem", "clawpair pair <join URL>")
         line("Note", "decode does not fetch the link: fetching it would use it up")
         return out

@@ -5,14 +5,15 @@
 // `/j/<shortcode>`; no userinfo, query or fragment; plain http only to a loopback host).
 //
 // A join URL is a bearer credential: whoever fetches it first gets the setup code, once. It
-// is parsed here and never fetched (redeeming it is the pairing flow's job).
+// is parsed here and never fetched: redeeming it is `ClawpairGateway.JoinURL` (the pairing
+// flow's parser and HTTP client), hence this type's different name.
 
 import ClawpairCore
 
 /// A single-use gateway join URL (`https://gw.example.com/j/<22-char shortcode>`), validated as
 /// `openclaw connect` validates one. The shortcode is a secret: show ``redactedURL`` unless
 /// the user asked for secrets.
-public struct JoinURL: Sendable, Hashable {
+public struct JoinLink: Sendable, Hashable {
     /// The host, as ``SetupEndpoint/host`` (lowercase, IPv6 without brackets).
     public let host: String
     /// The port to connect to: the explicit port, else 443 (`https`) or 80 (`http`).
@@ -56,7 +57,7 @@ public struct JoinURL: Sendable, Hashable {
     /// Reads `text` (surrounding whitespace ignored) as a join URL. Returns `nil` when it is not
     /// shaped like one (not an `http`/`https` URL whose last path segments are `j/…`), so the
     /// caller can try other readings; throws when it is shaped like a join URL but unusable.
-    public static func recognize(_ text: String) throws(JoinURLError) -> JoinURL? {
+    public static func recognize(_ text: String) throws(JoinLinkError) -> JoinLink? {
         let trimmed = TextRules.jsTrim(text)
         let lower = trimmed.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://"),
@@ -73,13 +74,13 @@ public struct JoinURL: Sendable, Hashable {
         let host = parsed.host.bareForm
         guard parsed.tls || PlaintextPolicy.isLoopback(host: host) else { throw .plaintextNotLoopback(host: host) }
         let defaultPort = parsed.tls ? 443 : 80
-        return JoinURL(host: host, port: parsed.literalPort ?? defaultPort, explicitPort: parsed.literalPort,
+        return JoinLink(host: host, port: parsed.literalPort ?? defaultPort, explicitPort: parsed.literalPort,
                        tls: parsed.tls, contextPath: prefix.isEmpty ? nil : String(prefix), shortcode: code)
     }
 
-    /// Reads `text` as a join URL, or throws ``JoinURLError/notAJoinURL`` when it is not shaped
+    /// Reads `text` as a join URL, or throws ``JoinLinkError/notAJoinURL`` when it is not shaped
     /// like one.
-    public static func parse(_ text: String) throws(JoinURLError) -> JoinURL {
+    public static func parse(_ text: String) throws(JoinLinkError) -> JoinLink {
         guard let joinURL = try recognize(text) else { throw .notAJoinURL }
         return joinURL
     }
@@ -92,7 +93,7 @@ public struct JoinURL: Sendable, Hashable {
 }
 
 /// Why text shaped like a join URL cannot be used. Messages never echo the shortcode.
-public enum JoinURLError: Error, Sendable, Equatable {
+public enum JoinLinkError: Error, Sendable, Equatable {
     /// Not an `http(s)://…/j/<shortcode>` URL at all.
     case notAJoinURL
     /// The URL carries a user name or password.
@@ -116,7 +117,7 @@ public enum JoinURLError: Error, Sendable, Equatable {
     }
 }
 
-extension JoinURLError: ClawpairError {
+extension JoinLinkError: ClawpairError {
     /// What failed, in one sentence without a trailing period.
     public var message: String {
         switch self {
@@ -127,7 +128,7 @@ extension JoinURLError: ClawpairError {
         case .queryOrFragment:
             return "join URL carries a query or fragment; it must end with the exact /j/<shortcode> form"
         case let .invalidShortcode(length):
-            return "join URL shortcode is \(length) characters; a join shortcode is \(JoinURL.shortcodeLength) "
+            return "join URL shortcode is \(length) characters; a join shortcode is \(JoinLink.shortcodeLength) "
                 + "characters of A-Z, a-z, 0-9, _ and -"
         case let .plaintextNotLoopback(host):
             return "plain http:// join URLs are allowed only for loopback gateways, not \(host)"
