@@ -29,8 +29,9 @@
 //                        uses ClawpairCore
 //   ClawpairQR           QR render (libqrencode → terminal, PNG, SVG) and scan (zbar, dlopen'ed; PNG/JPEG/PNM input)
 //                        uses ClawpairCore, CQRencode, CPNG, CJPEG, CImageShims
-//   ClawpairIdentity     Ed25519 device identities (libsodium), connect signatures and batches, key files, the store
-//                        uses ClawpairCore, CSodium
+//   ClawpairIdentity     Ed25519 device identities (libsodium), connect signatures and batches, key files, the store;
+//                        OpenClaw's SQLite state store, read-only (libsqlite3)
+//                        uses ClawpairCore, CSodium, CSQLite
 //   ClawpairDiscovery    beacons: TXT rules, display names, endpoint selection, wide-area zones
 //                        uses ClawpairCore, ClawpairDNS, ClawpairSetupCode
 //   ClawpairAvahi        browse/resolve through avahi-daemon with libavahi-client (CAvahiClientShims);
@@ -99,6 +100,7 @@ let package = Package(
         systemLibrary("CAvahiClient", pkgConfig: "avahi-client", apt: ["libavahi-client-dev"]),
         systemLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
         systemLibrary("CSodium", pkgConfig: "libsodium", apt: ["libsodium-dev"]),
+        systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
         systemLibrary("COpenSSL", pkgConfig: "openssl", apt: ["libssl-dev"]),
         systemLibrary("CZBar", pkgConfig: "zbar", apt: ["libzbar-dev"]),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
@@ -114,7 +116,7 @@ let package = Package(
         .target(name: "ClawpairCore"),
         .target(name: "ClawpairSetupCode", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairCLIKit", dependencies: ["ClawpairCore"]),
-        .target(name: "ClawpairIdentity", dependencies: ["ClawpairCore", "CSodium"]),
+        .target(name: "ClawpairIdentity", dependencies: ["ClawpairCore", "CSodium", "CSQLite"]),
         .target(name: "ClawpairQR", dependencies: ["ClawpairCore", "CQRencode", "CPNG", "CJPEG", "CImageShims"]),
         .target(name: "ClawpairDNS", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairDiscovery", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairSetupCode"]),

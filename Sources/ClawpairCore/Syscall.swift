@@ -114,6 +114,13 @@ public enum FileIO {
         return try read(fd: fd, limit: limit, name: path)
     }
 
+    /// Whether `path` names an existing regular file (after symlinks). Only `stat`s it: nothing
+    /// is opened, so a FIFO cannot block the caller.
+    public static func isRegularFile(path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
     /// "a FIFO", "a directory", … for a `st_mode`.
     static func kind(of mode: mode_t) -> String {
         switch mode & S_IFMT {

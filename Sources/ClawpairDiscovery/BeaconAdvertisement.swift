@@ -28,7 +28,7 @@ public struct BeaconOptions: Sendable, Hashable {
     public var gatewayTlsFingerprintSha256: String?
     /// The gateway binds a non-loopback address (current builds say so in the TXT).
     public var directlyReachable: Bool
-    /// The canvas host port, when enabled.
+    /// The canvas host port. Retired upstream: kept for source compatibility, never advertised.
     public var canvasPort: Int?
     public var mode: BeaconMode
     public var tailnetDns: String?
@@ -83,7 +83,7 @@ public struct BeaconAdvertisement: Sendable, Hashable {
             }
         }
         if options.directlyReachable { pairs.append(("gatewayDirectReachable", "1")) }
-        if let canvas = options.canvasPort, canvas > 0 { pairs.append(("canvasPort", String(canvas))) }
+        // `canvasPort` is retired upstream (no longer in the documented TXT keys): read, never written.
         if options.mode == .full {
             if let dns = options.tailnetDns.map(Text.trim), !dns.isEmpty { pairs.append(("tailnetDns", dns)) }
             let ssh = options.sshPort.flatMap { (1...65_535).contains($0) ? $0 : nil } ?? 22

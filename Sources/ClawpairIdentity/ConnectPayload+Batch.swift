@@ -14,7 +14,7 @@ public enum ConnectBatchLineError: ClawpairError, Equatable {
     case wrongType(key: String, expected: String)
     /// `scopes` holds something other than strings.
     case nonStringScope
-    /// `version` is neither `v2` nor `v3`.
+    /// `version` is neither `v2` nor `v3` (batches do not sign v4, which needs a broker profile).
     case unknownVersion
     /// `deviceId` is given and is not the signing identity's.
     case deviceIdMismatch(given: String, identity: String)
@@ -97,7 +97,7 @@ extension ConnectPayload {
                                    bootstrapToken: value["bootstrapToken"]?.stringValue, password: value["password"]?.stringValue)
             case "version":
                 guard let name = try text(key, value) else { continue }
-                guard let version = ConnectPayloadVersion(rawValue: name) else { throw ConnectBatchLineError.unknownVersion }
+                guard let version = ConnectPayloadVersion(rawValue: name), version != .v4 else { throw ConnectBatchLineError.unknownVersion }
                 payload.version = version
             case "deviceId":
                 if let given = try text(key, value), given != deviceId {

@@ -1,10 +1,20 @@
-// The v2/v3 connect signature payloads (identity-and-handshake.md §6, upstream
-// `src/gateway/device-auth.ts`).
+// The v2/v3/v4 connect signature payloads (identity-and-handshake.md §6, upstream
+// `packages/gateway-client/src/device-auth.ts`, re-exported by `src/gateway/device-auth.ts`).
 //
 //   v2|deviceId|client.id|client.mode|role|scopesCsv|signedAtMs|token|nonce
 //   v3|deviceId|client.id|client.mode|role|scopesCsv|signedAtMs|token|nonce|platform|deviceFamily
+//   v4|<n>:deviceId|<n>:client.id|<n>:client.mode|<n>:role|<n>:<scope count>|<n>:scope…|<n>:signedAtMs
+//     |<n>:token|<n>:nonce|<n>:platform|<n>:deviceFamily|<n>:trustedBrokerProfileId
 //
-// Fields are joined with `|` and nothing is escaped. Checklist, adding a payload version: add a
+// v2/v3 fields are joined with `|` and nothing is escaped. v4 prefixes every field with its
+// length and a `:` so that no field can shift another (upstream test "keeps delimiter placement
+// and scope boundaries distinct in v4 payloads", `src/gateway/device-auth.test.ts`). Upstream's
+// test files carry two v4 layouts: an earlier pipe-joined one ending in an instance id, replaced
+// by the length-prefixed one above, which binds a trusted broker profile. Gateway verifiers seen
+// (`src/gateway/server/ws-connection/handshake-auth-helpers.ts`
+// `resolveDeviceSignaturePayloadVersion`) still try v3, then v2: v4 is for connects that assert a
+// trusted broker profile. Lengths are only defined here for ASCII (the vectors are ASCII), so a
+// v4 payload with a non-ASCII field is refused rather than guessed at. Checklist, adding a payload version: add a
 // case to `ConnectPayload.Version`, its field list to `text` and `init(parsing:)`, a vector test.
 
 /// Which payload layout is signed.
@@ -13,6 +23,9 @@ public enum ConnectPayloadVersion: String, Sendable, CaseIterable {
     case v2
     /// Adds platform and deviceFamily (trimmed, ASCII-lowercased); gateways try it first.
     case v3
+    /// Length-prefixed fields, one per scope, plus `trustedBrokerProfileId`; for connects that
+    /// assert a trusted broker profile. ASCII fields only (see ``ConnectPayload/isEncodable``).
+    case v4
 }
 
 /// The credentials of a connect's `auth` object, as far as signing cares.
@@ -66,13 +79,18 @@ public struct ConnectPayload: Sendable, Equatable {
     public var nonce: String
     /// `client.platform` as sent (v3 only; lowercased in the text).
     public var platform: String?
-    /// `client.deviceFamily` as sent (v3 only; lowercased in the text).
+    /// `client.deviceFamily` as sent (v3 and v4; lowercased in the text).
     public var deviceFamily: String?
+    /// `auth.trustedBrokerProfileId` (v4 only; signed as given).
+    public var trustedBrokerProfileId: String?
+
+    /// The longest v4 scope list read back (connects send a handful).
+    public static let maxV4Scopes = 256
 
     /// Creates a payload; `platform` and `deviceFamily` keep their original case here.
     public init(version: ConnectPayloadVersion = .v2, deviceId: String, clientId: String, clientMode: String,
                 role: String, scopes: [String], signedAtMs: Int64, token: String, nonce: String,
-                platform: String? = nil, deviceFamily: String? = nil) {
+                platform: String? = nil, deviceFamily: String? = nil, trustedBrokerProfileId: String? = nil) {
         self.version = version
         self.deviceId = deviceId
         self.clientId = clientId
@@ -84,10 +102,23 @@ public struct ConnectPayload: Sendable, Equatable {
         self.nonce = nonce
         self.platform = platform
         self.deviceFamily = deviceFamily
+        self.trustedBrokerProfileId = trustedBrokerProfileId
     }
 
-    /// The payload text that is signed (UTF-8).
+    /// Whether ``text`` is defined for these fields: always for v2 and v3; for v4 only when every
+    /// field is ASCII (upstream's length unit for other text is not pinned down by its vectors).
+    /// Sign or verify a v4 payload only when this is true.
+    public var isEncodable: Bool {
+        guard version == .v4 else { return true }
+        let fields = [deviceId, clientId, clientMode, role, token, nonce, Self.normalizeMetadata(platform),
+                      Self.normalizeMetadata(deviceFamily), trustedBrokerProfileId ?? ""] + scopes
+        return fields.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
+    }
+
+    /// The payload text that is signed (UTF-8). For a v4 payload that is not ``isEncodable`` the
+    /// text is not what any gateway computes: check first.
     public var text: String {
+        if version == .v4 { return v4Text }
         var out = version.rawValue
         out.reserveCapacity(200)
         func field(_ value: String) {
@@ -113,11 +144,73 @@ public struct ConnectPayload: Sendable, Equatable {
         return out
     }
 
-    /// Reads payload text back into fields: `v2` with 9 fields or `v3` with 11; nil for anything
-    /// else (v1, other text, or a field that itself holds `|`). v3 metadata comes back lowercased.
+    /// v4: `v4` then `|<length>:<value>` per field (length in bytes of the ASCII value).
+    private var v4Text: String {
+        var out = "v4"
+        func field(_ value: String) {
+            out.append("|")
+            out.append(String(value.utf8.count))
+            out.append(":")
+            out.append(value)
+        }
+        for value in [deviceId, clientId, clientMode, role, String(scopes.count)] { field(value) }
+        for scope in scopes { field(scope) }
+        for value in [String(signedAtMs), token, nonce, Self.normalizeMetadata(platform), Self.normalizeMetadata(deviceFamily),
+                      trustedBrokerProfileId ?? ""] {
+            field(value)
+        }
+        return out
+    }
+
+    /// Reads a v4 text: every field `<decimal length>:<bytes>`, fields joined by `|`, ASCII only,
+    /// at most `maxV4Scopes` scopes; nil for anything else.
+    private static func parseV4(_ bytes: [UInt8]) -> ConnectPayload? {
+        guard bytes.allSatisfy({ $0 < 0x80 }), bytes.starts(with: Array("v4".utf8)) else { return nil }
+        var i = 2
+        func next() -> String? {
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "|") else { return nil }
+            i += 1
+            var length = 0
+            let digitsStart = i
+            while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") {
+                length = length * 10 + Int(bytes[i] - UInt8(ascii: "0"))
+                guard length <= bytes.count else { return nil }
+                i += 1
+            }
+            // One canonical spelling of the length: digits present, no leading zero.
+            guard i > digitsStart, i - digitsStart == 1 || bytes[digitsStart] != UInt8(ascii: "0"),
+                  i < bytes.count, bytes[i] == UInt8(ascii: ":"), bytes.count - (i + 1) >= length else { return nil }
+            i += 1
+            defer { i += length }
+            return String(decoding: bytes[i..<(i + length)], as: UTF8.self)
+        }
+        guard let deviceId = next(), let clientId = next(), let clientMode = next(), let role = next(),
+              let countText = next(), let count = Int(countText), String(count) == countText,
+              count >= 0, count <= maxV4Scopes else { return nil }
+        var scopes: [String] = []
+        for _ in 0..<count {
+            guard let scope = next() else { return nil }
+            scopes.append(scope)
+        }
+        guard let signedAtText = next(), let signedAt = Int64(signedAtText), String(signedAt) == signedAtText,
+              let token = next(), let nonce = next(), let platform = next(), let deviceFamily = next(),
+              let broker = next(), i == bytes.count else { return nil }
+        return ConnectPayload(version: .v4, deviceId: deviceId, clientId: clientId, clientMode: clientMode, role: role,
+                              scopes: scopes, signedAtMs: signedAt, token: token, nonce: nonce, platform: platform,
+                              deviceFamily: deviceFamily, trustedBrokerProfileId: broker)
+    }
+
+    /// Reads payload text back into fields: `v2` with 9 fields, `v3` with 11, or a well-formed
+    /// length-prefixed `v4`; nil for anything else (v1, other text, or a v2/v3 field that itself
+    /// holds `|`). v3/v4 metadata comes back lowercased.
     public init?(parsing text: String) {
+        if text.hasPrefix("v4|") {
+            guard let parsed = Self.parseV4(Array(text.utf8)) else { return nil }
+            self = parsed
+            return
+        }
         let fields = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-        guard let first = fields.first, let version = ConnectPayloadVersion(rawValue: first) else { return nil }
+        guard let first = fields.first, let version = ConnectPayloadVersion(rawValue: first), version != .v4 else { return nil }
         guard fields.count == (version == .v2 ? 9 : 11), let signedAt = Int64(fields[6]),
               String(signedAt) == fields[6] else { return nil }
         self.init(version: version, deviceId: fields[1], clientId: fields[2], clientMode: fields[3], role: fields[4],

@@ -78,8 +78,10 @@ public final class DeviceIdentity {
         return signature
     }
 
-    /// Signs a connect payload and returns the `device` object of ConnectParams.
+    /// Signs a connect payload and returns the `device` object of ConnectParams. A v4 payload
+    /// with a non-ASCII field is refused (``ConnectPayload/isEncodable``).
     public func signConnect(_ payload: ConnectPayload, selfCheck: Bool = true) throws(IdentityError) -> SignedConnect {
+        guard payload.isEncodable else { throw .invalid(what: "v4 connect payload", .notASCII(field: "a v4 field")) }
         let signature = try sign(payload.text, selfCheck: selfCheck)
         return SignedConnect(payload: payload, deviceId: deviceId, publicKey: publicKey, signature: signature)
     }

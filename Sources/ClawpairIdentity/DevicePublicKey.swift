@@ -21,7 +21,7 @@ public struct DevicePublicKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses any form the gateway accepts: base64url without padding (the wire form), padded
     /// standard base64 (Swift `device.json`), or an SPKI PEM block (TS `device.json`).
-    /// Surrounding whitespace is ignored.
+    /// Surrounding whitespace and any number of trailing `=` are ignored.
     public init(parsing text: String) throws(IdentityFormatError) {
         let trimmed = Self.trimASCIIWhitespace(text)
         if trimmed.hasPrefix("-----BEGIN") {
@@ -38,7 +38,11 @@ public struct DevicePublicKey: Sendable, Hashable, CustomStringConvertible {
             try self.init(spkiDER: der[0..<n])
             return
         }
-        guard let bytes = KeyText.decodeLenient(trimmed, maxBytes: 64) else { throw .base64(field: "public key") }
+        // Trailing `=` are dropped whatever their number, as upstream's `base64UrlDecode` (Node's
+        // lenient base64) does: `normalizeDevicePublicKeyBase64Url` in `src/infra/device-identity.ts`.
+        var unpadded = Substring(trimmed)
+        while unpadded.last == "=" { unpadded = unpadded.dropLast() }
+        guard let bytes = KeyText.decodeLenient(String(unpadded), maxBytes: 64) else { throw .base64(field: "public key") }
         try self.init(rawBytes: bytes)
     }
 

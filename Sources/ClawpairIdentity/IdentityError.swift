@@ -100,6 +100,9 @@ public enum IdentityError: ClawpairError, Equatable {
     case tokenCacheMismatch(path: String, cacheDeviceId: String, identityDeviceId: String)
     /// The toolkit would write inside OpenClaw's state directory without being told that path.
     case insideOpenClawState(path: String)
+    /// OpenClaw's SQLite state store cannot be read: not a database, not OpenClaw's schema, no
+    /// identity row, a value out of bounds, or an SQLite failure (the reason).
+    case stateStore(path: String, reason: String)
     /// A system call failed.
     case system(SystemError)
     /// An atomic write or private directory failed.
@@ -124,6 +127,7 @@ public enum IdentityError: ClawpairError, Equatable {
             return "\(path) holds tokens of device \(cache), not of this identity (\(identity))"
         case let .insideOpenClawState(path):
             return "\(path) is inside OpenClaw's state directory, which clawpair does not write to by default"
+        case let .stateStore(path, reason): return "\(path): \(reason)"
         case let .system(error): return error.message
         case let .file(error): return error.message
         }
@@ -145,6 +149,9 @@ public enum IdentityError: ClawpairError, Equatable {
         case .tokenCacheMismatch: return "import the matching device.json first, or use that device's token cache"
         case .insideOpenClawState:
             return "name the file explicitly if you really mean to write there"
+        case .stateStore:
+            return "give OpenClaw's state database (~/.openclaw/state/openclaw.sqlite) or one of its identity files; "
+                + "'openclaw doctor' checks the store"
         case let .system(error): return error.hint
         case let .file(error): return error.hint
         }

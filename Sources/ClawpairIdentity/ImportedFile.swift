@@ -1,5 +1,8 @@
 // Telling the OpenClaw files apart for `identity import`: a `device.json` in either form, a bare
-// PKCS#8 PEM key, or a `device-auth.json` token cache (a JSON object with `tokens`).
+// PKCS#8 PEM key, a `device-auth.json` token cache (a JSON object with `tokens`), or OpenClaw's
+// SQLite state store (`state/openclaw.sqlite`, told apart by the SQLite file header).
+
+import ClawpairCore
 
 /// A file `identity import` accepts.
 public enum ImportedFile {
@@ -7,12 +10,35 @@ public enum ImportedFile {
     case identity(LoadedIdentity)
     /// A device token cache (`device-auth.json`).
     case tokenCache(DeviceTokenCache)
+    /// OpenClaw's SQLite state store: an identity and its device tokens (read-only).
+    case stateStore(OpenClawStateStore)
 
-    /// Reads `path` with the key-file checks (no symlink, regular file, no group/other access)
-    /// and decodes whichever kind it is.
+    /// Reads `path` and decodes whichever kind it is. A state store is read through SQLite,
+    /// read-only; other files with the key-file checks (no symlink, regular file, no group/other
+    /// access). A file others can read that is no identity file at all (say `/etc/passwd`) is
+    /// reported as such, not with advice to chmod it.
     public static func load(path: String, defaultCreatedAtMs: Int64) throws(IdentityError) -> ImportedFile {
-        let (secure, _) = try SecretFile.read(path: path, limit: DeviceTokenCache.maxBytes)
+        if OpenClawStateStore.isDatabaseFile(path: path) {
+            return .stateStore(try OpenClawStateStore.read(path: path, defaultCreatedAtMs: defaultCreatedAtMs))
+        }
+        let secure: SecureBytes
+        do {
+            (secure, _) = try SecretFile.read(path: path, limit: DeviceTokenCache.maxBytes)
+        } catch {
+            if case .unsafePermissions = error, !looksLikeIdentityFile(path: path) {
+                throw .malformed(path: path, .unknownForm)
+            }
+            throw error
+        }
         return try decode(secure, name: path, defaultCreatedAtMs: defaultCreatedAtMs)
+    }
+
+    /// Whether the (already readable by others) file at `path` decodes as an identity or token
+    /// cache: what decides between "chmod it" and "this is not an identity file".
+    static func looksLikeIdentityFile(path: String) -> Bool {
+        guard var bytes = try? FileIO.read(path: path, limit: DeviceTokenCache.maxBytes) else { return false }
+        defer { SecretWipe.wipe(&bytes) }
+        return (try? decode(consuming: &bytes, name: path, defaultCreatedAtMs: 0)) != nil
     }
 
     /// Reads standard input (or another descriptor) to its end straight into guarded memory and

@@ -19,6 +19,9 @@ public enum SetupCode {
     public static let maxInputBytes = 64 * 1024
     /// The prefix of the copyable command-text form (`oc-pair://<code>`), matched case-insensitively.
     public static let urlPrefix = "oc-pair://"
+    /// The longest bootstrap token `make` accepts (gateways issue 43-character tokens; a longer
+    /// one is a wrong file, not a token).
+    public static let maxBootstrapTokenBytes = 512
     /// How long a bootstrap token lives upstream (10 minutes).
     public static let bootstrapTokenTTLMs: Int64 = 600_000
 
@@ -39,15 +42,18 @@ public enum SetupCode {
 
     /// Mints a G4 setup code the way the toolkit emits them, failing closed.
     ///
-    /// - Each URL is normalized (§4) with `defaultScheme` for bare hosts; an invalid one is
-    ///   `invalidURL`. Routes that dial the same endpoint (after normalization, `ws://h` and
+    /// - Each URL is normalized (§4) with `defaultScheme` for bare hosts; an invalid one (port 0
+    ///   included) is `invalidURL`, one with a query or fragment `urlMetadata`. A `ws://` URL
+    ///   without a port gets `:18789` (the TS client would dial 80, the apps 18789); `wss://`
+    ///   keeps 443 implicit, as the normalized form the strict decoder requires drops it. Routes that dial the same endpoint (after normalization, `ws://h` and
     ///   `ws://h:18789` included) are removed, keeping the first; more than
     ///   `maxRoutes` is `tooManyRoutes`; none is `noEndpoint`.
     /// - A plaintext URL must pass the §5 host policy (`insecurePlaintextHost`, whose `hint` is
     ///   the refusal message) and must not be on port 80 (`plaintextPort80`).
     /// - `tlsFingerprint` is normalized (§6, `invalidFingerprint`) and allowed only when the primary
     ///   URL is `wss://` (`fingerprintWithoutTLS`).
-    /// - `bootstrapToken` must be non-empty (`emptyToken`) without surrounding whitespace;
+    /// - `bootstrapToken` must be non-empty (`emptyToken`), one word of at most
+    ///   `maxBootstrapTokenBytes` without whitespace or control characters (`invalidField`);
     ///   `expiresAtMs` must be a non-negative safe integer (`invalidExpiry`).
     /// - `urls` is emitted only with ≥2 routes. The result is checked with `strictDecode` before it
     ///   is returned, so every minted code passes the newest strict TS decoder.
@@ -58,6 +64,17 @@ public enum SetupCode {
         guard trimmedToken == bootstrapToken else {
             throw .invalidField(name: "bootstrapToken", expected: "a token without leading or trailing whitespace")
         }
+        let tokenBytes = bootstrapToken.utf8.count
+        guard tokenBytes <= maxBootstrapTokenBytes else {
+            throw .invalidField(name: "bootstrapToken",
+                                expected: "at most \(maxBootstrapTokenBytes) bytes, not \(tokenBytes) (is it the right file?)")
+        }
+        if let bad = bootstrapToken.unicodeScalars.first(where: { $0.value < 0x21 || $0.value == 0x7F }) {
+            let lines = bootstrapToken.split(whereSeparator: \.isNewline).count
+            throw .invalidField(name: "bootstrapToken", expected: bad == "\n" || bad == "\r"
+                ? "one line, not \(lines) lines (is it the right file?)"
+                : "a single word without spaces or control characters")
+        }
         guard expiresAtMs >= 0, expiresAtMs <= PayloadFields.maxSafeInteger else {
             throw .invalidExpiry("\(expiresAtMs)")
         }
@@ -67,9 +84,14 @@ public enum SetupCode {
         var routes: [String] = []
         var seen: Set<SetupEndpoint> = []
         for raw in urls {
-            guard let parsed = SetupURL.parseForNormalization(raw, defaultScheme: defaultScheme) else {
+            guard var parsed = SetupURL.parseForNormalization(raw, defaultScheme: defaultScheme) else {
                 throw .invalidURL(raw)
             }
+            guard !parsed.hasQueryOrFragment else { throw .urlMetadata(url: raw) }
+            guard parsed.literalPort != 0 else { throw .invalidURL(raw) }
+            // A port-less ws:// URL is dialed on 80 by the TS client and on 18789 by the apps:
+            // write the port the gateway listens on, so every client dials the same one.
+            if !parsed.tls && parsed.literalPort == nil { parsed.literalPort = SetupEndpoint.defaultPlaintextPort }
             let normalized = parsed.normalized
             // Two spellings that dial the same endpoint (`ws://h` and `ws://h:18789`) are one route.
             let dialed = SetupEndpoint(host: parsed.host.bareForm, explicitPort: parsed.whatwgPort, tls: parsed.tls,

@@ -153,12 +153,15 @@ extension SetupCode {
         var parsed: ParsedGatewayURL?
     }
 
-    /// Parses a payload URL leniently: trimmed; `ws:host`-style and user-info are invalid; explicit
+    /// Parses a payload URL leniently: trimmed; `ws:host`-style, user-info, a query or fragment
+    /// and port 0 are invalid (the apps' "setup code rejects gateway URL metadata"); explicit
     /// default ports are kept (`wss://h:443` → 443, `ws://h:80` → 80, as the apps dial them).
     static func parsePayloadURL(_ raw: String) -> ParsedGatewayURL? {
         let trimmed = TextRules.jsTrim(raw)
-        guard !trimmed.isEmpty, !SetupURL.isSchemeWithoutAuthority(trimmed) else { return nil }
-        return SetupURL.parseGatewayURL(trimmed)
+        guard !trimmed.isEmpty, !SetupURL.isSchemeWithoutAuthority(trimmed),
+              let parsed = SetupURL.parseGatewayURL(trimmed), !parsed.hasQueryOrFragment,
+              parsed.literalPort != 0 else { return nil }
+        return parsed
     }
 
     /// A host as given in a host-shape payload or deep link, canonicalized by the WHATWG host
@@ -239,9 +242,6 @@ extension SetupCode {
                     continue
                 }
                 advertised.append(parsed)
-                if parsed.hasQueryOrFragment {
-                    notes.append("the query/fragment of \(candidate.raw) is ignored (the strict TS decoder and newer apps refuse it)")
-                }
                 let endpoint = SetupEndpoint(parsed: parsed)
                 if i == 0 { pinned = (endpoint, candidate.raw) }
                 let identity = SetupEndpoint(host: endpoint.host, explicitPort: endpoint.port, tls: endpoint.tls,
@@ -302,6 +302,17 @@ extension SetupCode {
             throw .noEndpoint(dropped: dropped)
         }
 
+        // Step 3b: a TLS pin on a plaintext `url` rejects that route only; the pin is dropped with
+        // it and never moves to a fallback (the apps' "rejected primary does not transfer TLS
+        // fingerprint to fallback").
+        if fingerprintValue != nil, let pinned, !pinned.endpoint.tls {
+            if let index = kept.firstIndex(of: pinned.endpoint) {
+                kept.remove(at: index)
+                dropped.append(DroppedRoute(route: pinned.url, reason: .pinWithoutTLS))
+            }
+            guard !kept.isEmpty else { throw .fingerprintWithoutTLS(url: pinned.url) }
+        }
+
         // Step 4: nothing left.
         guard let primary = kept.first else {
             if let insecure = dropped.first(where: { $0.reason == .insecurePlaintextHost }) {
@@ -323,7 +334,6 @@ extension SetupCode {
                 throw .invalidFingerprint(fingerprintValue)
             }
             if let pinned {
-                guard pinned.endpoint.tls else { throw .fingerprintWithoutTLS(url: pinned.url) }
                 if pinned.endpoint == primary {
                     tlsFingerprint = normalized
                 } else {
@@ -332,6 +342,12 @@ extension SetupCode {
             } else {
                 notes.append("the TLS pin belongs to the invalid primary URL; it is not applied to fallback routes")
             }
+        }
+
+        // `publicOrigin` (newer gateways, beside a `url` carrying `controlUi.basePath`) is shown, never
+        // dialed (only `url` and `urls` are routes).
+        if case let .string(origin)? = json["publicOrigin"], !origin.isEmpty, origin.utf8.count <= SetupURL.maxURLBytes {
+            notes.append("the payload names the gateway's public origin \(Redaction.url(origin)) (shown, not dialed)")
         }
 
         let hint: DecodedSetup.AccessHint

@@ -17,6 +17,9 @@ public struct DroppedRoute: Sendable, Hashable {
         case duplicate
         /// Beyond the cap of 8 endpoints (or beyond the routes the decoder considers at all).
         case overCap = "over-cap"
+        /// The plaintext `url` route of a payload that pins a TLS certificate: the apps reject that
+        /// route (and drop the pin) but keep the fallbacks.
+        case pinWithoutTLS = "pin-without-tls"
     }
 
     /// The route as given (URL or host text; for a non-string `urls` entry, its JSON).
@@ -57,6 +60,8 @@ public enum SetupCodeError: Error, Sendable, Equatable {
     case missingBootstrapToken
     /// A URL given to the encoder is not a valid gateway URL.
     case invalidURL(String)
+    /// A URL given to the encoder carries a query or fragment, which decoders refuse (the URL).
+    case urlMetadata(url: String)
     /// More routes than a setup code may carry.
     case tooManyRoutes(count: Int, limit: Int)
     /// A plaintext URL on port 80: the apps would dial 18789 instead (§4 port-80 caveat).
@@ -79,9 +84,38 @@ public enum SetupCodeError: Error, Sendable, Equatable {
         case .notNormalized: return "not-normalized"
         case .missingBootstrapToken: return "missing-bootstrap-token"
         case .invalidURL: return "invalid-url"
+        case .urlMetadata: return "url-metadata"
         case .tooManyRoutes: return "too-many-routes"
         case .plaintextPort80: return "plaintext-port-80"
         case .emptyToken: return "empty-token"
+        }
+    }
+}
+
+extension SetupCodeError {
+    /// The input of `SetupCode.make` an encoder error is about, so a command can name its option.
+    public enum EncoderInput: Sendable, Equatable {
+        /// The gateway URLs.
+        case url
+        /// The TLS fingerprint.
+        case tlsFingerprint
+        /// The bootstrap token.
+        case bootstrapToken
+        /// The expiry.
+        case expiry
+    }
+
+    /// Which input of `SetupCode.make` this error is about; `nil` for a decoder-only error or an
+    /// internal check.
+    public var encoderInput: EncoderInput? {
+        switch self {
+        case .invalidURL, .urlMetadata, .insecurePlaintextHost, .plaintextPort80, .tooManyRoutes, .noEndpoint:
+            return .url
+        case .invalidFingerprint, .fingerprintWithoutTLS: return .tlsFingerprint
+        case .emptyToken: return .bootstrapToken
+        case .invalidField(let name, _) where name == "bootstrapToken": return .bootstrapToken
+        case .invalidExpiry: return .expiry
+        default: return nil
         }
     }
 }
@@ -119,6 +153,8 @@ extension SetupCodeError: ClawpairError {
             return "setup payload has no bootstrapToken"
         case let .invalidURL(url):
             return "invalid gateway URL: \(Redaction.url(url))"
+        case let .urlMetadata(url):
+            return "gateway URL \(Redaction.url(url)) carries a query or fragment, which OpenClaw's decoders refuse"
         case let .tooManyRoutes(count, limit):
             return "\(count) gateway URLs given; a setup code carries at most \(limit)"
         case let .plaintextPort80(url):
@@ -143,6 +179,8 @@ extension SetupCodeError: ClawpairError {
             return "setup codes are valid for 10 minutes; generate a new one with `openclaw qr`"
         case .invalidURL:
             return "use ws://host[:port][/path] or wss://host[:port][/path] (http:// and https:// map to them)"
+        case .urlMetadata:
+            return "remove the ?… or #… part; a gateway URL is ws[s]://host[:port][/path]"
         case .tooManyRoutes:
             return "keep the primary URL and at most 7 fallbacks"
         case .plaintextPort80:

@@ -86,6 +86,17 @@ import Testing
         #expect(try DevicePublicKey(parsing: "\n" + group.publicKeyInputForms.forms[0] + "\n").rawBytes == hexBytes(expected))
     }
 
+    /// Upstream's `base64UrlDecode` (Node's lenient base64) ignores surplus `=`, so standard base64
+    /// with extra padding names the same key (`normalizeDevicePublicKeyBase64Url`, `src/infra/device-identity.ts`).
+    @Test func extraPaddingIsAccepted() throws {
+        let key = try DeviceIdentity.generate(createdAtMs: 0).publicKey
+        for text in [key.base64Standard + "=", key.base64Standard + "===", key.base64URL + "==", key.base64URL + "="] {
+            #expect(try DevicePublicKey(parsing: text) == key, "\(text)")
+        }
+        #expect(throws: IdentityFormatError.self) { try DevicePublicKey(parsing: "====") }
+        #expect(throws: IdentityFormatError.self) { try DevicePublicKey(parsing: String(key.base64URL.dropLast()) + "==") }
+    }
+
     @Test func exportRoundTripsThroughEveryForm() throws {
         for _ in 0..<20 {
             let identity = try DeviceIdentity.generate(createdAtMs: 1_700_000_000_123)

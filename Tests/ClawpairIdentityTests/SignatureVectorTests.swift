@@ -93,3 +93,78 @@ import Testing
         #expect(ConnectPayload(parsing: "hello") == nil)
     }
 }
+
+/// The length-prefixed v4 payload (`src/gateway/device-auth.test.ts`, "binds a trusted broker
+/// profile in canonical v4 payloads" and "keeps delimiter placement and scope boundaries distinct").
+@Suite struct PayloadV4Tests {
+    static let upstreamVector =
+        "v4|5:dev-3|14:gateway-client|7:backend|8:operator|1:2|13:operator.read|14:operator.write|13:1700000000002|7:tok-456"
+        + "|9:nonce-ghi|5:linux|0:|15:profile-human-1"
+
+    static func upstreamFields() -> ConnectPayload {
+        ConnectPayload(version: .v4, deviceId: "dev-3", clientId: "gateway-client", clientMode: "backend", role: "operator",
+                       scopes: ["operator.read", "operator.write"], signedAtMs: 1_700_000_000_002, token: "tok-456",
+                       nonce: "nonce-ghi", platform: "Linux", trustedBrokerProfileId: "profile-human-1")
+    }
+
+    @Test func upstreamVector() throws {
+        let payload = Self.upstreamFields()
+        #expect(payload.isEncodable)
+        #expect(payload.text == Self.upstreamVector)
+        let parsed = try #require(ConnectPayload(parsing: Self.upstreamVector))
+        #expect(parsed.text == Self.upstreamVector, "parse → text is a fixed point")
+        #expect(parsed.scopes == ["operator.read", "operator.write"] && parsed.trustedBrokerProfileId == "profile-human-1")
+        #expect(parsed.platform == "linux" && parsed.deviceFamily == "")
+    }
+
+    @Test func delimitersInsideFieldsCannotShiftOthers() throws {
+        func payload(scopes: [String], token: String, nonce: String) -> ConnectPayload {
+            ConnectPayload(version: .v4, deviceId: "device", clientId: "gateway-client", clientMode: "backend", role: "operator",
+                           scopes: scopes, signedAtMs: 1_700_000_000_002, token: token, nonce: nonce, platform: "linux",
+                           trustedBrokerProfileId: "profile-human-1")
+        }
+        let a = payload(scopes: ["scope"], token: "tok|nonce", nonce: "x")
+        let b = payload(scopes: ["scope"], token: "tok", nonce: "nonce|x")
+        #expect(a.text != b.text)
+        let c = payload(scopes: ["scope,a", "scope-b"], token: "token", nonce: "nonce")
+        let d = payload(scopes: ["scope", "a,scope-b"], token: "token", nonce: "nonce")
+        #expect(c.text != d.text)
+        for p in [a, b, c, d] {
+            #expect(ConnectPayload(parsing: p.text)?.text == p.text, "\(p.text)")
+        }
+        #expect(ConnectPayload(parsing: a.text)?.token == "tok|nonce")
+        #expect(ConnectPayload(parsing: d.text)?.scopes == ["scope", "a,scope-b"])
+    }
+
+    @Test func malformedV4TextIsNotAPayload() {
+        let bad = [
+            "v4", "v4|", "v4|5:dev-3", Self.upstreamVector + "|0:", Self.upstreamVector + "x",
+            Self.upstreamVector.replacingOccurrences(of: "|5:dev-3", with: "|05:dev-3"),
+            Self.upstreamVector.replacingOccurrences(of: "|5:dev-3", with: "|6:dev-3"),
+            Self.upstreamVector.replacingOccurrences(of: "|5:dev-3", with: "|99999999999999999999:dev-3"),
+            Self.upstreamVector.replacingOccurrences(of: "1:2|", with: "1:3|"),
+            Self.upstreamVector.replacingOccurrences(of: "1:2|", with: "3:999|"),
+            Self.upstreamVector.replacingOccurrences(of: "dev-3", with: "dév-3"),
+            "v4|5:dev-3|14:gateway-client|7:backend|8:operator|1:2",
+        ]
+        for text in bad { #expect(ConnectPayload(parsing: text) == nil, "\(text)") }
+    }
+
+    @Test func signsAndVerifiesV4() throws {
+        let identity = try SignatureVectorTests.identity()
+        var payload = Self.upstreamFields()
+        payload.deviceId = identity.deviceId
+        let signed = try identity.signConnect(payload)
+        let check = identity.publicKey.check(signatureText: signed.signature.base64URL, payload: Array(payload.text.utf8))
+        #expect(check.valid && check.connect?.version == .v4 && check.payloadDeviceIdMatches == true, "\(check)")
+        // The same signature does not verify as the v3 payload of the same fields.
+        var v3 = payload
+        v3.version = .v3
+        #expect(!identity.publicKey.check(signatureText: signed.signature.base64URL, payload: Array(v3.text.utf8)).valid)
+        // Non-ASCII v4 fields are refused, not guessed at.
+        var accented = payload
+        accented.trustedBrokerProfileId = "profil-é"
+        #expect(!accented.isEncodable)
+        #expect(throws: IdentityError.self) { try identity.signConnect(accented) }
+    }
+}

@@ -146,11 +146,26 @@ import Testing
         #expect(try decode(#"{"url":"ws://[::1]:18789"}"#).primary.url == "ws://[::1]:18789")
     }
 
-    @Test func queryAndFragmentAreIgnoredWithANote() throws {
-        let d = try decode(#"{"url":"wss://g.example.com/gw?mode=setup#x","bootstrapToken":"tok"}"#)
-        #expect(d.primary.url == "wss://g.example.com/gw")
-        #expect(d.notes.count == 1)
-        #expect(!d.strictCheck.isAccepted)
+    /// The apps' "setup code rejects gateway URL metadata" (`DeepLinksSecurityTests.swift`): user-info,
+    /// a query or a fragment make the route invalid; so does a port outside 1–65535.
+    @Test func urlMetadataAndBadPortsRejectTheRoute() throws {
+        for url in ["wss://user@gateway.example/openclaw-gw", "wss://gateway.example/openclaw-gw?mode=setup",
+                    "wss://gateway.example/openclaw-gw#fragment", "wss://gateway.example/?", "wss://gateway.example:0",
+                    "wss://gateway.example:65536"] {
+            #expect(rejectCode(#"{"url":"\#(url)","bootstrapToken":"tok"}"#) == "no-endpoint", "\(url)")
+        }
+        let d = try decode(#"{"url":"wss://g.example.com/gw?mode=setup","urls":["wss://g.example.com/gw?mode=setup","wss://h.example.com"]}"#)
+        #expect(d.primary.host == "h.example.com")
+        #expect(d.dropped == [DroppedRoute(route: "wss://g.example.com/gw?mode=setup", reason: .invalidURL)])
+        #expect(throws: SetupCodeError.invalidURL("wss://g.example.com/?x")) { try SetupCode.parse("wss://g.example.com/?x") }
+    }
+
+    @Test func contextPathAndPublicOriginAreShown() throws {
+        let d = try decode(#"{"url":"ws://127.0.0.1:18789/gateway","bootstrapToken":"tok","publicOrigin":"https://gw.example.com"}"#)
+        #expect(d.primary.contextPath == "/gateway" && d.primary.url == "ws://127.0.0.1:18789/gateway")
+        #expect(d.notes == ["the payload names the gateway's public origin https://gw.example.com (shown, not dialed)"])
+        #expect(d.endpoints.count == 1, "the public origin is not a route")
+        #expect(try decode(#"{"url":"wss://g.example.com","publicOrigin":42}"#).notes.isEmpty)
     }
 
     @Test func duplicateSpellingsCollapse() throws {
@@ -172,9 +187,15 @@ import Testing
         let d = try decode(#"{"url":"wss://direct.example.com","urls":["wss://direct.example.com","wss://proxy.example.com"],"tlsFingerprint":"\#(pin)","expiresAtMs":4102444800000}"#)
         #expect(d.tlsFingerprint == pin)
         #expect(d.fallbacks.count == 1)
-        // A plaintext primary with a pin is refused even when a TLS fallback exists (spec §3.2 step 6).
-        #expect(rejectCode(#"{"url":"ws://127.0.0.1:18789","urls":["wss://proxy.example.com"],"tlsFingerprint":"\#(pin)"}"#)
-                == "fingerprint-without-tls")
+        // A plaintext primary with a pin is rejected with its pin; the TLS fallback is used unpinned (the
+        // apps' "rejected primary does not transfer TLS fingerprint to fallback").
+        let rejected = try decode(#"{"url":"ws://127.0.0.1:18789","urls":["wss://proxy.example.com"],"tlsFingerprint":"\#(pin)"}"#)
+        #expect(rejected.primary.host == "proxy.example.com")
+        #expect(rejected.tlsFingerprint == nil)
+        #expect(rejected.dropped == [DroppedRoute(route: "ws://127.0.0.1:18789", reason: .pinWithoutTLS)])
+        #expect(!rejected.notes.isEmpty)
+        // With nothing else to dial the code is refused ("setup code rejects TLS fingerprint on plaintext endpoint").
+        #expect(rejectCode(#"{"url":"ws://127.0.0.1:18789","tlsFingerprint":"\#(pin)"}"#) == "fingerprint-without-tls")
         // A pin whose URL is invalid is not transferred to the fallback.
         let moved = try decode(#"{"url":"wss://u:p@direct.example.com","urls":["wss://proxy.example.com"],"tlsFingerprint":"\#(pin)"}"#)
         #expect(moved.primary.host == "proxy.example.com")

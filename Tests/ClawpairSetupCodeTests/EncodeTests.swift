@@ -51,8 +51,50 @@ import Testing
     static let token = "Zq3Yc2m1bW8xNnFqZ3R5c2Y0bXZ4cWhtbmJ2Y2s1bm0"
     static let expires: Int64 = 1_737_264_600_000
 
+    @Test func urlMetadataAndPortZeroAreRefused() throws {
+        for url in ["wss://g.example.com/ctx?mode=setup", "wss://g.example.com/#f", "wss://g.example.com?"] {
+            #expect(throws: SetupCodeError.urlMetadata(url: url), "\(url)") {
+                try SetupCode.make(urls: [url], bootstrapToken: Self.token, expiresAtMs: Self.expires, defaultScheme: .wss)
+            }
+        }
+        for url in ["wss://g.example.com:0", "ws://127.0.0.1:0", "wss://g.example.com:65536"] {
+            #expect(throws: SetupCodeError.invalidURL(url), "\(url)") {
+                try SetupCode.make(urls: [url], bootstrapToken: Self.token, expiresAtMs: Self.expires, defaultScheme: .wss)
+            }
+        }
+        #expect(SetupCodeError.urlMetadata(url: "x").encoderInput == .url)
+    }
+
+    @Test func plaintextRoutesAlwaysCarryThePort() throws {
+        let (_, payload) = try SetupCode.make(urls: ["ws://192.168.1.20", "127.0.0.1/ctx", "http://[::1]:8080", "wss://g.example.com"],
+                                              bootstrapToken: Self.token, expiresAtMs: Self.expires, defaultScheme: .ws)
+        #expect(payload.urls == ["ws://192.168.1.20:18789", "ws://127.0.0.1:18789", "ws://[::1]:8080", "wss://g.example.com"])
+        // The port-less spelling and the explicit 18789 are one route.
+        let (_, same) = try SetupCode.make(urls: ["ws://192.168.1.20", "ws://192.168.1.20:18789"], bootstrapToken: Self.token,
+                                           expiresAtMs: Self.expires, defaultScheme: .ws)
+        #expect(same.url == "ws://192.168.1.20:18789" && same.urls == nil)
+    }
+
+    @Test func bootstrapTokensAreOneShortLine() throws {
+        for (token, fragment) in [("root:x:0:0\nbin:x:1:1", "one line, not 2 lines"),
+                                  (String(repeating: "a", count: SetupCode.maxBootstrapTokenBytes + 1), "at most 512 bytes"),
+                                  ("to ken", "without spaces"), ("tok\u{7}en", "control characters")] {
+            do {
+                _ = try SetupCode.make(urls: ["wss://g.example.com"], bootstrapToken: token, expiresAtMs: Self.expires,
+                                       defaultScheme: .wss)
+                Issue.record("accepted \(token.prefix(20))")
+            } catch {
+                #expect(error.encoderInput == .bootstrapToken)
+                #expect(error.message.contains(fragment), "\(error.message)")
+            }
+        }
+        let longest = String(repeating: "a", count: SetupCode.maxBootstrapTokenBytes)
+        #expect(try SetupCode.make(urls: ["wss://g.example.com"], bootstrapToken: longest, expiresAtMs: Self.expires,
+                                   defaultScheme: .wss).payload.bootstrapToken == longest)
+    }
+
     @Test func singleRouteG4() throws {
-        let (code, payload) = try SetupCode.make(urls: ["https://Gateway.Example.com:443/ctx/?q=1"], bootstrapToken: Self.token,
+        let (code, payload) = try SetupCode.make(urls: ["https://Gateway.Example.com:443/ctx/"], bootstrapToken: Self.token,
                                                  expiresAtMs: Self.expires, tlsFingerprint: "SHA256:" + String(repeating: "AB:", count: 31) + "AB",
                                                  defaultScheme: .wss)
         #expect(payload.url == "wss://gateway.example.com/ctx/")
@@ -157,8 +199,9 @@ import Testing
     static func randomURL(_ rng: inout SeededGenerator) -> String {
         let host = hostPool[Int.random(in: 0..<hostPool.count, using: &rng)]
         let scheme = ["ws://", "wss://", "http://", "https://", "WSS://", ""][Int.random(in: 0..<6, using: &rng)]
-        let port = ["", ":18789", ":443", ":80", ":8443", ":0", ":65535"][Int.random(in: 0..<7, using: &rng)]
-        let path = ["", "/", "/ctx", "/a/../b/", "/x%20y", "/sp ace", "/q?x=1#f"][Int.random(in: 0..<7, using: &rng)]
+        // Port 0 and query/fragment URLs are refused outright (`urlMetadataAndPortZeroAreRefused`).
+        let port = ["", ":18789", ":443", ":80", ":8443", ":1", ":65535"][Int.random(in: 0..<7, using: &rng)]
+        let path = ["", "/", "/ctx", "/a/../b/", "/x%20y", "/sp ace", "/q%3Fx=1"][Int.random(in: 0..<7, using: &rng)]
         return scheme + host + port + path
     }
 

@@ -61,17 +61,20 @@ import Testing
         }
 
         /// Types a line and a TAB into `zsh -f -i` and prints every match `compadd` adds, until
-        /// the completion system's post-functions run.
+        /// the completion system's post-functions run. The markers are printed from split
+        /// strings ("<re""ady>") so that the terminal's echo of the typed commands never matches; the line is typed once the prompt after
+        /// them is drawn (the prompt is "<p>", also set from split strings).
         static let zshCapture = #"""
             zmodload zsh/zpty || exit 2
             zpty z zsh -f -i
-            zpty -w z "PROMPT='' RPROMPT=''"
+            zpty -w z "PROMPT='<'\"p>\" RPROMPT=''"
             zpty -w z "fpath=($1 \$fpath); autoload -U compinit; compinit -u -d /dev/null"
-            zpty -w z 'compadd () { if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return $?; fi; local -a __hits; builtin compadd -A __hits "$@"; (( $#__hits )) && print -l -r -- "<hit>"${^__hits} >&2; builtin compadd "$@" }'
-            zpty -w z '_capture_end () { print -r -- "<end>" >&2 }; comppostfuncs=(_capture_end)'
-            zpty -w z "zstyle ':completion:*' insert-tab false; exec 2>&1; print '<ready>'"
+            zpty -w z 'compadd () { if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return $?; fi; local -a __hits; builtin compadd -A __hits "$@"; (( $#__hits )) && print -l -r -- "<h""it>"${^__hits} >&2; builtin compadd "$@" }'
+            zpty -w z '_capture_end () { print -r -- "<e""nd>" >&2 }; comppostfuncs=(_capture_end)'
+            zpty -w z "zstyle ':completion:*' insert-tab false; exec 2>&1; print '<re''ady>'"
             local line
-            while zpty -r z line; do [[ $line == *'<ready>'* ]] && break; done
+            zpty -r z line '*<ready>*'
+            zpty -r z line '*<p>*'
             zpty -w -n z "$2"$'\t'
             while zpty -r z line; do
               [[ $line == *'<end>'* ]] && break

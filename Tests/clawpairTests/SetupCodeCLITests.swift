@@ -148,13 +148,16 @@ import Testing
         #expect(publicWS.stderr.contains("wss://"), "the message says how to get wss://")
         #expect(publicWS.stdout.isEmpty)
         let port80 = try ClawpairBinary.run(["setup-code", "encode", "--url", "ws://192.168.1.20:80"], environment: env, nowMs: Self.now)
-        #expect(port80.status == 1, "\(port80)")
+        #expect(port80.status == 2, "\(port80)")
+        #expect(port80.stderr.hasPrefix("error: --url: plaintext URL ws://192.168.1.20:80 uses port 80"), "\(port80)")
         let pinOnWS = try ClawpairBinary.run(["setup-code", "encode", "--url", "ws://192.168.1.20", "--tls-fingerprint", Self.pin],
                                              environment: env, nowMs: Self.now)
-        #expect(pinOnWS.status == 1, "\(pinOnWS)")
+        #expect(pinOnWS.status == 2, "\(pinOnWS)")
+        #expect(pinOnWS.stderr.hasPrefix("error: --tls-fingerprint: "), "\(pinOnWS)")
+        #expect(!pinOnWS.stderr.contains("damaged"), "\(pinOnWS)")
         let nine = try ClawpairBinary.run(["setup-code", "encode"] + (0..<9).flatMap { ["--url", "wss://gw-\($0).example.com"] },
                                           environment: env, nowMs: Self.now)
-        #expect(nine.status == 1, "\(nine)")
+        #expect(nine.status == 2, "\(nine)")
         let noURL = try ClawpairBinary.run(["setup-code", "encode"], environment: env, nowMs: Self.now)
         #expect(noURL.status == 2)
         let past = try ClawpairBinary.run(["setup-code", "encode", "--url", "wss://a.example", "--expires-at-ms", "5"],
@@ -200,5 +203,116 @@ import Testing
         #expect(result.status == 4, "\(result)")
         #expect(result.stdout.contains("Expires          expired 55 years ago (1970-01-01T00:00:00.005Z)\n"), "\(result)")
         #expect(result.stderr.hasPrefix("error: pairing setup code has expired (55 years ago, at epoch ms 5)\n"), "\(result)")
+    }
+
+    static let joinCode = "AbCdEfGhIjKlMnOpQrSt_-"
+
+    @Test func decodeExplainsAJoinURL() throws {
+        let url = "https://gw.example.com/openclaw/j/\(Self.joinCode)"
+        let result = try ClawpairBinary.run(["setup-code", "decode"], stdin: url + "\n", nowMs: Self.now)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+        #expect(result.stdout == """
+            Setup input      join URL (single use), not a setup code
+            Gateway          https://gw.example.com/openclaw  (TLS)
+            Join URL         https://gw.example.com/openclaw/j/<shortcode> (--show-secrets prints it)
+            What it is       a link minted by 'openclaw devices join-code': the gateway hands its node setup code to the \
+            first request only; a used or expired link answers like an unknown one (about 10 minutes)
+            Redeem           clawpair pair <join URL>
+            Note             decode does not fetch the link: fetching it would use it up
+
+            """, "\(result)")
+        let shown = try ClawpairBinary.run(["setup-code", "decode", "--show-secrets"], stdin: url, nowMs: Self.now)
+        #expect(shown.stdout.contains("Join URL         \(url)\n"), "\(shown)")
+
+        let json = try ClawpairBinary.run(["--json", "setup-code", "decode"], stdin: url, nowMs: Self.now)
+        #expect(json.status == 0, "\(json)")
+        #expect(json.stdout == """
+            {
+              "ok": true,
+              "form": "join-url",
+              "joinUrl": {
+                "url": "https://gw.example.com/openclaw/j/<shortcode>",
+                "origin": "https://gw.example.com",
+                "host": "gw.example.com",
+                "port": 443,
+                "tls": true,
+                "contextPath": "/openclaw",
+                "singleUse": true
+              },
+              "secrets": null,
+              "error": null
+            }
+
+            """, "\(json)")
+
+        let argv = try ClawpairBinary.run(["setup-code", "decode", "http://127.0.0.1:18789/j/\(Self.joinCode)"], nowMs: Self.now)
+        #expect(argv.status == 0, "\(argv)")
+        #expect(argv.stdout.contains("Gateway          http://127.0.0.1:18789  (plaintext, loopback only)\n"), "\(argv)")
+        #expect(argv.stderr.contains("this join URL was given on the command line"), "\(argv)")
+    }
+
+    @Test func decodeRefusesUnusableJoinURLs() throws {
+        let plain = try ClawpairBinary.run(["--json", "setup-code", "decode"], stdin: "http://gw.example.com/j/\(Self.joinCode)",
+                                           nowMs: Self.now)
+        #expect(plain.status == 1, "\(plain)")
+        #expect(plain.stdout.contains(#""code": "join-url-plaintext""#), "\(plain)")
+        #expect(!plain.stdout.contains(Self.joinCode) && !plain.stderr.contains(Self.joinCode), "\(plain)")
+        let query = try ClawpairBinary.run(["setup-code", "decode"], stdin: "https://gw.example.com/j/\(Self.joinCode)?x=1",
+                                           nowMs: Self.now)
+        #expect(query.status == 1, "\(query)")
+        #expect(query.stderr.hasPrefix("error: join URL carries a query or fragment"), "\(query)")
+    }
+
+    @Test func decodeOfAFileNameSuggestsStandardInput() throws {
+        let path = NSTemporaryDirectory() + "clawpair-code-\(UUID().uuidString.prefix(8)).txt"
+        try Self.t13.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try ClawpairBinary.run(["setup-code", "decode", path], nowMs: Self.now)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("hint: \(path) is a file; to decode what it holds, run: clawpair setup-code decode - < \(path)"),
+                "\(result)")
+        let json = try ClawpairBinary.run(["--json", "setup-code", "decode", path], nowMs: Self.now)
+        #expect(json.stdout.contains(#""code": "not-a-payload""#) && json.stdout.contains("decode - < "), "\(json)")
+        let missing = try ClawpairBinary.run(["setup-code", "decode", "/nonexistent/code.txt"], nowMs: Self.now)
+        #expect(!missing.stderr.contains("is a file"), "\(missing)")
+    }
+
+    @Test func encodeFlagErrorsAreUsageErrors() throws {
+        let env = ["CLAWPAIR_BOOTSTRAP_TOKEN": "tok"]
+        let pin = try ClawpairBinary.run(["setup-code", "encode", "--url", "wss://gw.example.com", "--tls-fingerprint", "nope"],
+                                         environment: env, nowMs: Self.now)
+        #expect(pin.status == 2, "\(pin)")
+        #expect(pin.stderr.hasPrefix("error: --tls-fingerprint: setup payload 'tlsFingerprint' is not a SHA-256 fingerprint: nope\n"),
+                "\(pin)")
+        #expect(!pin.stderr.contains("damaged"), "\(pin)")
+        let query = try ClawpairBinary.run(["setup-code", "encode", "--url", "wss://gw.example.com/?a=b"], environment: env,
+                                           nowMs: Self.now)
+        #expect(query.status == 2, "\(query)")
+        #expect(query.stderr.hasPrefix("error: --url: gateway URL wss://gw.example.com/?a=b carries a query or fragment"), "\(query)")
+        let zero = try ClawpairBinary.run(["setup-code", "encode", "--url", "wss://gw.example.com:0"], environment: env, nowMs: Self.now)
+        #expect(zero.status == 2, "\(zero)")
+        let json = try ClawpairBinary.run(["--json", "setup-code", "encode", "--url", "ws://127.0.0.1"], environment: env,
+                                          nowMs: Self.now)
+        #expect(json.stdout.contains(#""gatewayUrl": "ws://127.0.0.1:18789""#), "encode always writes the port: \(json)")
+    }
+
+    @Test func encodeRefusesATokenFileThatIsNotAToken() throws {
+        let directory = NSTemporaryDirectory() + "clawpair-token-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let lines = directory + "/shadow"
+        try "root:*:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n".write(toFile: lines, atomically: true, encoding: .utf8)
+        chmod(lines, 0o600)
+        let big = directory + "/big"
+        try String(repeating: "x", count: 4096).write(toFile: big, atomically: true, encoding: .utf8)
+        chmod(big, 0o600)
+        for (file, fragment) in [(lines, "must be one line, not 2 lines"), (big, "must be at most 512 bytes, not 4096")] {
+            let result = try ClawpairBinary.run(["setup-code", "encode", "--url", "wss://gw.example.com", "--bootstrap-token-file", file],
+                                                nowMs: Self.now)
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.contains(fragment), "\(result)")
+            #expect(!result.stderr.contains("root:") && result.stdout.isEmpty, "the file's content is not echoed: \(result)")
+        }
     }
 }

@@ -1,7 +1,7 @@
 // libFuzzer target: the lenient setup-code decoder and the strict decoder, on arbitrary bytes.
 // Invariants checked beyond "never traps": a decoded setup has 1…8 endpoints, a pin only with a
 // TLS primary, and every code the decoder accepts as a payload re-encodes and decodes to the same
-// endpoints.
+// endpoints; a recognised join URL prints back to itself.
 import CFuzzerDriver
 import ClawpairCore
 import ClawpairSetupCode
@@ -25,6 +25,12 @@ public func fuzzSetupCode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             let again = try? SetupCode.parse(SetupCode.encode(json: payload))
             precondition(again?.endpoints == decoded.endpoints, "re-encoded payload decodes differently")
         }
+    }
+    // A join URL that is recognised prints back to a URL that is recognised as the same one.
+    if let join = try? JoinLink.recognize(text) {
+        precondition(JoinLink.isShortcode(join.shortcode))
+        precondition((try? JoinLink.recognize(join.url)) == join, "join URL round trip")
+        precondition(!join.redactedURL.contains(join.shortcode))
     }
     _ = try? SetupCode.strictDecode(text, nowMs: 0)
     _ = SetupURL.normalize(text, defaultScheme: .wss)

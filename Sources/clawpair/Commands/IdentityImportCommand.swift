@@ -2,13 +2,17 @@ import ClawpairCLIKit
 import ClawpairCore
 import ClawpairIdentity
 
-/// `clawpair identity import FILE...`: takes over an OpenClaw identity and token cache.
+/// `clawpair identity import [FILE...]`: takes over an OpenClaw identity and token cache.
 struct IdentityImportCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "import",
-        abstract: "Import an OpenClaw device.json (either form), a PEM key, or a device-auth.json token cache",
+        abstract: "Import OpenClaw's identity and device tokens: its state store, a device.json, a PEM key or a device-auth.json",
         discussion: [
-            "Each FILE is recognised by its contents: OpenClaw's TS device.json (publicKeyPem, privateKeyPem), the "
+            "With no FILE, OpenClaw's state store is read: $OPENCLAW_STATE_DIR/state/openclaw.sqlite, else "
+                + "~/.openclaw/state/openclaw.sqlite, where current OpenClaw keeps the device identity and device tokens "
+                + "(older installs kept identity/device.json and identity/device-auth.json). The store is opened read-only "
+                + "through SQLite and never changed; the identity and this device's tokens are imported.",
+            "Each FILE is recognised by its contents: an OpenClaw state store (SQLite), OpenClaw's TS device.json (publicKeyPem, privateKeyPem), the "
                 + "Swift apps' device.json (publicKey, privateKey in base64; node-device.json and share-device.json "
                 + "have the same form), a PKCS#8 PEM private key, or a device-auth.json token cache. - reads standard "
                 + "input. The identity is checked (the public key must belong to the private key) and stored in the "
@@ -19,9 +23,10 @@ struct IdentityImportCommand: ParsableCommand {
                 + "token cache is replaced only with --force.",
         ],
         options: [.flag("force", help: "Replace the identity or token cache already in the store.")],
-        arguments: [ArgumentSpec("file", help: "An identity or token-cache file, or - for standard input.",
-                                 repeated: true, completion: .file)],
+        arguments: [ArgumentSpec("file", help: "A state store, identity or token-cache file, or - for standard input; "
+                                 + "none reads OpenClaw's state store.", optional: true, repeated: true, completion: .file)],
         examples: [
+            Example("clawpair identity import", "Use the identity and device tokens of this machine's OpenClaw (its state store)"),
             Example("clawpair identity import ~/.openclaw/identity/device.json ~/.openclaw/identity/device-auth.json",
                     "Use the same identity and device tokens as this machine's OpenClaw CLI"),
             Example("clawpair identity import node-device.json", "Import an identity exported from an OpenClaw Swift app"),
@@ -40,7 +45,9 @@ struct IdentityImportCommand: ParsableCommand {
     let force: Bool
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        files = arguments.positionals
+        files = arguments.positionals.isEmpty
+            ? [OpenClawStateStore.defaultPath(environment: context.environment) ?? "~/.openclaw/state/openclaw.sqlite"]
+            : arguments.positionals
         force = arguments.flag("force")
         if files.filter({ $0 == "-" }).count > 1 {
             throw UsageError("standard input (-) can be given once")
@@ -62,6 +69,9 @@ struct IdentityImportCommand: ParsableCommand {
             switch imported {
             case let .identity(loaded): identities.append((loaded, file))
             case let .tokenCache(cache): caches.append((cache, file))
+            case let .stateStore(store):
+                identities.append((store.identity, file))
+                caches.append((store.tokens, file))
             }
         }
         guard identities.count <= 1, caches.count <= 1 else {

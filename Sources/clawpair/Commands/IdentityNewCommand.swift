@@ -67,7 +67,8 @@ struct IdentityNewCommand: ParsableCommand {
             ]))
             return .success
         }
-        guard !context.globals.quiet else { return .success }
+        // -q: only the deviceId, on stdout, for scripts (DEVICE=$(clawpair identity new -q)).
+        guard !context.globals.quiet else { context.print(identity.deviceId); return .success }
         let sink = context.stdoutIsTTY ? context.stdout : context.stderr
         let style = context.stdoutIsTTY ? context.style : context.errorStyle
         let show = explicitPath.map { " --identity \(IdentityShellQuote.quote($0))" } ?? ""

@@ -11,6 +11,10 @@ struct SetupCodeDecodeCommand: ParsableCommand {
             "Accepts every form OpenClaw has used: a bare code (generations G1 to G4), the oc-pair:// form, the raw "
                 + "JSON payload, a code pasted inside other text, an openclaw://gateway?... deep link, a ws://, wss://, "
                 + "http:// or https:// gateway URL, and the host-shape JSON payload.",
+            "A join URL (https://<gateway>/j/<shortcode>, from openclaw devices join-code) is recognised and explained: "
+                + "it holds no setup code itself, the gateway hands one out to the first request only, and clawpair pair "
+                + "redeems it. decode never fetches it, since that would use it up. Plain http:// join URLs are accepted "
+                + "only for loopback gateways.",
             "Routes are listed in the order apps try them, the first being primary. Plaintext ws:// routes to hosts "
                 + "other than loopback, private-LAN, link-local and .local names are dropped, as the OpenClaw apps do, "
                 + "and listed with the reason. Secrets are redacted unless --show-secrets is given.",
@@ -64,8 +68,12 @@ struct SetupCodeDecodeCommand: ParsableCommand {
                     "error": null                   on failure: {"code", "message", "hint"}
                   }
                 """,
+                "For a join URL the object is {\"ok\": true, \"form\": \"join-url\", \"joinUrl\": {\"url\" (shortcode "
+                    + "redacted), \"origin\", \"host\", \"port\", \"tls\", \"contextPath\", \"singleUse\": true}, "
+                    + "\"secrets\": null or {\"url\", \"shortcode\"} with --show-secrets, \"error\": null}.",
                 "Error codes: not-a-payload, input-too-large, invalid-field, no-endpoint, insecure-plaintext-host, "
-                    + "expired, invalid-expiry, invalid-fingerprint, fingerprint-without-tls.",
+                    + "expired, invalid-expiry, invalid-fingerprint, fingerprint-without-tls; for join URLs join-url-credentials, "
+                    + "join-url-query, join-url-shortcode, join-url-plaintext.",
             ]),
         ],
         runner: SetupCodeDecodeCommand.runner
@@ -84,11 +92,36 @@ struct SetupCodeDecodeCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         let text = try input ?? readStandardInput(context)
+        let joinURL: JoinLink?
+        do {
+            joinURL = try JoinLink.recognize(text)
+        } catch {
+            if context.globals.json { context.printJSON(SetupCodeJSON.failure(error)) }
+            throw error
+        }
+        if let joinURL {
+            if input != nil {
+                context.warn("this join URL was given on the command line, where other users can see it (ps, shell "
+                             + "history); pipe it in instead: clawpair setup-code decode -")
+            }
+            if context.globals.json {
+                context.printJSON(SetupCodeJSON.joinURL(joinURL, showSecrets: showSecrets))
+            } else {
+                context.stdout.write(SetupCodeText.render(joinURL, context: context, showSecrets: showSecrets))
+            }
+            return .success
+        }
         let decoded: DecodedSetup
         do {
             decoded = try SetupCode.parse(text)
         } catch {
-            if context.globals.json { context.printJSON(SetupCodeJSON.failure(error)) }
+            // `decode code.txt` names a file: say how to read it rather than "not a setup code".
+            let fileHint = input.flatMap { path -> String? in
+                guard case .notAPayload = error, FileIO.isRegularFile(path: path) else { return nil }
+                return "\(path) is a file; to decode what it holds, run: clawpair setup-code decode - < \(path)"
+            }
+            if context.globals.json { context.printJSON(SetupCodeJSON.failure(error, hint: fileHint)) }
+            if let fileHint { throw GeneralError(error.message, hint: fileHint, status: .failure) }
             throw error
         }
         if input != nil, decoded.hasCredential {

@@ -88,15 +88,15 @@ struct SetupCodeEncodeCommand: ParsableCommand {
         } catch {
             throw Self.present(error)
         }
-        let (code, payload) = try SetupCode.make(urls: urls, bootstrapToken: token, expiresAtMs: expiresAtMs,
+        let code: String, payload: SetupCodePayload
+        do throws(SetupCodeError) {
+            (code, payload) = try SetupCode.make(urls: urls, bootstrapToken: token, expiresAtMs: expiresAtMs,
                                                  tlsFingerprint: tlsFingerprint, defaultScheme: .wss)
+        } catch {
+            throw Self.present(error)
+        }
         if context.globals.json {
-            var members: [(String, JSONValue)] = [("setupCode", .string(code)), ("gatewayUrl", .string(payload.url))]
-            if let all = payload.urls { members.append(("gatewayUrls", .array(all.map(JSONValue.string)))) }
-            members.append(("expiresAtMs", .int(expiresAtMs)))
-            members.append(("expiresAt", WallClock.iso8601(ms: expiresAtMs).map(JSONValue.string) ?? .null))
-            if let pin = payload.tlsFingerprint { members.append(("tlsFingerprint", .string(pin))) }
-            context.printJSON(.object(members))
+            context.printJSON(SetupCode.mintedJSON(code: code, payload: payload))
         } else {
             context.print(prefix ? SetupCode.prefixed(code) : code)
         }
@@ -106,6 +106,22 @@ struct SetupCodeEncodeCommand: ParsableCommand {
             context.note(context.errorStyle.dim("Next: check it with 'clawpair setup-code decode -' and paste it there."))
         }
         return .success
+    }
+
+    /// An encoder error as a usage error naming the option it is about (exit 2).
+    static func present(_ error: SetupCodeError) -> any Error {
+        if case .insecurePlaintextHost = error { return error }
+        switch error.encoderInput {
+        case .url: return UsageError("--url: \(error.message)", hint: error.hint)
+        case .tlsFingerprint:
+            return UsageError("--tls-fingerprint: \(error.message)",
+                              hint: "give the SHA-256 of the gateway's certificate (64 hex digits) with a wss:// primary --url")
+        case .bootstrapToken:
+            return UsageError("the bootstrap token (--bootstrap-token-file, --bootstrap-token or CLAWPAIR_BOOTSTRAP_TOKEN): "
+                              + error.message, hint: "give a file that holds only the token the gateway issued")
+        case .expiry: return UsageError("--expires-in/--expires-at-ms: \(error.message)")
+        case nil: return error
+        }
     }
 
     /// The CLI wording of an expiry problem.
