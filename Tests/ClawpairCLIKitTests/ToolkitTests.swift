@@ -134,3 +134,62 @@ struct RecordTextTests {
         #expect(RecordText.table(["A"], [], style: TextStyle(enabled: true)) == ["  \u{1B}[1mA\u{1B}[0m"])
     }
 }
+
+/// `-v` notes: only with -v, never with --quiet, sanitized.
+@Suite("CommandContext.verboseNote")
+struct VerboseNoteTests {
+    func run(verbosity: Int, quiet: Bool = false) -> String {
+        let err = Captured()
+        var globals = GlobalOptions()
+        globals.verbosity = verbosity
+        globals.quiet = quiet
+        let context = CommandContext(stdout: Captured(), stderr: err, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false,
+                                     environment: [:], globals: globals, nowMs: 0, readStandardInput: { _ in [] })
+        let note: (String) -> Void = context.verboseNote
+        note("domain evil\u{1B}[2J.")
+        return err.value
+    }
+
+    @Test("written with -v, sanitized; dropped without it or with --quiet")
+    func gated() {
+        #expect(run(verbosity: 1) == "domain evil\\x1b[2J.\n")
+        #expect(run(verbosity: 0) == "")
+        #expect(run(verbosity: 2, quiet: true) == "")
+    }
+}
+
+/// Typed option values: integers in a range and named choices, with the usage error each
+/// command printed before.
+@Suite("ParsedArguments values")
+struct ParsedValueTests {
+    enum Shade: String, CaseIterable { case light, dark, dim }
+    static let root = CommandSpec(name: "tool", abstract: "A tool", subcommands: [
+        CommandSpec(name: "use", abstract: "Uses values", options: [
+            .value("port", "PORT", help: "A port."), .value("shade", "SHADE", help: "A shade."),
+        ], runner: { _, _ in .success }),
+    ])
+
+    func parse(_ arguments: [String]) throws -> ParsedArguments {
+        try ArgumentParser.parse(["use"] + arguments, root: Self.root)
+    }
+
+    @Test("an integer: nil when absent, the value in range, else 'is not' with the text sanitized")
+    func integer() throws {
+        #expect(try parse([]).integer("port", in: 1...65_535, isNot: "a port (1-65535)") == nil)
+        #expect(try parse(["--port", "18789"]).integer("port", in: 1...65_535, isNot: "a port (1-65535)") == 18789)
+        for bad in ["0", "65536", "x\u{1B}[2J", ""] {
+            #expect(throws: UsageError("--port '\(TerminalText.sanitize(bad, maxScalars: 32))' is not a port (1-65535)")) {
+                _ = try parse(["--port", bad]).integer("port", in: 1...65_535, isNot: "a port (1-65535)")
+            }
+        }
+    }
+
+    @Test("a choice: the default when absent, the case named, else 'unknown' with every case in the hint")
+    func choice() throws {
+        #expect(try parse([]).choice("shade", noun: "shade", default: Shade.dark) == .dark)
+        #expect(try parse(["--shade", "dim"]).choice("shade", noun: "shade", default: Shade.dark) == .dim)
+        #expect(throws: UsageError("unknown shade 'pink'", hint: "use light, dark or dim")) {
+            _ = try parse(["--shade", "pink"]).choice("shade", noun: "shade", default: Shade.dark)
+        }
+    }
+}

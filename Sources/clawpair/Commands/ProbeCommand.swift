@@ -175,16 +175,15 @@ struct ProbeCommand: ParsableCommand {
     /// order `discover` lists them), skipping beacons without a usable endpoint. In first mode
     /// without --all it ends at the first gateway resolved, else once the answer is complete.
     func discoverRoutes(_ backend: GatewayBrowser.LocalBackend, budgetMs: Int64, context: CommandContext) throws -> [ProbeRoute] {
-        let verbose = context.globals.verbosity > 0
         let firstAnswer = configuration.mode == .first && !showAll
         let browser = GatewayBrowser(options: .init(backend: backend, domains: [], timeout: .milliseconds(budgetMs),
                                                     firstAnswer: firstAnswer))
-        let routes = try browser.scan(note: DiscoverCommand.verboseNotes(context)).gateways.compactMap { gateway -> ProbeRoute? in
+        let routes = try browser.scan(note: context.verboseNote).gateways.compactMap { gateway -> ProbeRoute? in
             guard let endpoint = gateway.beacon.endpoint else { return nil }
             return ProbeCandidates.discovered(instance: gateway.beacon.instanceName, host: endpoint.host, port: endpoint.port,
                                               tls: endpoint.gatewayTls, addresses: gateway.addresses)
         }
-        if verbose { context.note("discovery found \(routes.count) gateway route(s)") }
+        context.verboseNote("discovery found \(routes.count) gateway route(s)")
         return routes
     }
 
