@@ -157,28 +157,11 @@ struct IdentitySignConnectCommand: ParsableCommand {
                 : (error as? any ClawpairError)?.message ?? "\(error)"
         }
         var reader = LineReader(maxLineBytes: ConnectPayload.maxBatchLineBytes)
-        var lineNumber = 0
-        var failures = 0
-        while try reader.fill() {
-            var out: [UInt8] = []
-            while let line = try Self.next(&reader) {
-                lineNumber += 1
-                let answer = signer.answer(line, number: lineNumber)
-                if let failure = answer.failure {
-                    failures += 1
-                    context.report(GeneralError("line \(lineNumber): \(failure)"))
-                }
-                out += answer.output
-                out.append(0x0A)
-            }
-            if !out.isEmpty { try FileIO.writeAll(fd: 1, out, name: "standard output") }
-        }
-        return failures == 0 ? .success : .failure
-    }
-
-    /// The next line of standard input; a line over the limit ends the batch.
-    private static func next(_ reader: inout LineReader) throws -> ArraySlice<UInt8>? {
-        do { return try reader.nextLine() } catch {
+        do {
+            let failures = try signer.run(&reader, write: { try FileIO.writeAll(fd: 1, $0, name: "standard output") },
+                                          failed: { context.report(GeneralError("line \($0): \($1)")) })
+            return failures == 0 ? .success : .failure
+        } catch let error as LineReader.LineTooLong {
             throw GeneralError("standard input: \(error.message)", hint: "give one JSON object per line")
         }
     }
