@@ -14,11 +14,11 @@ final class Captured: TextSink {
 }
 
 /// A context writing to captures, with `stdin` as standard input.
-func context(environment: [String: String] = [:], stdin: [UInt8] = [], stdinIsTTY: Bool = false)
-    -> (CommandContext, stdout: Captured, stderr: Captured) {
+func context(environment: [String: String] = [:], stdin: [UInt8] = [], stdinIsTTY: Bool = false,
+             globals: GlobalOptions = GlobalOptions()) -> (CommandContext, stdout: Captured, stderr: Captured) {
     let out = Captured(), err = Captured()
     let context = CommandContext(stdout: out, stderr: err, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: stdinIsTTY,
-                                 environment: environment, globals: GlobalOptions(), nowMs: 1_000_000,
+                                 environment: environment, globals: globals, nowMs: 1_000_000,
                                  readStandardInput: { limit in Array(stdin.prefix(limit)) })
     return (context, out, err)
 }
@@ -139,13 +139,11 @@ struct RecordTextTests {
 @Suite("CommandContext.verboseNote")
 struct VerboseNoteTests {
     func run(verbosity: Int, quiet: Bool = false) -> String {
-        let err = Captured()
         var globals = GlobalOptions()
         globals.verbosity = verbosity
         globals.quiet = quiet
-        let context = CommandContext(stdout: Captured(), stderr: err, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false,
-                                     environment: [:], globals: globals, nowMs: 0, readStandardInput: { _ in [] })
-        let note: (String) -> Void = context.verboseNote
+        let (c, _, err) = context(globals: globals)
+        let note: (String) -> Void = c.verboseNote
         note("domain evil\u{1B}[2J.")
         return err.value
     }

@@ -82,11 +82,16 @@ import Testing
         }
     }
 
+    /// A new identity and the defaults of a batch over it (no nonce: each line gives its own).
+    static func batchBase() throws -> (DeviceIdentity, ConnectPayload) {
+        let identity = try DeviceIdentity.generate(createdAtMs: 0)
+        return (identity, ConnectPayload(deviceId: identity.deviceId, clientId: "cli", clientMode: "cli", role: "operator",
+                                         scopes: [], signedAtMs: 1_737_264_000_000, token: "", nonce: ""))
+    }
+
     @Test("batch lines: a signature per line (or its JSON), a failure worded by the caller in step")
     func batchSigner() throws {
-        let identity = try DeviceIdentity.generate(createdAtMs: 0)
-        let base = ConnectPayload(deviceId: identity.deviceId, clientId: "cli", clientMode: "cli", role: "operator",
-                                  scopes: [], signedAtMs: 1_737_264_000_000, token: "", nonce: "")
+        let (identity, base) = try Self.batchBase()
         let plain = ConnectBatchSigner(identity: identity, base: base, selfCheck: true, json: false, includePayload: false)
         let answer = plain.answer(Array(#"{"nonce":"n1"}"#.utf8), number: 1)
         #expect(answer.failure == nil)
@@ -115,9 +120,7 @@ import Testing
 
     @Test("a batch run: one answer per line in order, failures reported with their line numbers")
     func batchRun() throws {
-        let identity = try DeviceIdentity.generate(createdAtMs: 0)
-        let base = ConnectPayload(deviceId: identity.deviceId, clientId: "cli", clientMode: "cli", role: "operator",
-                                  scopes: [], signedAtMs: 1_737_264_000_000, token: "", nonce: "")
+        let (identity, base) = try Self.batchBase()
         let signer = ConnectBatchSigner(identity: identity, base: base, selfCheck: true, json: false, includePayload: false)
         var reader = try Self.reader("{\"nonce\":\"n1\"}\r\n{}\n{\"nonce\":\"n3\"}")
         defer { close(reader.fd) }
@@ -135,9 +138,7 @@ import Testing
 
     @Test("a batch run ends at a line over the reader's limit")
     func batchRunLongLine() throws {
-        let identity = try DeviceIdentity.generate(createdAtMs: 0)
-        let base = ConnectPayload(deviceId: identity.deviceId, clientId: "cli", clientMode: "cli", role: "operator",
-                                  scopes: [], signedAtMs: 0, token: "", nonce: "n")
+        let (identity, base) = try Self.batchBase()
         let signer = ConnectBatchSigner(identity: identity, base: base, selfCheck: false, json: false, includePayload: false)
         var reader = try Self.reader(String(repeating: "x", count: 64), maxLineBytes: 16)
         defer { close(reader.fd) }
