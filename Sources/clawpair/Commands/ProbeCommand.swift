@@ -256,13 +256,13 @@ struct ProbeCommand: ParsableCommand {
 
         let report = try Prober.run(routes: routes, configuration: configuration)
         if context.globals.json {
-            context.printJSON(ProbeOutput.json(report, configuration: self.configuration))
-            if report.winner == nil {
-                context.report(GeneralError(report.failureSummary, hint: ProbeOutput.failureHint(report),
-                                            status: ErrorPresentation.status(of: report)))
-            }
+            context.printJSON(report.json(configuration: self.configuration, trustCommand: ProbeOutput.trustCommand))
         } else {
-            ProbeOutput.printText(report, configuration: self.configuration, showAll: showAll, context: context)
+            ProbeOutput.printText(report, showAll: showAll, context: context)
+        }
+        if report.winner == nil {
+            context.report(GeneralError(report.failureSummary, hint: ProbeOutput.failureHint(report),
+                                        status: ErrorPresentation.status(of: report)))
         }
         return ErrorPresentation.status(of: report)
     }
