@@ -191,3 +191,17 @@ struct ParsedValueTests {
         }
     }
 }
+
+/// A library's text roles painted in the style's colours.
+@Suite("TextStyle.paint")
+struct TextStylePaintTests {
+    @Test("each role its SGR colour with colour on, the text itself with colour off")
+    func roles() {
+        let on = TextStyle(enabled: true)
+        let expected: [TextRole: String] = [.bold: "1", .good: "32", .bad: "31", .warning: "33", .dim: "2"]
+        for role in TextRole.allCases {
+            #expect(on.paint(role, "x") == "\u{1B}[\(expected[role] ?? "?")mx\u{1B}[0m", "\(role)")
+            #expect(TextStyle(enabled: false).paint(role, "x") == "x")
+        }
+    }
+}

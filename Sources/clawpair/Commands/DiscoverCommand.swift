@@ -203,13 +203,7 @@ struct DiscoverCommand: ParsableCommand {
         } else {
             for (index, gateway) in scan.gateways.enumerated() {
                 if index > 0 { context.print("") }
-                context.stdout.write(gateway.textBlock { role, text in
-                    switch role {
-                    case .title: context.style.bold(text)
-                    case .warning: context.style.yellow(text)
-                    case .dim: context.style.dim(text)
-                    }
-                })
+                context.stdout.write(gateway.textBlock(paint: context.style.paint))
             }
         }
         if scan.gateways.isEmpty {
