@@ -14,10 +14,10 @@ final class Captured: TextSink {
 }
 
 /// A context writing to captures, with `stdin` as standard input.
-func context(environment: [String: String] = [:], stdin: [UInt8] = [], stdinIsTTY: Bool = false,
+func context(environment: [String: String] = [:], stdin: [UInt8] = [], stdinIsTTY: Bool = false, stderrIsTTY: Bool = false,
              globals: GlobalOptions = GlobalOptions()) -> (CommandContext, stdout: Captured, stderr: Captured) {
     let out = Captured(), err = Captured()
-    let context = CommandContext(stdout: out, stderr: err, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: stdinIsTTY,
+    let context = CommandContext(stdout: out, stderr: err, stdoutIsTTY: false, stderrIsTTY: stderrIsTTY, stdinIsTTY: stdinIsTTY,
                                  environment: environment, globals: globals, nowMs: 1_000_000,
                                  readStandardInput: { limit in Array(stdin.prefix(limit)) })
     return (context, out, err)
@@ -108,6 +108,20 @@ struct SpinnerTests {
         #expect(!Spinner.shouldShow(stderrIsTTY: true, environment: [:], json: false, watch: false, quiet: false, verbose: true))
         #expect(Spinner.frames(environment: ["LANG": "de_DE.UTF-8"]).first == "⠋")
         #expect(Spinner.frames(environment: ["LC_ALL": "C", "LANG": "de_DE.UTF-8"]) == ["|", "/", "-", "\\"])
+    }
+
+    @Test("started for a command's context only when it should show, on its standard error")
+    func startInContext() throws {
+        #expect(Spinner.start("Working", in: context().0) == nil)
+        var json = GlobalOptions()
+        json.json = true
+        #expect(Spinner.start("Working", in: context(stderrIsTTY: true, globals: json).0) == nil)
+        #expect(Spinner.start("Working", in: context(stderrIsTTY: true).0, watch: true) == nil)
+        let (shown, _, err) = context(environment: ["LANG": "C"], stderrIsTTY: true)
+        let spinner = try #require(Spinner.start("Working", in: shown))
+        while err.value.isEmpty { usleep(1000) }
+        spinner.stop()
+        #expect(err.value.hasPrefix("\r| Working"))
     }
 }
 

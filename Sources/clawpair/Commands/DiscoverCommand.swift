@@ -169,7 +169,6 @@ struct DiscoverCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let verbose = context.globals.verbosity > 0
         if watch {
             // --watch runs until interrupted unless --timeout is given.
             try browser(timeout: timeoutGiven ? .milliseconds(timeoutMs) : .seconds(365 * 86_400)).watch(note: context.verboseNote, onTruncated: { cut in
@@ -180,15 +179,11 @@ struct DiscoverCommand: ParsableCommand {
             }
             return .success
         }
-        let spinner = Spinner.shouldShow(stderrIsTTY: context.stderrIsTTY, environment: context.environment,
-                                         json: context.globals.json, watch: watch, quiet: context.globals.quiet,
-                                         verbose: verbose)
-            ? Spinner(sink: context.stderr, message: "Searching for gateways", frames: Spinner.frames(environment: context.environment))
-            : nil
+        let spinner = Spinner.start("Searching for gateways", in: context)
         defer { spinner?.stop() }
         let scan = try browser(timeout: .milliseconds(timeoutMs)).scan(note: context.verboseNote)
         spinner?.stop()
-        if !verbose {
+        if context.globals.verbosity == 0 {
             // A dead DNS server is worth a word without -v (-v has it among the notes).
             for failure in scan.failedDomains {
                 context.note(TerminalText.sanitize("warning: wide-area: \(failure.domain): \(failure.reason)",
