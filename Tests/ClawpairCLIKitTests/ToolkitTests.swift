@@ -219,3 +219,18 @@ struct TextStylePaintTests {
         }
     }
 }
+
+/// Text from standard input, with a prompt for a person at a terminal.
+@Suite("CommandContext.readText")
+struct ReadTextTests {
+    @Test("the prompt only at a terminal; UTF-8 text, nil for other bytes, cut at the limit")
+    func prompts() throws {
+        let (piped, _, pipedErr) = context(stdin: Array("code\n".utf8))
+        #expect(try piped.readText(prompting: "Paste:", limit: 64) == "code\n")
+        #expect(pipedErr.value == "")
+        let (typed, _, typedErr) = context(stdin: Array("abcdef".utf8), stdinIsTTY: true)
+        #expect(try typed.readText(prompting: "Paste:", limit: 3) == "abc")
+        #expect(typedErr.value == "Paste:\n")
+        #expect(try context(stdin: [0xFF, 0xFE]).0.readText(prompting: "Paste:", limit: 64) == nil)
+    }
+}

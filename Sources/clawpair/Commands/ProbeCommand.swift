@@ -201,9 +201,8 @@ struct ProbeCommand: ParsableCommand {
         for candidate in candidates {
             let text: String
             if candidate == "-" {
-                if context.stdinIsTTY { context.note("Paste the setup code, then press Ctrl-D:") }
-                let bytes = try context.readStandardInput(SetupCode.maxInputBytes)
-                guard let decoded = String(validating: bytes, as: UTF8.self) else {
+                guard let decoded = try context.readText(prompting: "Paste the setup code, then press Ctrl-D:",
+                                                         limit: SetupCode.maxInputBytes) else {
                     throw GeneralError("standard input is not UTF-8 text", hint: "pipe in the setup code itself")
                 }
                 text = decoded
