@@ -18,7 +18,7 @@
 //                        uses ClawpairCore, ClawpairConfig, ClawpairDiscovery, ClawpairAvahi, ClawpairProbe
 //   ClawpairGateway      gateway RPC client: frames, signed connect, devices/nodes RPCs, pairing, the
 //                        paired-gateways registry (ClawpairProbe only to race routes)
-//                        uses ClawpairCore, ClawpairTransport, ClawpairWebSocket, ClawpairIdentity,
+//                        uses ClawpairCore, ClawpairDNS, ClawpairTransport, ClawpairWebSocket, ClawpairIdentity,
 //                        ClawpairProbe, ClawpairSetupCode, ClawpairConfig
 //   ClawpairProbe        race gateway routes: TCP → TLS (pinning) → WebSocket → connect.challenge; the report's JSON
 //                        uses ClawpairCore, ClawpairTransport, ClawpairWebSocket, ClawpairSetupCode
@@ -128,7 +128,7 @@ let package = Package(
         .target(name: "ClawpairTransport", dependencies: ["ClawpairCore", "COpenSSLShims", "ClawpairMDNS"]),
         .target(name: "ClawpairProbe", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
                                                       "ClawpairSetupCode"]),
-        .target(name: "ClawpairGateway", dependencies: ["ClawpairCore", "ClawpairTransport", "ClawpairWebSocket",
+        .target(name: "ClawpairGateway", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairTransport", "ClawpairWebSocket",
                                                         "ClawpairIdentity", "ClawpairProbe", "ClawpairSetupCode", "ClawpairConfig"]),
 
         // Advertising a gateway: the OpenClaw config's beacon, health-gated registration with avahi-daemon.

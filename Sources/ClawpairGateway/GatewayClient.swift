@@ -73,6 +73,8 @@ public struct GatewayClientConfiguration: Sendable {
 public final class GatewayClient {
     private enum Phase: Equatable {
         case idle, dialing, tls, upgrading, awaitingChallenge, ready, connecting, open, finished
+        /// `connect` was refused with `waitForResolution`; the socket stays open for `device.pair.resolved`.
+        case awaitingResolution
     }
 
     /// Where it connects.
@@ -111,6 +113,8 @@ public final class GatewayClient {
     private var messageLimit = GatewayMessageLimit.preConnect(bytes: GatewayFrames.preConnectMaxBytes)
     /// The phase a wait timed out in (before the failure ended the connection).
     private var phaseAtTimeout = Phase.idle
+    /// Whether a refused `connect` with `waitForResolution` keeps the socket open.
+    private var holdsForResolution = false
 
     public init(endpoint: GatewayEndpoint, configuration: GatewayClientConfiguration = GatewayClientConfiguration(),
                 resolver: any HostResolver = SystemResolver(), clock: any MonotonicClock = SystemMonotonicClock()) throws(GatewayError) {
@@ -232,11 +236,14 @@ public final class GatewayClient {
     // MARK: Connecting
 
     /// Sends `connect` with the device block signed over the challenge, and waits for the
-    /// answer. A refusal closes the connection; the error says why and what to do.
+    /// answer. A refusal closes the connection; the error says why and what to do. With
+    /// `holdForResolution`, a pairing-required refusal that offers `waitForResolution` leaves
+    /// the socket open for ``awaitPairingResolution(_:timeout:)``.
     @discardableResult
     public func connect(_ request: ConnectRequest, identity: DeviceIdentity, timeout: Duration,
-                        nowMs: () -> Int64 = WallClock.nowMs) throws(GatewayError) -> HelloOK {
+                        nowMs: () -> Int64 = WallClock.nowMs, holdForResolution: Bool = false) throws(GatewayError) -> HelloOK {
         guard phase == .ready, let challenge else { throw failure ?? .notConnected }
+        holdsForResolution = holdForResolution
         let params: JSONValue
         do {
             params = try request.params(identity: identity, challenge: challenge, nowMs: nowMs())
@@ -260,6 +267,28 @@ public final class GatewayClient {
                                  maxMessageSize: messageLimit.bytes)
         startWatchdog(tick: .milliseconds(hello.tickIntervalMs))
         return hello
+    }
+
+    /// After ``connect(_:identity:timeout:nowMs:holdForResolution:)`` threw a pairing-required
+    /// refusal with `waitForResolution`: waits up to `timeout` on the same socket for the
+    /// gateway's `device.pair.resolved` about `pairing`'s request. Returns its decision, or nil
+    /// when time ran out or the gateway closed the socket (a newer connect of this device
+    /// superseded the waiter, or the gateway restarted): then connect again. Closes the
+    /// connection in every case.
+    public func awaitPairingResolution(_ pairing: PairingRequired, timeout: Duration) -> PairingDecision? {
+        defer { close() }
+        guard phase == .awaitingResolution, failure == nil else { return nil }
+        let deadline = loop.clock.now.advanced(by: timeout)
+        var decision: PairingDecision?
+        runLoop(until: deadline) {
+            while decision == nil, !self.events.isEmpty {
+                let event = self.takeEvent()
+                guard event.name == "device.pair.resolved" else { continue }
+                decision = PairingDecision(resolvedEvent: event.payload, requestId: pairing.requestId, deviceId: pairing.deviceId)
+            }
+            return decision != nil
+        }
+        return decision
     }
 
     // MARK: Calls and events
@@ -319,6 +348,16 @@ public final class GatewayClient {
         guard let response = responses.removeValue(forKey: id) else { throw .notConnected }
         if response.ok { return response.payload ?? .null }
         let shape = response.error ?? GatewayErrorShape(code: "UNKNOWN", message: "")
+        if isConnect, case .pairingRequired(let pairing) = GatewayError.connectFailure(shape), pairing.waitForResolution,
+           failure == nil {
+            // The gateway keeps this socket for device.pair.resolved (and closes it on any RPC).
+            if holdsForResolution {
+                phase = .awaitingResolution
+            } else {
+                close()
+            }
+            throw .pairingRequired(pairing)
+        }
         if isConnect {
             // The gateway closes after a refused connect; wait briefly for its close frame (the
             // reason may carry the pairing requestId), which the connection answers. When none
@@ -507,6 +546,7 @@ public final class GatewayClient {
     private var phaseDescription: String {
         switch phase {
         case .connecting: return "connect"
+        case .awaitingResolution: return "the wait for approval"
         case .open: return "the session"
         default: return "the handshake"
         }

@@ -17,9 +17,14 @@ public struct PairingRequired: Sendable, Equatable {
     /// `wait_then_retry` for a waiting node.
     public var recommendedNextStep: String?
     public var remediationHint: String?
+    /// The gateway keeps the refused connect's socket open and pushes `device.pair.resolved`
+    /// to it when an operator decides (2026.7+; `connect-error-details.ts`). Without it the
+    /// client closes and retries.
+    public var waitForResolution: Bool
 
     public init(requestId: String? = nil, reason: String? = nil, deviceId: String? = nil, requestedRole: String? = nil,
-                requestedScopes: [String] = [], recommendedNextStep: String? = nil, remediationHint: String? = nil) {
+                requestedScopes: [String] = [], recommendedNextStep: String? = nil, remediationHint: String? = nil,
+                waitForResolution: Bool = false) {
         self.requestId = requestId
         self.reason = reason
         self.deviceId = deviceId
@@ -27,6 +32,7 @@ public struct PairingRequired: Sendable, Equatable {
         self.requestedScopes = requestedScopes
         self.recommendedNextStep = recommendedNextStep
         self.remediationHint = remediationHint
+        self.waitForResolution = waitForResolution
     }
 
     /// Reads the details of a `NOT_PAIRED`/`PAIRING_REQUIRED` error; the request id falls back to
@@ -40,6 +46,7 @@ public struct PairingRequired: Sendable, Equatable {
         requestedScopes = (details?["requestedScopes"]?.arrayValue ?? []).compactMap(\.stringValue)
         recommendedNextStep = details?["recommendedNextStep"]?.stringValue
         remediationHint = details?["remediationHint"]?.stringValue
+        waitForResolution = details?["waitForResolution"]?.boolValue ?? false
     }
 
     /// `<id>` from a close reason ending in `(requestId: <id>)`.
@@ -54,9 +61,42 @@ public struct PairingRequired: Sendable, Equatable {
         return nil
     }
 
-    /// Whether `shape` is a pairing-required answer.
+    /// Whether `shape` is a pairing-required answer (a `NOT_PAIRED` whose detail code is not
+    /// one of the terminal ``PairingDecision`` codes).
     public static func matches(_ shape: GatewayErrorShape) -> Bool {
-        shape.code == "NOT_PAIRED" || shape.detailCode == "PAIRING_REQUIRED"
+        guard PairingDecision(detailCode: shape.detailCode) == nil else { return false }
+        return shape.code == "NOT_PAIRED" || shape.detailCode == "PAIRING_REQUIRED"
+    }
+}
+
+/// How an operator (or the gateway's expiry) resolved a pending pairing request: the
+/// `decision` of `device.pair.resolved` (`approved`, `rejected`; clients also accept `expired`),
+/// or the detail codes `PAIRING_REJECTED` / `PAIRING_EXPIRED` a refused connect can carry
+/// (`packages/gateway-protocol/src/connect-error-details.ts`).
+public enum PairingDecision: String, Sendable, Equatable {
+    /// The request was approved: connecting again succeeds.
+    case approved
+    /// An operator rejected the request (or a newer request replaced it).
+    case rejected
+    /// The request expired before anyone decided.
+    case expired
+
+    /// The decision a refused connect's detail code states, if any.
+    public init?(detailCode: String?) {
+        switch detailCode {
+        case "PAIRING_REJECTED": self = .rejected
+        case "PAIRING_EXPIRED": self = .expired
+        default: return nil
+        }
+    }
+
+    /// The decision of a `device.pair.resolved` payload for `requestId` (and `deviceId` when
+    /// given); nil when the event is about another request or carries an unknown decision.
+    public init?(resolvedEvent payload: JSONValue?, requestId: String?, deviceId: String?) {
+        guard let payload, let id = payload["requestId"]?.stringValue, id == requestId else { return nil }
+        if let deviceId, let other = payload["deviceId"]?.stringValue, other != deviceId { return nil }
+        guard let text = payload["decision"]?.stringValue, let decision = PairingDecision(rawValue: text) else { return nil }
+        self = decision
     }
 }
 
@@ -119,6 +159,18 @@ public enum GatewayError: Error, Sendable, Equatable {
     case frameTooLarge(size: Int, limit: GatewayMessageLimit)
     /// The device must be approved first.
     case pairingRequired(PairingRequired)
+    /// The pending pairing request was rejected (`PAIRING_REJECTED`, or `device.pair.resolved`
+    /// with decision `rejected`): connecting again makes a new request.
+    case pairingRejected(requestId: String?)
+    /// The pending pairing request expired before an operator decided (`PAIRING_EXPIRED`).
+    case pairingExpired(requestId: String?)
+    /// The credential is valid but does not cover the scopes asked for (`AUTH_SCOPE_MISMATCH`).
+    case scopeMismatch(GatewayErrorShape)
+    /// The gateway admits this client's protocol range no longer (`PROTOCOL_MISMATCH`).
+    case protocolMismatch(GatewayErrorShape)
+    /// The gateway wants a client of its own release (`CLIENT_VERSION_MISMATCH`, sent to node
+    /// clients of the gateway's own install).
+    case clientVersionMismatch(GatewayErrorShape)
     /// Wrong or missing token/password, or an invalid bootstrap token.
     case authRejected(GatewayErrorShape)
     /// The device proof was refused: signature, nonce, clock skew, key or id.
@@ -160,6 +212,18 @@ extension GatewayError: ClawpairError {
             if let reason = pairing.reason { text += " (\(TerminalText.sanitize(reason, maxScalars: 40)))" }
             if let id = pairing.requestId { text += "; pairing request \(TerminalText.sanitize(id, maxScalars: 80)) is pending" }
             return text
+        case .pairingRejected(let id):
+            return "the gateway rejected pairing request \(Self.describe(requestId: id))"
+        case .pairingExpired(let id):
+            return "pairing request \(Self.describe(requestId: id)) expired before an operator approved it"
+        case .scopeMismatch(let shape):
+            return "the credential does not cover the scopes asked for: \(Self.describe(shape))"
+        case .protocolMismatch(let shape):
+            return "the gateway does not speak this client's protocol: \(Self.protocolRange(shape))"
+        case .clientVersionMismatch(let shape):
+            let client = shape.details?["clientVersion"]?.stringValue.map { TerminalText.sanitize($0, maxScalars: 40) } ?? "?"
+            let gateway = shape.details?["gatewayVersion"]?.stringValue.map { TerminalText.sanitize($0, maxScalars: 40) } ?? "?"
+            return "the gateway refused client version \(client): it wants its own version \(gateway) [CLIENT_VERSION_MISMATCH]"
         case .authRejected(let shape):
             return "the gateway refused the credentials: \(Self.describe(shape))"
         case .deviceAuthRejected(let shape):
@@ -189,6 +253,11 @@ extension GatewayError: ClawpairError {
         case .closed, .protocolViolation, .frameTooLarge: return nil
         case .pairingRequired(let pairing):
             return "approve it on the gateway host: openclaw devices approve \(pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>")"
+        case .pairingRejected: return "pair again if that was a mistake, and ask the operator to approve the new request"
+        case .pairingExpired: return "pair again and have the request approved while it is pending"
+        case .scopeMismatch: return "review the device's approved scopes on the gateway; a pending upgrade must be approved first"
+        case .protocolMismatch: return "update clawpair or the gateway so their protocol versions overlap"
+        case .clientVersionMismatch: return "run a client of the gateway's own version"
         case .authRejected:
             return "pass the gateway's shared token or password"
         case .deviceAuthRejected(let shape):
@@ -208,7 +277,18 @@ extension GatewayError: ClawpairError {
 
     /// Classifies a failed `connect` response.
     public static func connectFailure(_ shape: GatewayErrorShape, closeReason: String? = nil) -> GatewayError {
+        switch PairingDecision(detailCode: shape.detailCode) {
+        case .rejected: return .pairingRejected(requestId: shape.details?["requestId"]?.stringValue)
+        case .expired: return .pairingExpired(requestId: shape.details?["requestId"]?.stringValue)
+        case .approved, nil: break
+        }
         if PairingRequired.matches(shape) { return .pairingRequired(PairingRequired(shape, closeReason: closeReason)) }
+        switch shape.detailCode {
+        case "AUTH_SCOPE_MISMATCH": return .scopeMismatch(shape)
+        case "PROTOCOL_MISMATCH": return .protocolMismatch(shape)
+        case "CLIENT_VERSION_MISMATCH": return .clientVersionMismatch(shape)
+        default: break
+        }
         let detail = shape.detailCode ?? ""
         if detail.hasPrefix("DEVICE_AUTH_") { return .deviceAuthRejected(shape) }
         if detail.hasPrefix("AUTH_") || shape.code == "UNAUTHORIZED" { return .authRejected(shape) }
@@ -236,6 +316,26 @@ extension GatewayError: ClawpairError {
         return text
     }
 
+    /// A request id for a message (sanitized), or "(no id given)".
+    public static func describe(requestId: String?) -> String {
+        requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "(no id given)"
+    }
+
+    /// "the gateway speaks protocol 4, this client 3…3 [PROTOCOL_MISMATCH]" from what the
+    /// details carry (`expectedProtocol`, and the client's range as the gateway read it).
+    static func protocolRange(_ shape: GatewayErrorShape) -> String {
+        let details = shape.details
+        func number(_ key: String) -> String? {
+            guard let value = details?[key]?.int64Value, (0...1000).contains(value) else { return nil }
+            return String(value)
+        }
+        var parts: [String] = []
+        if let expected = number("expectedProtocol") { parts.append("the gateway speaks protocol \(expected)") }
+        let low = number("minProtocol") ?? number("clientMinProtocol"), high = number("maxProtocol") ?? number("clientMaxProtocol")
+        if let low, let high { parts.append("this client \(low == high ? low : "\(low)…\(high)")") }
+        return (parts.isEmpty ? describe(shape) : parts.joined(separator: ", ")) + " [PROTOCOL_MISMATCH]"
+    }
+
     static func deviceAuthReason(_ shape: GatewayErrorShape) -> String {
         switch shape.detailCode {
         case "DEVICE_AUTH_SIGNATURE_INVALID": return "the signature does not verify [DEVICE_AUTH_SIGNATURE_INVALID]"
@@ -244,6 +344,7 @@ extension GatewayError: ClawpairError {
         case "DEVICE_AUTH_NONCE_REQUIRED": return "the gateway requires a signed nonce [DEVICE_AUTH_NONCE_REQUIRED]"
         case "DEVICE_AUTH_DEVICE_ID_MISMATCH": return "the deviceId is not the public key's [DEVICE_AUTH_DEVICE_ID_MISMATCH]"
         case "DEVICE_AUTH_PUBLIC_KEY_INVALID": return "the public key is not usable [DEVICE_AUTH_PUBLIC_KEY_INVALID]"
+        case "DEVICE_AUTH_INVALID": return "the device block failed the gateway's checks [DEVICE_AUTH_INVALID]"
         default: return describe(shape)
         }
     }

@@ -10,8 +10,16 @@ import ClawpairTransport
 // Pairing this machine with a gateway from a setup code, as one call:
 //
 //   decode (the caller) → credential from the code → probe its routes → bootstrap connect with
-//   the device identity → while the gateway answers NOT_PAIRED: wait for an operator (backing off
-//   1 s, 2 s, … 5 s, until `wait` runs out) → keep the issued token(s) → one registry transaction.
+//   the device identity → while the gateway answers NOT_PAIRED: wait for an operator (on the
+//   refused socket when the gateway offers `waitForResolution`, else backing off 1 s, 2 s, … 5 s
+//   between attempts, until `wait` runs out) → keep the issued token(s) → one registry transaction.
+//
+// Gateways since 2026.7 (`packages/gateway-protocol/src/connect-error-details.ts`, the Control
+// UI's client in `ui/`) mark the pairing refusal `waitForResolution`, keep that socket open and
+// push `device.pair.resolved {requestId, deviceId, decision}` to it: approved → connect again at
+// once; rejected or expired → stop (``PairingError/rejected(requestId:reason:)``,
+// ``PairingError/requestExpired(requestId:)``). A refusal whose detail code is
+// `PAIRING_REJECTED` / `PAIRING_EXPIRED` means the same.
 //
 // The gateway, the network and time are injected (`PairingTransport`, `PairingClock`), so the
 // waiting, rejection, expiry and superseded-request paths are tested without sockets or sleeps.
@@ -26,7 +34,8 @@ public enum PairingProgress: Sendable, Equatable {
     case reachable(url: String)
     /// The gateway made a pairing request for this device; an operator must approve it.
     case pending(PairingRequired)
-    /// Still pending, `elapsed` after the first pending answer (reported before each retry).
+    /// Still pending, `elapsed` after the first pending answer (reported at most once per
+    /// ``PairingOptions/progressInterval``, when a retry or a held socket's piece ends).
     case stillWaiting(elapsed: Duration, requestId: String?)
     /// The gateway answered with another request than the one pending (a new id).
     case superseded(PairingRequired)
@@ -51,8 +60,12 @@ public enum PairingError: Error, Sendable, CustomStringConvertible {
     case noRoute(failures: [(url: String, reason: String)], trustFailure: Bool)
     /// The request was still pending when `wait` ran out.
     case notApproved(requestId: String?, waitedMs: Int64)
-    /// The gateway closed the connection while the request was pending (1008): rejected.
+    /// The request was rejected: `device.pair.resolved` said so (`reason` empty), the refusal
+    /// carried `PAIRING_REJECTED`, or the gateway closed the connection while the request was
+    /// pending (1008, `reason` its close reason).
     case rejected(requestId: String?, reason: String)
+    /// The pending request expired on the gateway before an operator decided.
+    case requestExpired(requestId: String?)
     /// Talking to the gateway failed otherwise.
     case gateway(GatewayError)
     /// The probe could not be set up.
@@ -71,7 +84,11 @@ public enum PairingError: Error, Sendable, CustomStringConvertible {
             return "no route of the setup code reached the gateway (\(failures.map { "\($0.url): \($0.reason)" }.joined(separator: "; ")))"
         case .notApproved(let id, let waitedMs):
             return "pairing request \(id.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "") was not approved within \(DurationText.describe(milliseconds: waitedMs))"
-        case .rejected(_, let reason): return "the gateway closed the connection: \(TerminalText.sanitize(reason, maxScalars: 200))"
+        case .rejected(let id, let reason):
+            if reason.isEmpty { return "pairing request \(GatewayError.describe(requestId: id)) was rejected on the gateway" }
+            return "the gateway closed the connection: \(TerminalText.sanitize(reason, maxScalars: 200))"
+        case .requestExpired(let id):
+            return "pairing request \(GatewayError.describe(requestId: id)) expired on the gateway before an operator approved it"
         case .gateway(let error): return error.message
         case .transport(let error): return error.message
         case .identity(let error): return (error as? any ClawpairError)?.message ?? "\(error)"
@@ -98,6 +115,25 @@ public struct PairingResult: Sendable, Equatable {
     public var requestId: String?
     /// Whether this gateway became the selected one (no gateway was selected before).
     public var becameActive: Bool
+    /// A node paired with a gateway that approves a node's commands as a second step (2026.7+:
+    /// its hello-ok lists methods but no longer `node.pair.request`); unless the setup code's
+    /// enrollment approved them, an operator still has to (`node.pair.approve`).
+    public var commandApprovalFollows = false
+
+    /// `{"ok": true, "gateway": {id, name, urls, tlsFingerprint}, "deviceId", "role", "scopes",
+    /// "url", "requestId", "tokens": [{role, scopes}]}`: no token value.
+    public var json: JSONValue {
+        .object([
+            ("ok", true),
+            ("gateway", .object([("id", .string(gateway.id)), ("name", .string(gateway.name)),
+                                 ("urls", .array(gateway.urls.map(JSONValue.string))),
+                                 ("tlsFingerprint", gateway.tlsFingerprint.map(JSONValue.string) ?? .null)])),
+            ("deviceId", .string(deviceId)), ("role", .string(token.role)),
+            ("scopes", .array(token.scopes.map(JSONValue.string))), ("url", .string(url)),
+            ("requestId", requestId.map(JSONValue.string) ?? .null),
+            ("tokens", .array(tokens.map { .object([("role", .string($0.role)), ("scopes", .array($0.scopes.map(JSONValue.string)))]) })),
+        ])
+    }
 }
 
 /// What to pair as, and how long to try.
@@ -121,6 +157,9 @@ public struct PairingOptions: Sendable, Equatable {
     public var clientVersion: String
     /// `client.platform` of the connect request, e.g. `Linux 6.8.0`.
     public var platform: String
+    /// How often a long wait reports ``PairingProgress/stillWaiting(elapsed:requestId:)``, and
+    /// the longest piece a held socket waits before asking again (default 30 s, at least 1 s).
+    public var progressInterval: Duration = .seconds(30)
 
     /// Options with the command line's defaults: 5 minutes of waiting, 10 s per attempt.
     public init(role: GatewayRole = .node, deviceName: String, gatewayName: String? = nil, wait: Duration = .seconds(300),
@@ -152,6 +191,15 @@ public struct PairingHello: Sendable, Equatable {
     }
 }
 
+/// One connect attempt's outcome: paired, or pending (with the gateway's decision when it held
+/// the socket and pushed `device.pair.resolved` in time).
+public enum PairingAttempt: Sendable, Equatable {
+    /// hello-ok.
+    case paired(PairingHello)
+    /// Pairing required; `decision` is nil when the gateway did not decide while the socket was held.
+    case pending(PairingRequired, decision: PairingDecision?)
+}
+
 /// How pairing reaches the gateway. ``NetworkPairingTransport`` dials it; tests answer in-process.
 public protocol PairingTransport {
     /// Races `routes` as `clawpair probe` does and reports which answered.
@@ -160,6 +208,25 @@ public protocol PairingTransport {
     /// closes. A pending device gets ``GatewayError/pairingRequired(_:)``.
     func connect(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity,
                  timeout: Duration) throws(GatewayError) -> PairingHello
+    /// One attempt that, when the gateway answers pairing-required with `waitForResolution`,
+    /// waits on that socket up to `resolutionWait` for its decision; `pending` hears the
+    /// pairing-required answer as soon as it arrives (before the wait). The default calls
+    /// ``connect(_:to:identity:timeout:)`` and never waits.
+    func attempt(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity, timeout: Duration,
+                 resolutionWait: Duration, pending: (PairingRequired) -> Void) throws(GatewayError) -> PairingAttempt
+}
+
+extension PairingTransport {
+    public func attempt(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity, timeout: Duration,
+                        resolutionWait: Duration, pending: (PairingRequired) -> Void) throws(GatewayError) -> PairingAttempt {
+        do {
+            return .paired(try connect(request, to: endpoint, identity: identity, timeout: timeout))
+        } catch {
+            guard case .pairingRequired(let pairing) = error else { throw error }
+            pending(pairing)
+            return .pending(pairing, decision: nil)
+        }
+    }
 }
 
 /// The real network: ClawpairProbe's `Prober`, then a `GatewayClient` per attempt.
@@ -183,6 +250,22 @@ public struct NetworkPairingTransport: PairingTransport {
         try session.open(timeout: timeout)
         let hello = try session.connect(request, identity: identity, timeout: timeout)
         return PairingHello(hello: hello, certificateFingerprint: session.certificate?.fingerprint)
+    }
+
+    public func attempt(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity, timeout: Duration,
+                        resolutionWait: Duration, pending: (PairingRequired) -> Void) throws(GatewayError) -> PairingAttempt {
+        let session = try GatewayClient(endpoint: endpoint, configuration: configuration)
+        defer { session.close() }
+        try session.open(timeout: timeout)
+        do {
+            let hello = try session.connect(request, identity: identity, timeout: timeout, holdForResolution: resolutionWait > .zero)
+            return .paired(PairingHello(hello: hello, certificateFingerprint: session.certificate?.fingerprint))
+        } catch {
+            guard case .pairingRequired(let pairing) = error else { throw error }
+            pending(pairing)
+            guard pairing.waitForResolution, resolutionWait > .zero else { return .pending(pairing, decision: nil) }
+            return .pending(pairing, decision: session.awaitPairingResolution(pairing, timeout: resolutionWait))
+        }
     }
 }
 
@@ -250,7 +333,11 @@ public struct GatewayPairing {
     }
 
     /// The credential the code carries: its bootstrap token, else its token, else its password.
-    public var credential: ConnectAuth? {
+    public var credential: ConnectAuth? { Self.credential(of: setup) }
+
+    /// The credential `setup` carries (nil for a code or URL that only names a gateway, which
+    /// is no secret).
+    public static func credential(of setup: DecodedSetup) -> ConnectAuth? {
         if let bootstrap = setup.bootstrapToken { return ConnectAuth(bootstrapToken: bootstrap) }
         if let token = setup.token { return ConnectAuth(token: token) }
         if let password = setup.password { return ConnectAuth(password: password) }
@@ -320,8 +407,11 @@ public struct GatewayPairing {
         }
         let (record, becameActive) = try commit(issued, endpoint: endpoint, deviceId: device.deviceId,
                                                 certificateFingerprint: answer.certificateFingerprint)
-        return PairingResult(gateway: record, url: endpoint.url, deviceId: device.deviceId, token: token, tokens: issued,
-                             requestId: requestId, becameActive: becameActive)
+        var result = PairingResult(gateway: record, url: endpoint.url, deviceId: device.deviceId, token: token, tokens: issued,
+                                   requestId: requestId, becameActive: becameActive)
+        let methods = answer.hello.methods
+        result.commandApprovalFollows = options.role == .node && !methods.isEmpty && !methods.contains("node.pair.request")
+        return result
     }
 
     /// Hand-off tokens are kept only from a bootstrap connect over wss://, or over ws:// to a
@@ -330,41 +420,54 @@ public struct GatewayPairing {
         bootstrap && (endpoint.tls || endpoint.allowsPlaintext)
     }
 
-    /// Connects until the gateway answers with hello-ok, the request is rejected, or `wait`
-    /// runs out; returns the hello and the last pending request id.
+    /// Connects until the gateway answers with hello-ok, the request is rejected or expires, or
+    /// `wait` runs out; returns the hello and the last pending request id.
     private func waitForApproval(_ request: ConnectRequest, endpoint: GatewayEndpoint, identity: DeviceIdentity,
                                  progress: (PairingProgress) -> Void) throws(PairingError) -> (PairingHello, String?) {
         let wait = min(max(options.wait, .zero), Self.maxWait)
         let start = clock.now
         let deadline = start + wait
+        let interval = max(options.progressInterval, .seconds(1))
         var pending: PairingRequired?
         var firstPending = start
+        var reported = start
         var backoff = Self.firstBackoff
         while true {
+            let pairing: PairingRequired
+            let decision: PairingDecision?
+            let before = clock.now
+            let held = min(max(deadline - before, .zero), interval)
             do {
-                let answer = try transport.connect(request, to: endpoint, identity: identity, timeout: options.timeout)
-                progress(.approved(requestId: pending?.requestId))
-                return (answer, pending?.requestId)
-            } catch {
-                switch error {
-                case .pairingRequired(let pairing):
+                let attempt = try transport.attempt(request, to: endpoint, identity: identity, timeout: options.timeout,
+                                                    resolutionWait: held) { answer in
                     if let previous = pending {
-                        if previous.requestId != pairing.requestId {
-                            progress(.superseded(pairing))
-                        } else {
-                            progress(.stillWaiting(elapsed: clock.now - firstPending, requestId: pairing.requestId))
+                        if previous.requestId != answer.requestId {
+                            progress(.superseded(answer))
+                        } else if clock.now - reported >= interval {
+                            reported = clock.now
+                            progress(.stillWaiting(elapsed: clock.now - firstPending, requestId: answer.requestId))
                         }
                     } else {
                         firstPending = clock.now
-                        progress(.pending(pairing))
+                        reported = clock.now
+                        progress(.pending(answer))
                     }
-                    pending = pairing
-                    guard clock.now + backoff < deadline else {
-                        progress(.expired(requestId: pairing.requestId))
-                        throw .notApproved(requestId: pairing.requestId, waitedMs: Self.milliseconds(wait))
-                    }
-                    clock.sleep(for: backoff)
-                    backoff = min(backoff + .seconds(1), Self.maxBackoff)
+                    pending = answer
+                }
+                switch attempt {
+                case .paired(let answer):
+                    progress(.approved(requestId: pending?.requestId))
+                    return (answer, pending?.requestId)
+                case .pending(let answer, let resolved):
+                    (pairing, decision) = (answer, resolved)
+                }
+            } catch {
+                switch error {
+                case .pairingRejected(let id):
+                    progress(.rejected(requestId: id ?? pending?.requestId))
+                    throw .rejected(requestId: id ?? pending?.requestId, reason: "")
+                case .pairingExpired(let id):
+                    throw .requestExpired(requestId: id ?? pending?.requestId)
                 case .closed(let code, let reason, _) where pending != nil && code == 1008:
                     // A rejected request: the gateway refuses the device until it asks again.
                     progress(.rejected(requestId: pending?.requestId))
@@ -373,6 +476,32 @@ public struct GatewayPairing {
                     throw .gateway(error)
                 }
             }
+            pending = pairing
+            switch decision {
+            case .approved?:
+                backoff = Self.firstBackoff
+                continue  // connect again at once: this one gets hello-ok
+            case .rejected?:
+                progress(.rejected(requestId: pairing.requestId))
+                throw .rejected(requestId: pairing.requestId, reason: "")
+            case .expired?:
+                throw .requestExpired(requestId: pairing.requestId)
+            case nil:
+                break
+            }
+            if clock.now >= deadline {
+                progress(.expired(requestId: pairing.requestId))
+                throw .notApproved(requestId: pairing.requestId, waitedMs: Self.milliseconds(wait))
+            }
+            if pairing.waitForResolution, held > .zero, clock.now - before >= held {
+                continue  // the gateway held the socket for the whole piece: ask again at once
+            }
+            guard clock.now + backoff < deadline else {
+                progress(.expired(requestId: pairing.requestId))
+                throw .notApproved(requestId: pairing.requestId, waitedMs: Self.milliseconds(wait))
+            }
+            clock.sleep(for: backoff)
+            backoff = min(backoff + .seconds(1), Self.maxBackoff)
         }
     }
 
@@ -413,8 +542,8 @@ public struct GatewayPairing {
         }
     }
 
-    /// Whole milliseconds of a duration within 0…``maxWait``.
-    static func milliseconds(_ duration: Duration) -> Int64 {
+    /// Whole milliseconds of a duration within 0…``maxWait`` (such as a progress report's `elapsed`).
+    public static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }

@@ -519,6 +519,8 @@ public struct SetupCodeRequest: Sendable, Equatable {
     public var preferRemoteURL: Bool
     /// Ask for `qrDataUrl` (`includeQr`; the gateway's default is true).
     public var includeQR: Bool
+    /// Ask for a single-use join URL (`joinUrl`, 2026.7+; the gateway wants bootstrapProfile node).
+    public var joinURL = false
 
     public init(bootstrapProfile: String? = nil, publicURL: String? = nil, preferRemoteURL: Bool = false, includeQR: Bool = false) {
         self.bootstrapProfile = bootstrapProfile
@@ -533,6 +535,7 @@ public struct SetupCodeRequest: Sendable, Equatable {
         if let publicURL { members.append(("publicUrl", .string(publicURL))) }
         if preferRemoteURL { members.append(("preferRemoteUrl", true)) }
         if let bootstrapProfile { members.append(("bootstrapProfile", .string(bootstrapProfile))) }
+        if joinURL { members.append(("joinUrl", true)) }
         return .object(members)
     }
 }

@@ -359,7 +359,7 @@ public final class OperatorSession {
     public let hello: HelloOK
     /// Limit for each call.
     public let timeout: Duration
-    private let connection: any GatewayCalling
+    let connection: any GatewayCalling
 
     /// A session over an already authenticated connection (tests use a fake one).
     public init(connection: any GatewayCalling, hello: HelloOK, plan: OperatorPlan, timeout: Duration) {
@@ -402,7 +402,7 @@ public final class OperatorSession {
     }
 
     /// Calls `method` with a closed params object and returns the payload.
-    private func call(_ method: String, _ params: [(String, JSONValue)]) throws(GatewayError) -> JSONValue {
+    func call(_ method: String, _ params: [(String, JSONValue)]) throws(GatewayError) -> JSONValue {
         try connection.call(method, params: .object(params), timeout: timeout)
     }
 

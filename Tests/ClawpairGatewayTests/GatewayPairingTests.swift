@@ -146,7 +146,9 @@ import Testing
 
     @Test("pending, still waiting, then approved: the same request each time, backing off 1 s, 2 s, 3 s")
     func waitsThenApproved() throws {
-        let (outcome, run) = try Self.pair([Self.pending("r1"), Self.pending("r1"), Self.pending("r1"), Self.hello()])
+        var options = PairingOptions(deviceName: "kitchen-pi", wait: .seconds(60))
+        options.progressInterval = .seconds(1)
+        let (outcome, run) = try Self.pair([Self.pending("r1"), Self.pending("r1"), Self.pending("r1"), Self.hello()], options: options)
         defer { Self.cleanUp(run) }
         let result = try outcome.get()
         let pending = PairingRequired(requestId: "r1", reason: "not-paired")
@@ -159,13 +161,15 @@ import Testing
         #expect(result.requestId == "r1")
     }
 
-    @Test("the backoff stops growing at 5 s")
+    @Test("the backoff stops growing at 5 s; still-waiting reports come once per progress interval")
     func backoffIsCapped() throws {
-        let answers = Array(repeating: Self.pending("r1"), count: 7) + [Self.hello()]
-        let (outcome, run) = try Self.pair(answers)
+        let answers = Array(repeating: Self.pending("r1"), count: 16) + [Self.hello()]
+        let (outcome, run) = try Self.pair(answers, options: PairingOptions(deviceName: "kitchen-pi", wait: .seconds(120)))
         defer { Self.cleanUp(run) }
         _ = try outcome.get()
-        #expect(run.clock.sleeps == [1, 2, 3, 4, 5, 5, 5].map { Duration.seconds($0) })
+        #expect(run.clock.sleeps == [1, 2, 3, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5].map { Duration.seconds($0) })
+        let still = run.progress.compactMap { if case .stillWaiting(let elapsed, _) = $0 { elapsed } else { nil } }
+        #expect(still == [.seconds(30), .seconds(60)], "after 30 s and 60 s of a 1…5 s backoff, not at every retry")
     }
 
     @Test("rejected while pending: the 1008 close is a rejection, nothing is stored")

@@ -15,11 +15,14 @@ import Glibc
 
 /// The command line of the stand-in gateway: what it accepts, how it pairs and how it misbehaves.
 public struct TestGatewayOptions: Sendable {
-    /// The setup-code generation it speaks (`--generation`).
+    /// The upstream generation it behaves as (`--generation`).
     public enum Generation: String, Sendable {
-        /// Payload `{url, urls?, bootstrapToken}`; no setupId, no downgrade, no setupStatus.
+        /// Before 2026.7: payload `{url, urls?, bootstrapToken}`; no setupId, no downgrade, no
+        /// setupStatus; a pairing refusal closes the socket at once.
         case g3
-        /// Payload adds `expiresAtMs` (and `tlsFingerprint`); results add setupId/expiresAtMs.
+        /// Current upstream (2026.7+): payload adds `expiresAtMs` (and `tlsFingerprint`);
+        /// results add setupId/expiresAtMs; a pairing refusal carries `waitForResolution` and
+        /// the socket is held for `device.pair.resolved`.
         case g4
     }
 

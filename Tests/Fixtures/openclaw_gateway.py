@@ -19,6 +19,9 @@ stdout: `ready <port>` once listening, then one JSON object per line:
     connect-refused {code, detailCode, message}
     connect-closed  {clientCloseCode}   (after a refusal: the Close code the client sent, null for none)
     pending         {requestId, deviceId, role, scopes, reason}
+    waiting         {requestId, deviceId}       (g4: a refused connect held for device.pair.resolved)
+    join            {ok}                        (g4: a GET of /j/<shortcode>)
+    resolution-sent {requestId, deviceId, decision}
     superseded      {requestId, deviceId, by}
     approved        {requestId, deviceId, silent}
     rejected        {requestId, deviceId}
@@ -26,6 +29,7 @@ stdout: `ready <port>` once listening, then one JSON object per line:
     rpc             {method, ok, code?}
     setup-code      {setupCode, setupId?, access}      (the only line that carries a secret)
     node-pending / node-approved / node-rejected        {requestId, nodeId}
+    node-renamed    {nodeId}
 Token values, passwords and bootstrap tokens are never printed, except inside the setup code.
 SIGTERM/SIGINT: a `shutdown` event to every client, close 1012, exit 0.
 
@@ -77,8 +81,14 @@ Upstream facts this follows (openclaw/openclaw; the spec cites the same files):
 - The signed token field is the first non-empty of auth.token, auth.deviceToken,
   auth.bootstrapToken (spec vectors; upstream's `??` would keep an empty auth.token).
 
+Generations (--generation): g4 is current upstream (2026.7+), g3 the older behaviour.
+- g4: the pairing refusal carries waitForResolution: true and the socket is held for
+  device.pair.resolved (see "waiting for resolution" below); g3 closes it at once (1008).
+- g4: two-step node approval (see "two-step node approval" below); node.pair.request and
+  node.pair.verify are gone (unknown method). g3 keeps them and has no command-surface step.
+
 Not modelled: auth rate limiting, trusted CIDRs and proxies, Control UI rules, a second route
-in setup codes (`urls`), join-link redemption, the SQLite store. Pre-connect frames over
+in setup codes (`urls`), the join route's rate limit, the SQLite store. Pre-connect frames over
 64 KiB close with 1009, later ones over policy.maxPayload likewise; a connect that does not
 arrive within 15 s closes with 1008; `cancel` frames are ignored.
 """
@@ -87,6 +97,7 @@ import asyncio
 import base64
 import hashlib
 import hmac
+import http
 import ipaddress
 import json
 import os
@@ -164,7 +175,9 @@ DEVICE_METHODS = ["device.pair.list", "device.pair.approve", "device.pair.reject
                   "device.pair.remove", "device.pair.rename", "device.token.rotate",
                   "device.token.revoke"]
 NODE_METHODS = ["node.list", "node.pair.list", "node.pair.approve", "node.pair.reject",
-                "node.pair.request", "node.pair.remove", "node.pair.verify"]
+                "node.pair.request", "node.pair.remove", "node.pair.verify", "node.rename"]
+# Removed in 2026.7 (g4): a node is approved by device pairing, then its command surface.
+G3_ONLY_NODE_METHODS = ["node.pair.request", "node.pair.verify"]
 
 
 def now_ms():
@@ -428,10 +441,12 @@ def validate_connect(params):
 class Refusal(Exception):
     """A handshake failure: the error shape to send and the close to follow."""
 
-    def __init__(self, code, message, details=None, close_code=1008, close_reason=None):
+    def __init__(self, code, message, details=None, close_code=1008, close_reason=None, hold=None):
         super().__init__(message)
         self.code, self.message, self.details = code, message, details
         self.close_code, self.close_reason = close_code, close_reason or message
+        # (deviceId, requestId): keep the socket for device.pair.resolved (waitForResolution, g4).
+        self.hold = hold
 
 
 class RpcError(Exception):
@@ -486,6 +501,8 @@ class Gateway:
         self.node_pending = {}
         self.node_paired = {}
         self.node_meta = {}   # deviceId -> what a role-node connect declared (caps, commands, …)
+        self.waiters = {}     # deviceId -> (Connection, requestId, future): held pairing refusals (g4)
+        self.join_codes = {}  # shortcode -> {payload, expiresAtMs}: single-use join URLs (g4)
         self.started_ms = now_ms()
         self.tls_fingerprint = None
         self.load_state()
@@ -524,7 +541,8 @@ class Gateway:
     def prune(self):
         now = now_ms()
         for request_id in [r for r, p in self.pending.items() if now - p["ts"] > self.args.pending_ttl_ms]:
-            del self.pending[request_id]
+            expired = self.pending.pop(request_id)
+            self.resolve_waiter({"requestId": request_id, "deviceId": expired["deviceId"], "decision": "expired", "ts": now})
         for request_id in [r for r, p in self.node_pending.items() if now - p["ts"] > self.args.pending_ttl_ms]:
             del self.node_pending[request_id]
         for token in [t for t, b in self.bootstrap.items() if now - b["issuedAtMs"] > self.args.bootstrap_ttl_ms]:
@@ -540,6 +558,8 @@ class Gateway:
     # ------------------------------------------------------------ broadcasts
 
     async def broadcast(self, name, payload, scope="operator.pairing"):
+        if name == "device.pair.resolved":
+            self.resolve_waiter(payload)
         for conn in list(self.connections):
             if conn.authed and conn.role == "operator" and (scope in conn.scopes or conn.is_admin):
                 await conn.event(name, payload)
@@ -555,6 +575,107 @@ class Gateway:
                 await conn.ws.close(1008, reason)
             except Exception:
                 pass
+
+    # ------------------------------------------------ two-step node approval (g4)
+    # docs/nodes/node-host.md "Pair + name": after its device pairing is approved, a node's next
+    # connect is admitted with no effective commands and creates a separate command-surface
+    # request (listed by node.pair.list, approved by node.pair.approve {requestId} → {requestId,
+    # node}; the device and node request ids differ). Bootstrap enrollment (a setup code)
+    # approves the first surface automatically.
+
+    def node_surface(self, device_id, params, conn, bootstrap):
+        if device_id in self.node_paired or any(r["nodeId"] == device_id for r in self.node_pending.values()):
+            return
+        client = params["client"]
+        surface = {"nodeId": device_id}
+        for key, source in (("displayName", "displayName"), ("platform", "platform"), ("version", "version"),
+                            ("deviceFamily", "deviceFamily"), ("modelIdentifier", "modelIdentifier")):
+            if client.get(source):
+                surface[key] = client[source]
+        surface.update({"caps": params.get("caps") or [], "commands": params.get("commands") or [], "remoteIp": conn.remote})
+        if bootstrap:
+            now = now_ms()
+            self.node_paired[device_id] = dict(surface, token=new_token(), createdAtMs=now, approvedAtMs=now)
+            self.save_state()
+            log("node-approved", requestId=None, nodeId=device_id)
+            return
+        self.create_node_request(surface)
+
+    # ------------------------------------------------------- join URLs (g4)
+    # src/pairing/join-code.ts: the shortcode is 16 random bytes as 22 base64url characters;
+    # the URL is the setup URL as https (loopback ws as http), context path kept, + /j/<code>.
+    # The gateway's /j/ route answers a plain GET once with the setup payload JSON itself
+    # (Cache-Control: no-store), and 404 {"error":"not_found"} for an unknown, expired or used
+    # code or any query. Not modelled: the 429 rate limit.
+
+    def mint_join_url(self, base, payload, expires):
+        shortcode = b64url(secrets.token_bytes(16))
+        self.join_codes[shortcode] = {"payload": dict(payload), "expiresAtMs": expires}
+        return f"{base.rstrip('/')}/j/{shortcode}"
+
+    async def join_route(self, path, request_headers):
+        marker = path.rfind("/j/")
+        if marker < 0 and not path.endswith("/j"):
+            return None  # a WebSocket upgrade (or anything else): the gateway's handler
+        shortcode = path[marker + 3:] if marker >= 0 else ""
+        now = now_ms()
+        for code in [c for c, j in self.join_codes.items() if j["expiresAtMs"] <= now]:
+            del self.join_codes[code]
+        entry = None
+        if "?" not in path and re.fullmatch(r"[A-Za-z0-9_-]{22}", shortcode):
+            entry = self.join_codes.pop(shortcode, None)
+        headers = [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")]
+        if entry is None:
+            log("join", ok=False)
+            return http.HTTPStatus.NOT_FOUND, headers, b'{"error":"not_found"}'
+        log("join", ok=True)
+        return http.HTTPStatus.OK, headers, json.dumps(entry["payload"], separators=(",", ":")).encode()
+
+    # ------------------------------------------- waiting for resolution (g4)
+    # 2026.7+ (packages/gateway-protocol/src/connect-error-details.ts; the Control UI's pairing
+    # waiter test in src/gateway): the pairing refusal carries waitForResolution, the gateway
+    # keeps that socket and pushes device.pair.resolved {requestId, deviceId, decision, ts} to it;
+    # any frame on a waiting socket closes it (1008); a newer connect of the same device
+    # supersedes the waiter (1008). Decision "expired" (which clients accept) is sent here when
+    # the pending request outlives --pending-ttl-ms: upstream's emitter was not found.
+
+    def resolve_waiter(self, payload):
+        waiter = self.waiters.get(payload.get("deviceId"))
+        if waiter is not None and waiter[1] == payload.get("requestId") and not waiter[2].done():
+            waiter[2].set_result(dict(payload))
+
+    async def hold_for_resolution(self, conn, device_id, request_id):
+        previous = self.waiters.get(device_id)
+        if previous is not None:
+            await previous[0].ws.close(1008, "superseded by a newer connect")
+        decided = asyncio.get_running_loop().create_future()
+        self.waiters[device_id] = (conn, request_id, decided)
+        log("waiting", requestId=request_id, deviceId=device_id)
+        reader = asyncio.ensure_future(conn.ws.recv())
+        expiry = asyncio.ensure_future(self.expire_later(request_id))
+        try:
+            done, _ = await asyncio.wait({reader, decided}, return_when=asyncio.FIRST_COMPLETED)
+            if decided in done:
+                await conn.send({"type": "event", "event": "device.pair.resolved", "payload": decided.result()})
+                log("resolution-sent", requestId=request_id, deviceId=device_id, decision=decided.result()["decision"])
+                try:
+                    await asyncio.wait_for(conn.ws.wait_closed(), 5)
+                except asyncio.TimeoutError:
+                    await conn.ws.close(1000, "pairing resolved")
+            elif reader.exception() is None:
+                await conn.ws.close(1008, "pairing approval pending")
+        finally:
+            reader.cancel()
+            expiry.cancel()
+            if self.waiters.get(device_id, (None,))[0] is conn:
+                del self.waiters[device_id]
+
+    async def expire_later(self, request_id):
+        request = self.pending.get(request_id)
+        if request is None:
+            return
+        await asyncio.sleep(max(0, self.args.pending_ttl_ms - (now_ms() - request["ts"])) / 1000 + 0.01)
+        self.prune()
 
     # ------------------------------------------------------------ connection
 
@@ -619,6 +740,11 @@ class Gateway:
         detail = refusal.details.get("code") if isinstance(refusal.details, dict) else None
         log("connect-refused", code=refusal.code, detailCode=detail, message=refusal.message)
         await conn.send({"type": "res", "id": frame_id, "ok": False, "error": error})
+        if refusal.hold:
+            await self.hold_for_resolution(conn, *refusal.hold)
+            received = conn.ws.close_rcvd
+            log("connect-closed", clientCloseCode=received.code if received is not None else None)
+            return
         if self.args.refusal_close_delay_ms:
             # Test knob: hold the socket open, so a client that gives up must close first.
             try:
@@ -856,8 +982,12 @@ class Gateway:
             if existing.get("approvedScopes"):
                 details["approvedScopes"] = existing["approvedScopes"]
         message = f"pairing required: {requirement}"
+        hold = None
+        if self.args.generation == "g4":
+            details["waitForResolution"] = True
+            hold = (device_id, request["requestId"])
         raise Refusal("NOT_PAIRED", message, details,
-                      close_reason=f"{message} (requestId: {request['requestId']})")
+                      close_reason=f"{message} (requestId: {request['requestId']})", hold=hold)
 
     @staticmethod
     def mobile_client(client):
@@ -988,6 +1118,8 @@ class Gateway:
         conn.connected_at = now_ms()
         if device_id and role == "node":
             self.remember_node(device_id, params, pending=False)
+            if self.args.generation == "g4":
+                self.node_surface(device_id, params, conn, bootstrap=method == "bootstrap")
         auth = {"role": role, "scopes": scopes}
         if device_id:
             grant = self.ensure_token(device_id, role, scopes)
@@ -1008,7 +1140,7 @@ class Gateway:
             self.save_state()
         log("connect-ok", deviceId=device_id, role=role, clientId=params["client"]["id"], auth=method,
             scopes=scopes)
-        methods = DEVICE_METHODS + NODE_METHODS
+        methods = DEVICE_METHODS + [m for m in NODE_METHODS if self.args.generation == "g3" or m not in G3_ONLY_NODE_METHODS]
         events = ["tick", "shutdown", "device.pair.requested", "device.pair.resolved", "device.pair.changed",
                   "node.pair.requested", "node.pair.resolved"]
         if self.args.generation == "g4":
@@ -1112,8 +1244,11 @@ class Gateway:
             "node.pair.list": self.m_node_pair_list, "node.pair.approve": self.m_node_approve,
             "node.pair.reject": self.m_node_reject, "node.pair.request": self.m_node_request,
             "node.pair.remove": self.m_node_remove, "node.pair.verify": self.m_node_verify,
-            "device.pair.setupCode": self.m_setup_code,
+            "device.pair.setupCode": self.m_setup_code, "node.rename": self.m_node_rename,
         }
+        if self.args.generation == "g4":
+            for removed in G3_ONLY_NODE_METHODS:
+                del handlers[removed]
         if self.args.generation == "g4":
             handlers["device.pair.setupStatus"] = self.m_setup_status
         handler = handlers.get(method)
@@ -1448,6 +1583,23 @@ class Gateway:
         self.save_state()
         return {"nodeId": node_id}
 
+    def m_node_rename(self, conn, params):
+        """node.rename {nodeId, displayName} (packages/gateway-protocol/src/schema/nodes.ts
+        NodeRenameParamsSchema): a device-paired node shows the name in node.list (as its
+        operatorLabel here), a node.pair.* record keeps it as displayName."""
+        p = self.params("node.rename", params, {"nodeId": "nonempty", "displayName": "nonempty"}, ("nodeId", "displayName"))
+        node_id, name = p["nodeId"].strip(), p["displayName"].strip()
+        record = self.paired.get(node_id)
+        if record is not None and "node" in record.get("roles", []):
+            record["operatorLabel"] = name
+        elif node_id in self.node_paired:
+            self.node_paired[node_id]["displayName"] = name
+        else:
+            raise RpcError("unknown nodeId")
+        self.save_state()
+        log("node-renamed", nodeId=node_id)
+        return {"nodeId": node_id, "displayName": name}
+
     def m_node_verify(self, conn, params):
         p = self.params("node.pair.verify", params, {"nodeId": "nonempty", "token": "nonempty"}, ("nodeId", "token"))
         node = self.node_paired.get(p["nodeId"])
@@ -1471,10 +1623,13 @@ class Gateway:
             return {"roles": ["node", "operator"], "scopes": sorted(["operator.admin"] + handoff), "purpose": "mobile-full"}
         if name == "limited":
             return {"roles": ["node", "operator"], "scopes": list(handoff)}
+        if name == "voice-node":
+            # src/shared/device-bootstrap-profile.ts VOICE_NODE_PAIRING_SETUP_BOOTSTRAP_PROFILE
+            return {"roles": ["node", "operator"], "scopes": ["operator.read", "operator.talk"], "purpose": "voice-node"}
         return {"roles": ["node"], "scopes": []}
 
     def access_label(self, profile):
-        for name in ("full", "node"):
+        for name in ("full", "node", "voice-node"):
             candidate = self.profile(name)
             if profile["roles"] == candidate["roles"] and profile["scopes"] == candidate["scopes"] \
                     and profile.get("purpose") == candidate.get("purpose"):
@@ -1487,7 +1642,8 @@ class Gateway:
             allowed["joinUrl"] = "bool"
         p = self.params("device.pair.setupCode", params, allowed)
         profile_name = p.get("bootstrapProfile")
-        if profile_name is not None and profile_name not in ("limited", "node"):
+        profiles = ("limited", "node", "voice-node") if self.args.generation == "g4" else ("limited", "node")
+        if profile_name is not None and profile_name not in profiles:
             raise RpcError("invalid device.pair.setupCode params: at /bootstrapProfile: must be equal to one of the allowed values")
         if p.get("joinUrl") and profile_name not in (None, "node"):
             raise RpcError("Join URLs require bootstrapProfile=node.")
@@ -1507,7 +1663,7 @@ class Gateway:
                            "Set gateway.tls or use Tailscale Serve, then generate a new code.")
         if url.startswith("ws://") and urllib.parse.urlsplit(url).port is None:
             raise RpcError("Configured publicUrl is invalid: plaintext ws:// on port 80 is dialed on 18789 by the apps.")
-        requested = {"limited": "limited", "node": "node"}.get(profile_name, "full")
+        requested = {"limited": "limited", "node": "node", "voice-node": "voice-node"}.get(profile_name, "full")
         access, downgraded = requested, False
         if self.args.generation == "g4" and requested == "full" and url.startswith("ws://") and not loopback_host(host):
             access, downgraded = "limited", True
@@ -1535,7 +1691,7 @@ class Gateway:
                 url.replace("ws://", "http://", 1) if loopback_host(host) else None
             if base is None:
                 raise RpcError("Join URLs require a TLS gateway endpoint, except for loopback.")
-            result["joinUrl"] = f"{base.rstrip('/')}/j/{secrets.token_hex(4).upper()}"
+            result["joinUrl"] = self.mint_join_url(base, payload, expires)
         if p.get("includeQr", True):
             qr = self.qr_data_url(code)
             if qr and len(qr) <= MAX_QR_DATA_URL:
@@ -1583,6 +1739,7 @@ class Gateway:
         self.port = self.args.port
         for host in self.hosts:
             server = await websockets.serve(self.handler, host, self.port, ssl=context, compression=None,
+                                            process_request=self.join_route,
                                             max_size=self.args.max_payload, ping_interval=None,
                                             max_queue=64, close_timeout=1)
             self.port = server.sockets[0].getsockname()[1]

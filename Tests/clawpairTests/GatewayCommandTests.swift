@@ -231,13 +231,13 @@ struct GatewayCommandTests {
                 let unknown = "0123456789abcdef0123456789abcdef"
                 let bad = try home.op(gateway, ["devices", "approve", unknown])
                 #expect(bad.status == 3, "\(bad)")
-                #expect(bad.stderr.contains("no pending pairing request has the id \(unknown)"))
+                #expect(bad.stderr.contains("no pending pairing request matches \(unknown)"))
 
                 let list = try Self.json(try home.op(gateway, ["devices", "list", "--json"]).stdout)
                 let me = try #require((list["paired"] as? [[String: Any]])?.first?["deviceId"] as? String)
                 let asRequest = try home.op(gateway, ["devices", "approve", me])
                 #expect(asRequest.status == 2, "\(asRequest)")
-                #expect(asRequest.stderr.contains("is a paired device's id, not a pending request id"))
+                #expect(asRequest.stderr.contains("is a paired device's id or name, with no pending request"))
 
                 let latest = try home.op(gateway, ["devices", "approve", "--latest"])
                 #expect(latest.status == 3, "\(latest)")
@@ -340,14 +340,19 @@ struct GatewayCommandTests {
 
                 let approved = try home.op(gateway, ["nodes", "approve", kitchen])
                 #expect(approved.status == 0, "\(approved)")
-                #expect(approved.stdout.contains("Approved node request \(kitchen)."))
+                #expect(approved.stdout == "Approved node kitchen-pi (node request \(kitchen)).\n", "\(approved)")
                 let rejected = try home.op(gateway, ["nodes", "reject", garage])
                 #expect(rejected.status == 0, "\(rejected)")
                 let after = try Self.json(try home.op(gateway, ["nodes", "pending", "--json"]).stdout)
                 #expect((after["pending"] as? [Any])?.isEmpty == true)
                 let unknown = try home.op(gateway, ["nodes", "approve", kitchen])
-                #expect(unknown.status == 1, "\(unknown)")
-                #expect(unknown.stderr.contains("node.pair.approve failed"))
+                #expect(unknown.status == 3, "\(unknown)")
+                #expect(unknown.stderr.hasSuffix("error: no pending node request has the id \(kitchen)\n"
+                                                  + "hint: 'clawpair nodes pending' lists the current requests (a node's retry can replace its request)\n"),
+                        "\(unknown)")
+                let unknownJSON = try home.op(gateway, ["nodes", "reject", "no-such-id", "--json"])
+                #expect(unknownJSON.status == 3, "\(unknownJSON)")
+                #expect((try Self.json(unknownJSON.stdout)["ok"] as? Bool) == false)
             }
         }
     }
@@ -416,6 +421,53 @@ struct GatewayCommandTests {
                 #expect(wrong.stderr.contains("TLS"))
                 let untrusted = try home.op(gateway, ["devices", "list"])
                 #expect(untrusted.status == 4, "\(untrusted)")
+            }
+        }
+    }
+}
+
+/// Two-step node approval (current gateways) against the stand-in gateway on loopback: a node
+/// host connects with the shared token (its device pairing is approved silently, as for any
+/// loopback connect), and its command surface waits for `nodes approve`.
+@Suite("clawpair nodes: two-step approval (loopback)", .serialized)
+struct NodeTwoStepCLITests {
+    typealias Commands = GatewayCommandTests
+
+    @Test("current generation: the node's commands are step 2, approved by name; the older generation keeps node.pair.request")
+    func commandSurface() async throws {
+        try await Commands.withHome { home in
+            try await withTestGateway(TestGatewayOptions(token: Commands.token)) { gateway in
+                let node = try await runGatewayClient(["--url", gateway.url, "--token-file", home.tokenFile, "--role", "node",
+                                                       "--client-id", "node-host", "--client-mode", "node", "--display-name", "build-box",
+                                                       "--identity", home.directory + "/node.json", "--method", "-"])
+                #expect(node.status == .exited(0), "\(node.stdout)\(node.stderr)")
+                let surface = try await gateway.waitForLog("node-pending")
+                let requestId = try #require(surface["requestId"] as? String)
+                let listed = try Commands.json(try home.op(gateway, ["nodes", "pending", "--json"]).stdout)
+                let entry = try #require((listed["pending"] as? [[String: Any]])?.first { $0["requestId"] as? String == requestId })
+                #expect(entry["step"] as? String == "command-surface")
+                #expect(entry["displayName"] as? String == "build-box")
+                let human = try home.op(gateway, ["nodes", "pending"])
+                #expect(human.stdout.contains("2 commands"), "\(human)")
+                let approved = try home.op(gateway, ["nodes", "approve", requestId])
+                #expect(approved.stdout == "Approved node build-box (node request \(requestId)).\n", "\(approved)")
+                let removed = try await runGatewayClient(["--url", gateway.url, "--token-file", home.tokenFile, "--method", "node.pair.request",
+                                                          "--params", "{\"nodeId\":\"x\"}", "--identity", home.directory + "/op.json"])
+                #expect(removed.stdout.contains("unknown method: node.pair.request") || removed.stderr.contains("unknown method: node.pair.request"),
+                        "\(removed.stdout)\(removed.stderr)")
+            }
+            var older = TestGatewayOptions(token: Commands.token)
+            older.generation = .g3
+            try await withTestGateway(older) { gateway in
+                let requested = try await runGatewayClient(["--url", gateway.url, "--token-file", home.tokenFile, "--method", "node.pair.request",
+                                                            "--params", "{\"nodeId\":\"x\"}", "--identity", home.directory + "/op.json"])
+                #expect(requested.status == .exited(0), "\(requested.stdout)\(requested.stderr)")
+                let node = try await runGatewayClient(["--url", gateway.url, "--token-file", home.tokenFile, "--role", "node",
+                                                       "--client-id", "node-host", "--client-mode", "node", "--display-name", "build-box",
+                                                       "--identity", home.directory + "/node.json", "--method", "-"])
+                #expect(node.status == .exited(0), "\(node.stdout)\(node.stderr)")
+                let listed = try Commands.json(try home.op(gateway, ["nodes", "pending", "--json"]).stdout)
+                #expect((listed["pending"] as? [[String: Any]])?.map { $0["nodeId"] as? String } == ["x"], "no command-surface step: \(listed)")
             }
         }
     }

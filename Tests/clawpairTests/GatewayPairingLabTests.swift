@@ -43,7 +43,7 @@ struct GatewayPairingLabTests {
         }
     }
 
-    static func withPairingLab(_ body: (Lab) async throws -> Void) async throws {
+    static func withPairingLab(generation: TestGatewayOptions.Generation = .g4, _ body: (Lab) async throws -> Void) async throws {
         try await withNetworkLab { lab in
             let g = try await lab.addHost("G")
             let n = try await lab.addHost("N")
@@ -51,8 +51,9 @@ struct GatewayPairingLabTests {
             let directory = lab.temporaryDirectory.path
             let tokenFile = try lab.writeFile("token", contents: token + "\n")
             let operatorHome = directory + "/operator-home"
-            let options = TestGatewayOptions(token: token, publicURL: "ws://\(link.a.ipv4):\(port)",
+            var options = TestGatewayOptions(token: token, publicURL: "ws://\(link.a.ipv4):\(port)",
                                              hosts: [link.a.ipv4, "127.0.0.1"], port: port)
+            options.generation = generation
             let gateway = try await startTestGateway(options, in: g)
             try await body(Lab(gatewayHost: g, nodeHost: n, gateway: gateway, gatewayIP: link.a.ipv4, tokenFile: tokenFile,
                                operatorHome: operatorHome, directory: directory))
@@ -79,7 +80,7 @@ struct GatewayPairingLabTests {
             #expect(pending["role"] as? String == "node")
             _ = try await pair.waitForLine(containing: "clawpair devices approve \(requestId)", on: .stderr, timeout: .seconds(10))
 
-            // The operator sees the request, previews it with --latest, and approves it by id.
+            // The operator sees the request, previews it with --latest, and approves it by the device's id.
             let listed = try Self.json(try await lab.asOperator(["devices", "list", "--json"]).stdout)
             let request = try #require((listed["pending"] as? [[String: Any]])?.first)
             #expect(request["requestId"] as? String == requestId)
@@ -88,12 +89,12 @@ struct GatewayPairingLabTests {
             let preview = try await lab.asOperator(["devices", "approve", "--latest"])
             #expect(preview.status.isSuccess, "\(preview)")
             #expect(preview.stdout.contains("To approve it: clawpair devices approve \(requestId)"))
-            let byDevice = try await lab.asOperator(["devices", "approve", try #require(request["deviceId"] as? String)])
-            #expect(byDevice.status == .exited(2), "\(byDevice)")
-            #expect(byDevice.stderr.contains("its pending request is \(requestId)"))
-            let approved = try await lab.asOperator(["devices", "approve", requestId])
+            // Named by its device id, the device's current request is approved (issue #15 §1).
+            let approved = try await lab.asOperator(["devices", "approve", try #require(request["deviceId"] as? String)])
             #expect(approved.status.isSuccess, "\(approved)")
+            #expect(approved.stderr.contains("(device id) is request \(requestId)"), "\(approved)")
             #expect(approved.stdout.contains("Approved lab-node"))
+            #expect(approved.stdout.contains(" as node with no scopes."), "\(approved)")
 
             #expect(try await pair.waitForExit(timeout: .seconds(20)) == .exited(0), "\(pair.outputExcerpt)")
             let result = try Self.json(pair.stdout)
@@ -183,8 +184,9 @@ struct GatewayPairingLabTests {
             #expect(rejected.status.isSuccess, "\(rejected)")
             #expect(try Self.json(rejected.stdout)["deviceId"] as? String == deviceId)
             _ = try await lab.gateway.waitForLog("rejected")
-            first.signal(SIGTERM)
-            _ = try await first.waitForExit(timeout: .seconds(10))
+            // The gateway (current generation) pushes the decision to the waiting socket: pair stops.
+            #expect(try await first.waitForExit(timeout: .seconds(10)) == .exited(4), "\(first.outputExcerpt)")
+            #expect(first.outputExcerpt.contains("pairing request \(requestId) was rejected on the gateway"), "\(first.outputExcerpt)")
 
             // Pair again and approve; then manage the device's token and pairing.
             let second = try lab.nodeHost.spawn([ClawpairBinary.path, "pair", "--code-file", code, "--name", "managed"],

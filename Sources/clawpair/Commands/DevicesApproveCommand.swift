@@ -2,90 +2,112 @@ import ClawpairCLIKit
 import ClawpairCore
 import ClawpairGateway
 
-/// `clawpair devices approve REQUEST_ID | --latest [--yes]`.
+/// `clawpair devices approve [DEVICE] | --latest [--yes]`.
 struct DevicesApproveCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "approve",
-        abstract: "Approve a pending pairing request by its request id",
+        abstract: "Approve a device's pending pairing request",
         discussion: [
-            "Checks that the request is still pending (a device that reconnects with other access supersedes its "
-                + "request with a new id), then calls device.pair.approve. Give the request id, not the device id: "
-                + "when a device id is given, the error names the request id to use.",
-            "--latest shows the newest pending request and the exact command that approves it, and approves "
-                + "nothing; with --yes as well it approves that request. Review a request before approving it: an "
-                + "approved device can act on the gateway with the role and scopes shown.",
+            "Name the device by its device id, a request id, a unique prefix of either (at least 4 characters, as "
+                + "'clawpair devices list' shows them), or its display name. clawpair lists the pending requests just "
+                + "before approving and approves that device's current request, says what the name resolved to, and "
+                + "when the device's retry supersedes the request in between, approves the newer one. A name that fits "
+                + "several devices is exit 2 with the candidates; nothing pending is exit 3.",
+            "With no name, or with --latest, shows the newest pending request and the exact command that approves it, "
+                + "and approves nothing; with --latest --yes it approves that request. Review a request before "
+                + "approving it: an approved device can act on the gateway with the role and scopes shown.",
         ],
         options: [
             .flag("latest", help: "Pick the newest pending request: show it, and approve it only with --yes."),
             .flag("yes", short: "y", help: "With --latest: approve it without asking."),
         ] + GatewayCLI.connectionOptions,
-        arguments: [ArgumentSpec("request-id", help: "The pending request's id (from 'clawpair devices list' or the device's screen).",
-                                 optional: true)],
+        arguments: [ArgumentSpec("device", help: "A device id, request id, unique prefix of either, or display name "
+                                 + "(default: show the newest request).", optional: true)],
         examples: [
-            Example("clawpair devices approve 3f0c2d1e-8a7b-4c5d-9e6f-0a1b2c3d4e5f", "Approve one request"),
-            Example("clawpair devices approve --latest", "Show the newest request and the command that approves it"),
+            Example("clawpair devices approve 3f0c2d1e", "Approve the device whose request or device id starts so"),
+            Example("clawpair devices approve 'Pixel 8'", "Approve the device by the name it sent"),
+            Example("clawpair devices approve", "Show the newest request and the command that approves it"),
         ],
         sections: GatewayCLI.sections(json: "With --json, device.pair.approve's payload: {\"requestId\", \"device\": PairedDevice} (redacted). With "
-                    + "--latest and no --yes: {\"approved\": false, \"request\": PendingRequest, \"command\": \"...\"}.",),
+                    + "no name, or --latest without --yes: {\"approved\": false, \"request\": PendingRequest, \"command\": \"...\"}.",),
         runner: DevicesApproveCommand.runner
     )
 
     let arguments: ParsedArguments
-    let requestId: String?
+    let query: String?
     let latest: Bool
     let yes: Bool
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         self.arguments = arguments
-        requestId = arguments.positionals.first
+        query = arguments.positionals.first
         latest = arguments.flag("latest")
         yes = arguments.flag("yes")
-        if latest && requestId != nil { throw UsageError("give a request id or --latest, not both") }
-        if !latest && requestId == nil {
-            throw UsageError("missing argument <request-id> for 'clawpair devices approve'",
-                             hint: "'clawpair devices list' shows pending requests; --latest picks the newest")
-        }
-        if yes && !latest { throw UsageError("--yes goes with --latest", hint: "with an explicit request id no confirmation is needed") }
+        if latest && query != nil { throw UsageError("give a device or --latest, not both") }
+        if yes && !latest { throw UsageError("--yes goes with --latest", hint: "with a device named no confirmation is needed") }
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            let listing = try session.listDevices()
-            let request: PendingRequest
-            if latest {
-                guard let newest = listing.newestPending else {
-                    throw GeneralError("no pairing request is pending", hint: "the device shows a request id while it waits; "
-                                       + "'clawpair devices list' shows paired devices too", status: .notFound)
-                }
-                request = newest
-                guard yes else {
-                    let command = "clawpair devices approve \(TerminalText.sanitize(newest.requestId, maxScalars: 64))"
-                    if context.globals.json {
-                        context.printJSON(.object([("approved", false), ("request", newest.json), ("command", .string(command))]))
-                    } else {
-                        Self.describe(newest, context: context)
-                        context.print("")
-                        context.print("To approve it: \(command)")
-                        context.note("(nothing was approved: check the device, then run that command, or add --yes)")
-                    }
-                    return .success
-                }
-            } else {
-                request = try DevicesCommand.requirePending(requestId!, in: listing, verb: "approve")
+            guard let query else { return try preview(session, context) }
+            let outcome: DeviceApprovalOutcome
+            do {
+                outcome = try session.approveCurrentRequest(query)
+            } catch let error as DeviceRequestLookupError {
+                throw DevicesCommand.lookupFailure(error, verb: "approve")
             }
-            let approval = try session.approveDevice(requestId: request.requestId)
+            if outcome.resolved.matchedBy != .requestId {
+                context.note("\(TerminalText.sanitize(query, maxScalars: 80)) (\(outcome.resolved.matchedBy.rawValue)) is request "
+                             + "\(TerminalText.sanitize(outcome.resolved.request.requestId, maxScalars: 64))")
+            }
+            for old in outcome.superseded {
+                context.note("request \(TerminalText.sanitize(old, maxScalars: 64)) was superseded by the device's retry; "
+                             + "approving its current request \(TerminalText.sanitize(outcome.approved.requestId, maxScalars: 64))")
+            }
             if context.globals.json {
-                context.printJSON(approval.json)
+                context.printJSON(outcome.approval.json)
             } else {
-                let device = approval.device
-                let name = GatewayOutput.field(device?.displayName ?? request.displayName)
-                let scopes = GatewayOutput.list(device?.scopes ?? request.scopes)
-                context.print("Approved \(name == "-" ? "device" : name) (\(GatewayOutput.shortId(device?.deviceId ?? request.deviceId))) "
-                              + "as \(GatewayOutput.field(device?.role ?? request.role))"
-                              + (scopes == "-" ? " (no scopes)." : " with scopes \(scopes)."))
+                context.print(Self.summary(outcome))
             }
             return .success
         }
+    }
+
+    /// `Approved Pixel 8 (aaaaaaaaaaaa…) as operator with scopes operator.read,operator.write.`
+    static func summary(_ outcome: DeviceApprovalOutcome) -> String {
+        let device = outcome.approval.device
+        let name = GatewayOutput.field(device?.operatorLabel ?? device?.displayName ?? outcome.approved.displayName)
+        var line = "Approved \(name == "-" ? "device" : name) (\(GatewayOutput.shortId(device?.deviceId ?? outcome.approved.deviceId)))"
+        let roles = outcome.roles.map { TerminalText.sanitize($0, maxScalars: 24) }
+        if !roles.isEmpty {
+            line += " as " + roles.joined(separator: ",")
+            line += outcome.scopes.isEmpty ? " with no scopes" : " with scopes " + ScopeList.summary(outcome.scopes, maxScalars: 200)
+        }
+        return line + "."
+    }
+
+    /// No name or --latest: the newest request and the command that approves it; with --yes, approve it.
+    private func preview(_ session: OperatorSession, _ context: CommandContext) throws -> ExitStatus {
+        let listing = try session.listDevices()
+        guard let newest = listing.sortedPending.first else {
+            throw GeneralError("no pairing request is pending", hint: "the device shows a request id while it waits; "
+                               + "'clawpair devices watch' shows requests as they arrive", status: .notFound)
+        }
+        if yes {
+            let outcome = try session.approveCurrentRequest(newest.requestId)
+            if context.globals.json { context.printJSON(outcome.approval.json) } else { context.print(Self.summary(outcome)) }
+            return .success
+        }
+        let command = "clawpair devices approve \(TerminalText.sanitize(newest.requestId, maxScalars: 64))"
+        if context.globals.json {
+            context.printJSON(.object([("approved", false), ("request", newest.json), ("command", .string(command))]))
+        } else {
+            Self.describe(newest, context: context)
+            context.print("")
+            context.print("To approve it: \(command)")
+            context.note("(nothing was approved: check the device, then run that command, or add --latest --yes)")
+        }
+        return .success
     }
 
     static func describe(_ request: PendingRequest, context: CommandContext) {
@@ -96,7 +118,7 @@ struct DevicesApproveCommand: ParsableCommand {
             ("Platform", GatewayOutput.field(request.platform)),
             ("Client", GatewayOutput.field(request.clientId) + " / " + GatewayOutput.field(request.clientMode)),
             ("Role", request.role != nil ? GatewayOutput.field(request.role) : GatewayOutput.list(request.roles)),
-            ("Scopes", GatewayOutput.list(request.scopes, max: 200)),
+            ("Scopes", ScopeList.summary(request.scopes ?? [], maxScalars: 200)),
             ("Address", GatewayOutput.field(request.remoteIp, max: 46)),
             ("Requested", GatewayOutput.age(request.ts, now: context.nowMs)),
             ("Repair", request.isRepair ? "yes (already paired; asks again)" : "no"),

@@ -46,8 +46,8 @@ struct DevicesListCommand: ParsableCommand {
 
     static func printHuman(_ listing: DevicePairingList, context: CommandContext) {
         let now = context.nowMs
-        let pending = listing.pending
-        let paired = listing.paired
+        let pending = listing.sortedPending
+        let paired = listing.sortedPaired
         context.print(context.style.bold("Pending") + " (\(pending.count))")
         if pending.isEmpty {
             context.print("  none")
@@ -58,7 +58,7 @@ struct DevicesListCommand: ParsableCommand {
                 if request.silent { flags.append("silent") }
                 let role = request.role != nil ? GatewayOutput.field(request.role, max: 16) : GatewayOutput.list(request.roles, max: 24)
                 return [GatewayOutput.field(request.requestId, max: 64), GatewayOutput.shortId(request.deviceId),
-                        GatewayOutput.field(request.displayName, max: 32), role, GatewayOutput.list(request.scopes),
+                        GatewayOutput.field(request.displayName, max: 32), role, ScopeList.summary(request.scopes ?? []),
                         GatewayOutput.field(request.remoteIp, max: 46), GatewayOutput.age(request.ts, now: now),
                         flags.isEmpty ? "-" : flags.joined(separator: ",")]
             }
@@ -75,7 +75,7 @@ struct DevicesListCommand: ParsableCommand {
                 let name = device.operatorLabel != nil ? GatewayOutput.field(device.operatorLabel, max: 32)
                     : GatewayOutput.field(device.displayName, max: 32)
                 let roles = device.roles != nil ? GatewayOutput.list(device.roles, max: 24) : GatewayOutput.field(device.role, max: 16)
-                return [GatewayOutput.shortId(device.deviceId), name, roles, GatewayOutput.list(device.scopes),
+                return [GatewayOutput.shortId(device.deviceId), name, roles, ScopeList.summary(device.scopes ?? []),
                         GatewayOutput.field(device.remoteIp, max: 46), GatewayOutput.age(device.approvedAtMs, now: now),
                         device.connected ? "now" : GatewayOutput.age(device.lastSeenAtMs, now: now)]
             }

@@ -85,11 +85,23 @@ struct GatewaysCheckCommand: ParsableCommand {
                     context.print("\(token.role): accepted" + (hello.scopes.isEmpty ? "" : " (scopes \(hello.scopes.joined(separator: ",")))"))
                 }
             case .failure(let error):
-                let shown = ErrorPresentation.present(error)
+                var shown = ErrorPresentation.present(error)
+                let word: String
+                if error.isNothingAnswered {
+                    word = "unreachable"
+                } else if error.isCredentialRefusal {
+                    word = "refused"
+                    // The stored token is what failed: after a rotate, revoke or remove only pairing again helps.
+                    shown = PresentedError(error, status: .refused, message: shown.message, hint: "the gateway no longer accepts "
+                                           + "this device's \(token.role) token (rotated, revoked or removed): pair again with a new "
+                                           + "setup code ('clawpair qr' on the gateway, then clawpair pair - < code.txt)")
+                } else {
+                    word = "failed"
+                }
                 results.append(.object([("role", .string(token.role)), ("ok", false), ("scopes", .array([])),
                                         ("error", GatewayCLI.errorJSON(shown)["error"] ?? .null)]))
                 if shown.exitStatus.rawValue > worst.rawValue || worst == .success { worst = shown.exitStatus }
-                if !context.globals.json { context.print("\(token.role): refused") }
+                if !context.globals.json { context.print("\(token.role): \(word)") }
                 context.report(shown)
             }
         }

@@ -11,10 +11,11 @@ struct NodesStatusCommand: ParsableCommand {
             "Calls node.list and shows each node's name, id, platform and versions, capabilities and invokable "
                 + "commands, its approval state, and whether it is connected (else when it was last seen).",
         ],
-        options: [.flag("connected", help: "Only nodes connected now.")] + GatewayCLI.connectionOptions,
-        examples: [Example("clawpair nodes status", "What is connected to the local gateway?")],
+        options: NodesCommand.filterOptions + GatewayCLI.connectionOptions,
+        examples: [Example("clawpair nodes status", "What is connected to the local gateway?"),
+                   Example("clawpair nodes status --last-connected 24h", "Nodes seen in the last day")],
         sections: GatewayCLI.sections(json: "With --json, node.list's payload: {\"ts\", \"nodes\": [NodeListNode...], "
-                                              + "\"activeNodeId\"?} (with --connected, only connected nodes)."),
+                                              + "\"activeNodeId\"?} (with --connected or --last-connected, only the nodes shown)."),
         runner: NodesStatusCommand.runner
     )
 
@@ -22,33 +23,15 @@ struct NodesStatusCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         self.arguments = arguments
+        _ = try NodesCommand.lastConnected(arguments)
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        try GatewayCLI.withOperator(arguments, context) { session in
-            let list = try session.listNodes()
-            var payload = list.json
-            var nodes = list.sortedNodes
-            if arguments.flag("connected") {
-                nodes = nodes.filter(\.connected)
-                if case .object(let members) = payload {
-                    payload = .object(members.map { $0.0 == "nodes" ? ("nodes", .array(nodes.map(\.json))) : $0 })
-                }
-            }
-            if context.globals.json {
-                context.printJSON(payload)
-                return .success
-            }
-            if nodes.isEmpty {
-                context.print("No nodes.")
-                context.note("A node pairs with a setup code: 'clawpair qr --node' prints one.")
-                return .success
-            }
+        try NodesCommand.show(arguments, context) { nodes in
             for (index, node) in nodes.enumerated() {
                 if index > 0 { context.print("") }
                 Self.printNode(node, context: context)
             }
-            return .success
         }
     }
 
@@ -69,8 +52,8 @@ struct NodesStatusCommand: ParsableCommand {
             ("platform", [GatewayOutput.field(node.platform), GatewayOutput.field(node.deviceFamily)].filter { $0 != "-" }.joined(separator: " · ")),
             ("versions", versions.isEmpty ? "-" : versions.joined(separator: " · ")),
             ("client", GatewayOutput.field(node.clientId) + " / " + GatewayOutput.field(node.clientMode)),
-            ("caps", GatewayOutput.list(node.caps, max: 300)),
-            ("commands", GatewayOutput.list(node.commands, max: 300)),
+            ("caps", ScopeList.summary(node.caps, maxScalars: 300)),
+            ("commands", ScopeList.summary(node.commands, maxScalars: 300)),
             ("state", GatewayOutput.field(node.approvalState) + (node.paired ? " · paired" : "")
                 + (node.pendingRequestId.map { " · pending request \(TerminalText.sanitize($0, maxScalars: 64))" } ?? "")),
             ("seen", seen + (node.remoteIp.map { " · \(TerminalText.sanitize($0, maxScalars: 46))" } ?? "")),

@@ -15,10 +15,11 @@ struct PairCommand: ParsableCommand {
                 + "primary route), connects over the first that answers with this machine's device identity and the "
                 + "code's bootstrap token, and asks for the role given (node by default, as client node-host; operator "
                 + "as client cli with the scopes a setup code hands off).",
-            "Unless the gateway approves it at once (it does so for loopback connections), the device waits as a "
-                + "pending request: its request id and the exact approve command are printed, and clawpair retries "
-                + "with the same identity, role and scopes (backing off from 1 s to 5 s) until an operator approves "
-                + "it, rejects it, or --wait runs out. Then the device token(s) the gateway issued are stored in the "
+            "Unless the gateway approves it at once (it does so for loopback connections), the device waits as a pending request: its request id "
+                + "and the exact approve command are printed (again every 30 s, with the time waited). Current gateways (2026.7+) hold the refused "
+                + "connection and tell clawpair of the operator's decision at once; older ones are asked again with the same identity, role and "
+                + "scopes (backing off from 1 s to 5 s). Waiting ends when an operator approves the request, rejects it (exit 4), the gateway lets "
+                + "it expire (exit 4), or --wait runs out. Then the device token(s) the gateway issued are stored in the "
                 + "paired-gateways registry with the gateway's URLs and TLS pin ('clawpair gateways list'); the first "
                 + "paired gateway becomes the one commands use by default.",
             "Ctrl-C at any point leaves nothing half-written: the registry record is written once, atomically, after "
@@ -29,13 +30,16 @@ struct PairCommand: ParsableCommand {
             .value("name", "NAME", help: "This device's display name on the gateway (default: the host name)."),
             .value("gateway-name", "NAME", help: "The name to keep the gateway under in the registry (default: from its host)."),
             .value("code-file", "FILE", help: "Read the setup code from FILE.", completion: .file),
+            .value("target-file", "FILE", help: "Read the setup code or join URL from FILE (a regular file of at most 64 KiB) and remove it "
+                   + "after the read, as 'openclaw connect --target-file' does.", completion: .file),
             .value("wait", "MS", help: "How long to wait for an operator's approval, in ms or with a unit (default 5m)."),
             .value("timeout", "MS", help: "Limit for probing and for each connection attempt (default 10000)."),
             .flag("allow-insecure", help: "Also dial ws:// routes to hosts that need wss:// (public and tailnet addresses)."),
             .flag("v3", help: "Sign the v3 connect payload (binds platform and device family) instead of v2."),
         ],
-        arguments: [ArgumentSpec("setup-code", help: "The setup code in any form 'setup-code decode' accepts, or - for standard "
-                                 + "input (prefer - or --code-file: arguments are visible to other users).", optional: true)],
+        arguments: [ArgumentSpec("setup-code", help: "The setup code in any form 'setup-code decode' accepts, a join URL "
+                                 + "(https://GATEWAY/j/CODE, from 'clawpair devices join-code'), or - for standard input (prefer - or "
+                                 + "--target-file: arguments are visible to other users).", optional: true)],
         examples: [
             Example("clawpair pair - < code.txt", "Pair as a node with a code minted by 'clawpair qr --node' or 'openclaw qr'"),
             Example("clawpair pair --role operator --name build-box --code-file code.txt", "Pair as an operator"),
@@ -80,10 +84,9 @@ struct PairCommand: ParsableCommand {
         waitMs = try DurationOption.milliseconds(arguments.value("wait"), option: "wait", default: 300_000, allowZero: true)
         timeoutMs = try DurationOption.milliseconds(arguments.value("timeout"), option: "timeout", default: GatewayCLI.defaultTimeoutMs,
                                                     allowZero: false)
-        if arguments.positionals.first != nil && arguments.value("code-file") != nil {
-            throw UsageError("give the setup code once: as an argument or with --code-file")
-        }
-        if arguments.positionals.first == nil && arguments.value("code-file") == nil {
+        let sources = [arguments.positionals.first, arguments.value("code-file"), arguments.value("target-file")].compactMap { $0 }.count
+        if sources > 1 { throw UsageError("give the setup code once: as an argument, with --code-file or with --target-file") }
+        if sources == 0 {
             throw UsageError("missing argument <setup-code> for 'clawpair pair'",
                              hint: "e.g. clawpair pair - < code.txt (mint one with 'clawpair qr --node' on the gateway)")
         }
@@ -93,22 +96,21 @@ struct PairCommand: ParsableCommand {
         try GatewayCLI.run(context) { try pair(context) }
     }
 
-    private func readCode(_ context: CommandContext) throws -> String {
-        let text: String
-        if let file = arguments.value("code-file") {
-            text = String(decoding: try FileIO.read(path: file, limit: 64 * 1024), as: UTF8.self)
-        } else if arguments.positionals[0] == "-" {
+    /// The code's text, and whether it came from the command line (visible to other users).
+    private func readCode(_ context: CommandContext) throws -> (text: String, inArgv: Bool) {
+        try JoinRedemption.readTarget(argument: arguments.positionals.first, codeFile: arguments.value("code-file"),
+                                      targetFile: arguments.value("target-file")) { limit in
             if context.stdinIsTTY { context.note("Paste the setup code, then press Ctrl-D:") }
-            text = String(decoding: try context.readStandardInput(64 * 1024), as: UTF8.self)
-        } else {
-            context.warn("a setup code on the command line is visible to other users (ps, shell history); prefer - (stdin) or --code-file FILE")
-            text = arguments.positionals[0]
+            return try context.readStandardInput(limit)
         }
-        return text.trimmingTrailingNewlines
     }
 
     private func pair(_ context: CommandContext) throws -> ExitStatus {
-        let setup = try SetupCode.parse(try readCode(context))
+        let code = try readCode(context)
+        let visible = { if code.inArgv { context.warn("a setup code on the command line is visible to other users (ps, shell history); prefer - (stdin) or --code-file FILE") } }
+        let (setup, joinURL) = try JoinRedemption.setup(from: code.text) { _ in visible() }
+        if let joinURL { context.note("Redeemed the join URL at \(joinURL.origin) (it works only once).") }
+        if joinURL == nil && GatewayPairing.credential(of: setup) != nil { visible() }
         let options = PairingOptions(role: role, deviceName: arguments.value("name") ?? HostName.current(fallback: "linux"),
                                      gatewayName: arguments.value("gateway-name"), wait: .milliseconds(waitMs),
                                      timeout: .milliseconds(timeoutMs), allowInsecure: arguments.flag("allow-insecure"),
@@ -138,32 +140,23 @@ struct PairCommand: ParsableCommand {
             context.note("  (or: openclaw devices approve \(id ?? "<requestId>"))")
         case .handoffTokensIgnored(let count):
             context.note("Ignored \(count) hand-off token(s) issued over plaintext to a non-local host.")
-        case .stillWaiting, .approved, .rejected, .expired:
-            break
+        case .stillWaiting(let elapsed, let id):
+            context.note("Still waiting (\(DurationText.describe(milliseconds: GatewayPairing.milliseconds(elapsed)))) for approval of pairing request "
+                         + "\(GatewayError.describe(requestId: id)); on the gateway host run: \(PairingRequired(requestId: id).approveCommand)")
+        case .approved, .rejected, .expired: break
         }
     }
 
     private func show(_ result: PairingResult, registry: GatewayRegistry, context: CommandContext) {
         let record = result.gateway, token = result.token
-        if context.globals.json {
-            context.printJSON(.object([
-                ("ok", true),
-                ("gateway", .object([("id", .string(record.id)), ("name", .string(record.name)),
-                                     ("urls", .array(record.urls.map(JSONValue.string))),
-                                     ("tlsFingerprint", record.tlsFingerprint.map(JSONValue.string) ?? .null)])),
-                ("deviceId", .string(result.deviceId)), ("role", .string(token.role)),
-                ("scopes", .array(token.scopes.map(JSONValue.string))), ("url", .string(result.url)),
-                ("requestId", result.requestId.map(JSONValue.string) ?? .null),
-                ("tokens", .array(result.tokens.map { .object([("role", .string($0.role)), ("scopes", .array($0.scopes.map(JSONValue.string)))]) })),
-            ]))
-            return
-        }
+        if context.globals.json { return context.printJSON(result.json) }
         context.print("Paired with \(TerminalText.sanitize(record.name, maxScalars: 80)) (\(result.url)) as \(token.role)"
                       + (token.scopes.isEmpty ? "" : " with scopes \(token.scopes.joined(separator: ","))") + ".")
         context.print("Stored \(result.tokens.map(\.role).joined(separator: " and ")) token(s) in \(registry.directory) (gateway id \(record.id)).")
         if result.becameActive { context.note("It is now the default gateway for clawpair commands ('clawpair gateways use' changes that).") }
         if token.role == GatewayRole.node.rawValue {
-            context.note("Next: 'clawpair nodes status' on the gateway shows this machine.")
+            context.note(result.commandApprovalFollows ? "Step 2: unless the code approved them, an operator approves this node's commands on the "
+                         + "gateway ('clawpair nodes pending' lists it there)." : "Next: 'clawpair nodes status' on the gateway shows this machine.")
         } else {
             context.note("Next: clawpair devices list")
         }

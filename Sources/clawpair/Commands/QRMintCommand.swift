@@ -4,7 +4,7 @@ import ClawpairGateway
 import ClawpairQR
 import ClawpairSetupCode
 
-/// `clawpair qr [--limited | --node] ...`: mint a pairing setup code on the gateway and draw it,
+/// `clawpair qr [--limited | --node | --voice-node] ...`: mint a pairing setup code on the gateway and draw it,
 /// the same job as `openclaw qr`.
 struct QRMintCommand: ParsableCommand {
     /// The spec is the `qr` group's: minting is what `clawpair qr` does without a subcommand.
@@ -14,8 +14,9 @@ struct QRMintCommand: ParsableCommand {
     static let options: [OptionSpec] = [
         .flag("limited", help: "Mint a limited code: node plus operator without operator.admin."),
         .flag("node", help: "Mint a node-only code (watches and companion devices)."),
-        .value("public-url", "URL", help: "Put this gateway URL in the code instead of the one the gateway chooses.",
-               completion: .hostname),
+        .flag("voice-node", help: "Mint a voice-node code: node plus operator.read and operator.talk (room speakers)."),
+        .value("public-url", "URL", help: "Put this gateway URL in the code (default: the URL clawpair reached the gateway "
+                   + "through, unless it is loopback; then the gateway chooses).", completion: .hostname),
         .flag("remote", help: "Prefer the gateway's configured remote URL (gateway.remote.url)."),
         .value("format", "FORMAT", help: "How to draw the QR code: utf8 (default), utf8i, ansi, ascii, png or svg "
                    + "(png and svg need --output).", completion: .values(QRFormat.allCases.map(\.rawValue))),
@@ -24,6 +25,7 @@ struct QRMintCommand: ParsableCommand {
         .flag("force", help: "Replace an existing --output file."),
         .flag("setup-code-only", help: "Print only the setup code on stdout."),
         .flag("no-ascii", help: "Leave out the QR drawing (print the code and details only)."),
+        .flag("wait", help: "Then wait until a device uses the code (device.pair.setupStatus and setup events) or it expires."),
     ] + GatewayCLI.connectionOptions
 
     static let discussion: [String] = [
@@ -32,6 +34,9 @@ struct QRMintCommand: ParsableCommand {
             + "URL(s), the auth kind, the access the code grants (full, limited or node), where the URL came from, "
             + "when the code expires and how to approve the device after it scanned the code. Scan it in the "
             + "OpenClaw app under Onboarding -> Scan QR.",
+        "The code carries the URL clawpair reached the gateway through (--url, the paired gateway's URL) unless that "
+            + "is a loopback address, which a phone cannot dial: then the gateway picks its own URL. --public-url puts "
+            + "another URL in the code; --url stays the gateway clawpair connects to.",
         "A full-access code is downgraded to limited by the gateway when any of its URLs is plaintext ws:// to a "
             + "host that is not loopback; the output then says so. Use wss:// (or Tailscale Serve) and mint again "
             + "for full access. Codes expire after 10 minutes and are a secret until then: anyone who scans one can "
@@ -52,8 +57,10 @@ struct QRMintCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         self.arguments = arguments
-        if arguments.flag("limited") && arguments.flag("node") { throw UsageError("give --limited or --node, not both") }
-        profile = arguments.flag("limited") ? "limited" : arguments.flag("node") ? "node" : nil
+        let profiles = [("limited", "limited"), ("node", "node"), ("voice-node", SetupCodeRequest.voiceNodeProfile)]
+            .filter { arguments.flag($0.0) }
+        if profiles.count > 1 { throw UsageError("give one of --limited, --node and --voice-node") }
+        profile = profiles.first?.1
         output = arguments.value("output")
         if let name = arguments.value("format") {
             guard let parsed = QRFormat(rawValue: name.lowercased()) else {
@@ -74,7 +81,9 @@ struct QRMintCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            let minted = try session.mintSetupCode(SetupCodeRequest(bootstrapProfile: profile, publicURL: arguments.value("public-url"),
+            let publicURL = arguments.value("public-url")
+                ?? (arguments.flag("remote") ? nil : SetupCodeRequest.reachedURL(session.target.endpoint))
+            let minted = try session.mintSetupCode(SetupCodeRequest(bootstrapProfile: profile, publicURL: publicURL,
                                                                     preferRemoteURL: arguments.flag("remote")))
             let setupCode = minted.setupCode
             // Check what the gateway minted before showing it: a code we cannot decode would not pair.
@@ -88,19 +97,56 @@ struct QRMintCommand: ParsableCommand {
             if arguments.flag("setup-code-only") {
                 context.print(setupCode)
                 if minted.accessDowngraded { context.warn(Self.downgradeWarning) }
-                return .success
+            } else if !context.globals.json {
+                try printHuman(minted, decoded: decoded, expiresAtMs: expiresAtMs, context: context)
             }
-            if context.globals.json {
-                context.printJSON(Self.json(minted.json, setupCode: setupCode, expiresAtMs: expiresAtMs))
-                return .success
+            var status: SetupStatus?
+            if arguments.flag("wait") {
+                guard let setupId = minted.setupId else {
+                    throw GeneralError("this gateway does not say when a code is used (no setupId: it is older than OpenClaw 2026.7)",
+                                       hint: "watch for the device's request instead: clawpair devices watch")
+                }
+                let remaining = max(0, min(Monotonic.saturatingSubtract(expiresAtMs, context.nowMs), 3_600_000))
+                context.note("Waiting for a device to use the code (until it expires in \(DurationText.describe(milliseconds: remaining)))…")
+                let signals = TerminationSignals()
+                status = try session.waitForSetupUse(setupId: setupId, within: .milliseconds(remaining), stopped: { signals.pending() != nil })
             }
-            try printHuman(minted, decoded: decoded, expiresAtMs: expiresAtMs, context: context)
-            return .success
+            if context.globals.json && !arguments.flag("setup-code-only") && status != .outstanding {
+                var json = Self.json(minted.json, setupCode: setupCode, expiresAtMs: expiresAtMs)
+                if let status, case .object(var members) = json {
+                    members.append(("setupStatus", Self.json(status)))
+                    json = .object(members)
+                }
+                context.printJSON(json)
+            }
+            guard let status else { return .success }
+            switch status {
+            case .completed(let completion), .deliveryUncertain(let completion):
+                let uncertain = status != .completed(completion)
+                if !context.globals.json || arguments.flag("setup-code-only") {
+                    context.note("The code was used by \(GatewayOutput.field(completion.deviceName)) (\(GatewayOutput.shortId(completion.deviceId))), "
+                                 + "access \(GatewayOutput.field(completion.access))" + (uncertain ? "; the gateway is not sure it received its credentials." : ".")
+                                 + " 'clawpair devices list' shows it.")
+                }
+                return .success
+            case .outstanding:
+                throw GeneralError("no device used the code before it expired (or the wait was stopped)",
+                                   hint: "mint another: clawpair qr", status: .notFound)
+            }
         }
     }
 
     static let downgradeWarning = "This Gateway URL uses plaintext ws://, so the setup code was limited for safety. "
         + "Use wss:// or Tailscale Serve, then generate a new code for full access."
+
+    /// `{"used", "uncertain", "completion"}` for --json --wait.
+    static func json(_ status: SetupStatus) -> JSONValue {
+        switch status {
+        case .outstanding: return .object([("used", false)])
+        case .completed(let completion): return .object([("used", true), ("uncertain", false), ("completion", completion.json)])
+        case .deliveryUncertain(let completion): return .object([("used", true), ("uncertain", true), ("completion", completion.json)])
+        }
+    }
 
     static func json(_ payload: JSONValue, setupCode: String, expiresAtMs: Int64) -> JSONValue {
         var members: [(String, JSONValue)] = [("setupCode", .string(setupCode))]

@@ -29,7 +29,7 @@ enum ErrorPresentation {
         case .transport(let inner): return inner
         case .identity(let inner): return inner
         case .registry(let inner): return inner
-        case .codeExpired, .noCredential, .noRoute, .notApproved, .rejected: return error
+        case .codeExpired, .noCredential, .noRoute, .notApproved, .rejected, .requestExpired: return error
         }
     }
 
@@ -71,6 +71,8 @@ enum ErrorPresentation {
         case GatewayRegistryError.unknownGateway: return .notFound
         case GatewayRegistryError.nameTaken: return .usage
         case let error as PairingError: return status(of: error)
+        case NodeApprovalError.unknownRequest: return .notFound
+        case let error as JoinError: return error.isRefusal ? .refused : error.isUnreachable ? .notFound : error.isBadInput ? .usage : .failure
         default: return .failure
         }
     }
@@ -84,6 +86,8 @@ enum ErrorPresentation {
         case .invalidURL: return .usage
         case .unreachable: return .notFound
         case .tlsTrust, .pairingRequired, .authRejected, .deviceAuthRejected: return .refused
+        case .pairingRejected, .pairingExpired, .scopeMismatch: return .refused
+        case .protocolMismatch, .clientVersionMismatch: return .failure
         case .connectRejected, .rpcFailed: return error.isPermissionRefusal ? .refused : .failure
         case .notGateway, .timedOut, .stalled, .closed, .protocolViolation, .frameTooLarge, .notConnected: return .failure
         }
@@ -93,7 +97,7 @@ enum ErrorPresentation {
     /// code without a credential 2; a wrapped error keeps its own status.
     static func status(of error: PairingError) -> ExitStatus {
         switch error {
-        case .codeExpired, .notApproved, .rejected: return .refused
+        case .codeExpired, .notApproved, .rejected, .requestExpired: return .refused
         case .noCredential: return .usage
         case .noRoute(_, let trustFailure): return trustFailure ? .refused : .notFound
         case .gateway(let inner): return present(inner).exitStatus
@@ -130,6 +134,7 @@ enum ErrorPresentation {
         case let error as QRError: return hint(for: error)
         case let error as GatewayRegistryError: return hint(for: error)
         case let error as PairingError: return hint(for: error)
+        case NodeApprovalError.unknownRequest: return "'clawpair nodes pending' lists the current requests (a node's retry can replace its request)"
         case AvahiError.daemonNotRunning: return "start it (systemctl start avahi-daemon) or use --backend native"
         case AvahiError.libraryUnavailable:
             return "install libavahi-client3 and libavahi-compat-libdnssd1, or use --backend native"
@@ -220,7 +225,8 @@ enum ErrorPresentation {
         case .noRoute: return "'clawpair probe --all - < code.txt' shows every route's outcome"
         case .notApproved(let requestId, _):
             return "approve it (\(PairingRequired(requestId: requestId).approveCommand)), then run 'clawpair pair' again with the same code while it is valid"
-        case .rejected: return "the request may have been rejected; ask the operator"
+        case .rejected(nil, _): return "the request may have been rejected; ask the operator"
+        case .rejected, .requestExpired: return "run 'clawpair pair' again, and have the new request approved while it is pending"
         case .gateway(let inner): return present(inner).hint
         case .transport(let inner): return present(inner).hint
         case .identity(let inner): return present(inner).hint

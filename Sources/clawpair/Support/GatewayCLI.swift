@@ -243,6 +243,8 @@ enum GatewayCLI {
                 members.append(("approveCommand", .string(pairing.approveCommand)))
             case .authRejected(let shape), .deviceAuthRejected(let shape), .connectRejected(let shape), .rpcFailed(_, let shape):
                 members.append(("gateway", shape.json))
+            case .scopeMismatch(let shape), .protocolMismatch(let shape), .clientVersionMismatch(let shape): members.append(("gateway", shape.json))
+            case .pairingRejected(let id), .pairingExpired(let id): members.append(("requestId", id.map(JSONValue.string) ?? .null))
             default: break
             }
         }
@@ -266,6 +268,11 @@ enum GatewayCLI {
         case .pairingRequired: return "pairing-required"
         case .authRejected: return "auth-rejected"
         case .deviceAuthRejected: return "device-auth-rejected"
+        case .pairingRejected: return "pairing-rejected"
+        case .pairingExpired: return "pairing-expired"
+        case .scopeMismatch: return "scope-mismatch"
+        case .protocolMismatch: return "protocol-mismatch"
+        case .clientVersionMismatch: return "client-version-mismatch"
         case .connectRejected: return "connect-rejected"
         case .rpcFailed: return "rpc-failed"
         case .notConnected: return "not-connected"

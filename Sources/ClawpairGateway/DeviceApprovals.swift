@@ -1,0 +1,253 @@
+// Approving a device without racing its retries (issue #15 §1). Upstream users keep hitting
+// "unknown requestId": a device that reconnects with other access supersedes its pending
+// request with a new id (`pairing-rpcs.md` §2; openclaw/openclaw `src/infra/device-pairing.ts`),
+// so an id copied from `devices list` can be stale a moment later. Here an operator names the
+// *device* — its id, a unique prefix of a request or device id as the tables show them
+// (`3f0c2d1e8a7b…`), or its display name — and the session approves that device's request as
+// it is at approval time, following a supersession once more if it happens in between.
+//
+// Checklist, adding a way to name a device: a case in `DeviceRequestMatch`, a step in
+// `DevicePairingList.resolvePending(_:)` (before the looser ones), a test in
+// Tests/ClawpairGatewayTests/DeviceApprovalTests.swift.
+
+import ClawpairCore
+
+/// How a name given by an operator matched a pending request.
+public enum DeviceRequestMatch: String, Sendable, Equatable {
+    /// The request id, whole.
+    case requestId = "request id"
+    /// The device id, whole: its current request.
+    case deviceId = "device id"
+    /// A unique prefix of a request id.
+    case requestIdPrefix = "request id prefix"
+    /// A unique prefix of a device id.
+    case deviceIdPrefix = "device id prefix"
+    /// The display name the device sent, or the label an operator gave it (case-insensitive).
+    case name = "name"
+}
+
+/// A pending request found for what an operator typed.
+public struct ResolvedDeviceRequest: Sendable, Equatable {
+    /// The device's current pending request.
+    public var request: PendingRequest
+    /// How the query matched it.
+    public var matchedBy: DeviceRequestMatch
+
+    public init(request: PendingRequest, matchedBy: DeviceRequestMatch) {
+        self.request = request
+        self.matchedBy = matchedBy
+    }
+}
+
+/// Why no single pending request matched.
+public enum DeviceRequestLookupError: Error, Sendable, Equatable {
+    /// Nothing was given.
+    case emptyQuery
+    /// Several devices' requests match; the candidates, newest first.
+    case ambiguous(query: String, candidates: [PendingRequest])
+    /// The query names a paired device that has no pending request.
+    case alreadyPaired(query: String, device: PairedDevice)
+    /// No pending request or paired device matches.
+    case notFound(query: String)
+}
+
+extension DevicePairingList {
+    /// The shortest prefix accepted: shorter ones match too much by accident.
+    public static let minimumPrefixLength = 4
+
+    /// Pending requests newest first (by `ts`, then request id), whatever order the gateway sent.
+    public var sortedPending: [PendingRequest] {
+        pending.sorted { a, b in
+            let ta = a.ts ?? 0, tb = b.ts ?? 0
+            return ta != tb ? ta > tb : a.requestId < b.requestId
+        }
+    }
+
+    /// Paired devices most recently approved first (by `approvedAtMs`, then device id).
+    public var sortedPaired: [PairedDevice] {
+        paired.sorted { a, b in
+            let ta = a.approvedAtMs ?? 0, tb = b.approvedAtMs ?? 0
+            return ta != tb ? ta > tb : a.deviceId < b.deviceId
+        }
+    }
+
+    /// The newest pending request of the device `deviceId`.
+    public func currentRequest(deviceId: String) -> PendingRequest? {
+        sortedPending.first { $0.deviceId == deviceId }
+    }
+
+    /// Resolves what an operator typed to one device's current pending request, trying in
+    /// order: a whole request id, a whole device id, a unique prefix of request or device ids
+    /// (at least ``minimumPrefixLength`` characters; a trailing `…` as the tables print is
+    /// ignored; case-insensitive), then a display name or operator label (case-insensitive).
+    /// Several requests of one device count as one match: its newest.
+    public func resolvePending(_ query: String) throws(DeviceRequestLookupError) -> ResolvedDeviceRequest {
+        var text = query.trimmingWhitespace
+        while text.hasSuffix("…") { text.removeLast() }
+        while text.hasSuffix("...") { text.removeLast(3) }
+        guard !text.isEmpty else { throw .emptyQuery }
+        if let exact = pending.first(where: { $0.requestId == text }) {
+            return ResolvedDeviceRequest(request: exact, matchedBy: .requestId)
+        }
+        if let current = currentRequest(deviceId: text) {
+            return ResolvedDeviceRequest(request: current, matchedBy: .deviceId)
+        }
+        if let device = paired(deviceId: text) { throw .alreadyPaired(query: query, device: device) }
+
+        let lower = text.lowercased()
+        if text.count >= Self.minimumPrefixLength {
+            let byRequest = sortedPending.filter { $0.requestId.lowercased().hasPrefix(lower) }
+            let byDevice = sortedPending.filter { $0.deviceId.lowercased().hasPrefix(lower) }
+            let devices = Set((byRequest + byDevice).map(\.deviceId))
+            if devices.count > 1 {
+                throw .ambiguous(query: query, candidates: newestPerDevice(byRequest + byDevice))
+            }
+            if let only = devices.first, let current = currentRequest(deviceId: only) {
+                return ResolvedDeviceRequest(request: current, matchedBy: byRequest.isEmpty ? .deviceIdPrefix : .requestIdPrefix)
+            }
+            let pairedMatches = paired.filter { $0.deviceId.lowercased().hasPrefix(lower) }
+            if pairedMatches.count == 1 { throw .alreadyPaired(query: query, device: pairedMatches[0]) }
+        }
+
+        // Names: what the request says, or what the paired record is called.
+        let named = sortedPending.filter { request in
+            if request.displayName?.lowercased() == lower { return true }
+            guard let device = paired(deviceId: request.deviceId) else { return false }
+            return device.operatorLabel?.lowercased() == lower || device.displayName?.lowercased() == lower
+        }
+        let namedDevices = Set(named.map(\.deviceId))
+        if namedDevices.count > 1 { throw .ambiguous(query: query, candidates: newestPerDevice(named)) }
+        if let only = namedDevices.first, let current = currentRequest(deviceId: only) {
+            return ResolvedDeviceRequest(request: current, matchedBy: .name)
+        }
+        let pairedNamed = paired.filter { $0.operatorLabel?.lowercased() == lower || $0.displayName?.lowercased() == lower }
+        if pairedNamed.count == 1 { throw .alreadyPaired(query: query, device: pairedNamed[0]) }
+        throw .notFound(query: query)
+    }
+
+    /// Paired devices that `query` names: the whole id, else a label or display name
+    /// (case-insensitive), else a unique id prefix of at least ``minimumPrefixLength``
+    /// characters. Empty when none; several when ambiguous.
+    public func pairedDevices(matching query: String) -> [PairedDevice] {
+        let text = query.trimmingWhitespace
+        if let exact = paired(deviceId: text) { return [exact] }
+        let lower = text.lowercased()
+        let named = paired.filter { $0.operatorLabel?.lowercased() == lower || $0.displayName?.lowercased() == lower }
+        if !named.isEmpty { return named }
+        guard text.count >= Self.minimumPrefixLength else { return [] }
+        return paired.filter { $0.deviceId.lowercased().hasPrefix(lower) }
+    }
+
+    /// One request per device (its newest), newest first.
+    private func newestPerDevice(_ requests: [PendingRequest]) -> [PendingRequest] {
+        var seen = Set<String>()
+        var result: [PendingRequest] = []
+        for request in requests.sorted(by: { ($0.ts ?? 0) > ($1.ts ?? 0) }) where seen.insert(request.deviceId).inserted {
+            result.append(request)
+        }
+        return result
+    }
+}
+
+/// What ``OperatorSession/approveCurrentRequest(_:maxAttempts:)`` did.
+public struct DeviceApprovalOutcome: Sendable, Equatable {
+    /// The request the query resolved to first.
+    public var resolved: ResolvedDeviceRequest
+    /// The request actually approved: a newer one of the same device when the first was
+    /// superseded meanwhile.
+    public var approved: PendingRequest
+    /// The gateway's answer.
+    public var approval: DeviceApproval
+    /// Request ids of the device that were superseded between listing and approving.
+    public var superseded: [String]
+
+    /// The approved device's role: from the result's device, else from the request.
+    public var role: String? {
+        approval.device?.role ?? approval.device?.roles?.first ?? approved.role ?? approved.roles?.first
+    }
+
+    /// Its roles, when it holds several.
+    public var roles: [String] {
+        if let roles = approval.device?.roles, !roles.isEmpty { return roles }
+        if let role = approval.device?.role { return [role] }
+        if let roles = approved.roles, !roles.isEmpty { return roles }
+        return approved.role.map { [$0] } ?? []
+    }
+
+    /// Its scopes: from the result's device, else what the request asked for.
+    public var scopes: [String] {
+        approval.device?.scopes ?? approved.scopes ?? []
+    }
+}
+
+extension GatewayError {
+    /// The gateway answered that the request id is not (or no longer) pending.
+    public var isUnknownRequestId: Bool {
+        guard case .rpcFailed(_, let shape) = self else { return false }
+        return shape.message.lowercased().contains("unknown requestid")
+    }
+}
+
+extension OperatorSession {
+    /// Lists, resolves `query` to the named device's current request, and approves it. When
+    /// the request is superseded between the list and the approval (the gateway answers
+    /// "unknown requestId"), lists again and approves that device's newer request, up to
+    /// `maxAttempts` approvals in all.
+    public func approveCurrentRequest(_ query: String, maxAttempts: Int = 3) throws -> DeviceApprovalOutcome {
+        let listing = try listDevices()
+        let resolved = try listing.resolvePending(query)
+        var request = resolved.request
+        var superseded: [String] = []
+        for attempt in 1...max(1, maxAttempts) {
+            let result: Result<DeviceApproval, GatewayError>
+            do {
+                result = .success(try approveDevice(requestId: request.requestId))
+            } catch {
+                result = .failure(error)
+            }
+            switch result {
+            case .success(let approval):
+                return DeviceApprovalOutcome(resolved: resolved, approved: request, approval: approval, superseded: superseded)
+            case .failure(let error):
+                guard error.isUnknownRequestId, attempt < maxAttempts,
+                      let newer = try listDevices().currentRequest(deviceId: request.deviceId),
+                      newer.requestId != request.requestId else { throw error }
+                superseded.append(request.requestId)
+                request = newer
+            }
+        }
+        throw GatewayError.protocolViolation("unreachable: approval attempts exhausted")
+    }
+}
+
+/// Scope lists for people: whole scopes only, never cut mid-word.
+public enum ScopeList {
+    /// The scopes joined with commas within `maxScalars` characters; those that do not fit are
+    /// counted (`operator.read,operator.write +3 more`). `-` for none.
+    public static func summary(_ scopes: [String], maxScalars: Int = 60) -> String {
+        guard !scopes.isEmpty else { return "-" }
+        var shown: [String] = []
+        var length = 0
+        for (index, scope) in scopes.enumerated() {
+            let clean = TerminalText.sanitize(scope, maxScalars: 80)
+            let rest = scopes.count - index - 1
+            let tail = rest > 0 ? " +\(rest) more".count : 0
+            let added = (shown.isEmpty ? 0 : 1) + clean.count
+            if !shown.isEmpty && length + added + tail > maxScalars {
+                return shown.joined(separator: ",") + " +\(scopes.count - index) more"
+            }
+            shown.append(clean)
+            length += added
+        }
+        return shown.joined(separator: ",")
+    }
+}
+
+private extension String {
+    var trimmingWhitespace: String {
+        var text = Substring(self)
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,418 @@
+// Following a gateway's pairing events live (`clawpair devices watch`, issue #15 §1): the
+// events `device.pair.requested` / `device.pair.resolved` (payloads as openclaw/openclaw
+// `packages/gateway-protocol/src/schema/devices.ts` DevicePairRequestedEventSchema /
+// DevicePairResolvedEventSchema), `device.pair.changed`, `device.pair.setup.completed` /
+// `.deliveryUncertain` and `node.pair.requested` / `.resolved` (`shared/spec/pairing-rpcs.md`
+// §5.1, `upstream-2026.md`). The gateway broadcasts them to operator sessions with
+// operator.pairing; the watch lists the pending requests on every (re)connect so nothing that
+// arrived while it was away is missed, and reconnects with a bounded backoff when the
+// connection drops or the gateway restarts (it says `shutdown` and closes 1012).
+//
+// The loop is transport-free: it takes a `connect` closure (the real one opens an
+// ``OperatorSession``) and a ``MonotonicClock`` for the backoff, so tests drive it with a fake
+// connection and a ``ManualClock``.
+
+import ClawpairCore
+import ClawpairDNS
+
+/// A connection that also delivers events (``GatewayClient`` is one).
+public protocol GatewayEventSource: GatewayCalling {
+    /// The next event, waiting up to `timeout`; nil when none arrived in time.
+    func nextEvent(timeout: Duration) throws(GatewayError) -> GatewayEvent?
+}
+
+extension GatewayClient: GatewayEventSource {}
+
+extension OperatorSession {
+    /// The next event on this session's connection, waiting up to `timeout`; nil when none
+    /// arrived in time or the connection delivers no events.
+    public func nextEvent(timeout: Duration) throws(GatewayError) -> GatewayEvent? {
+        guard let source = connection as? any GatewayEventSource else { return nil }
+        return try source.nextEvent(timeout: timeout)
+    }
+}
+
+/// `device.pair.resolved`'s payload: `{requestId, deviceId, decision, ts}`.
+public struct PairingResolution: Sendable, Equatable {
+    public var requestId: String
+    public var deviceId: String?
+    /// `approved`, `rejected` or `expired` (a superseded request is resolved too).
+    public var decision: String?
+    public var ts: Int64?
+
+    /// Reads the payload; `context` names it in errors.
+    public init(json: JSONValue, context: String = "device.pair.resolved") throws(GatewayError) {
+        let reader = try RecordReader(json, context: context)
+        requestId = try reader.requiredString("requestId")
+        deviceId = try reader.string("deviceId")
+        decision = try reader.string("decision")
+        ts = try reader.int("ts")
+    }
+}
+
+/// What the watch saw or did.
+public enum PairingWatchEvent: Sendable, Equatable {
+    /// Connected (again): the pending requests as listed right then, newest first.
+    case connected(pending: [PendingRequest], reconnect: Bool)
+    /// A device asks to pair (`device.pair.requested`); `supersedes` is the device's earlier
+    /// pending request this one replaced, when the watch knew it.
+    case requested(PendingRequest, supersedes: String?)
+    /// A request was approved, rejected, expired or superseded (`device.pair.resolved`).
+    case resolved(PairingResolution)
+    /// A setup code was used (`device.pair.setup.completed`, or `.deliveryUncertain` with
+    /// `uncertain` true).
+    case setupCompleted(SetupCompletion, uncertain: Bool)
+    /// Another pairing event (`device.pair.changed`, `node.pair.*`), its payload redacted.
+    case other(name: String, payload: JSONValue?)
+    /// The watch approved or rejected a request as the handler asked.
+    case acted(PairingWatchAction, result: JSONValue)
+    /// Approving or rejecting failed (the request was superseded, already resolved, …).
+    case actionFailed(PairingWatchAction, error: GatewayError)
+    /// The connection ended or could not be made; the watch retries after `retryIn`.
+    case disconnected(error: GatewayError, retryIn: Duration)
+}
+
+extension PairingWatchEvent {
+    /// The event as one JSON object (`devices watch --json` prints one per line); `rule` is the
+    /// auto-approval rule that led to an `acted` approval.
+    public func json(rule: String? = nil) -> JSONValue {
+        func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+        switch self {
+        case .connected(let pending, let reconnect):
+            return .object([("event", "connected"), ("pending", .array(pending.map(\.json))), ("reconnect", .bool(reconnect))])
+        case .requested(let request, let supersedes):
+            return .object([("event", "requested"), ("request", request.json)] + (supersedes.map { [("supersedes", .string($0))] } ?? []))
+        case .resolved(let resolution):
+            return .object([("event", "resolved"), ("requestId", .string(resolution.requestId)), ("deviceId", optional(resolution.deviceId)),
+                            ("decision", optional(resolution.decision))])
+        case .setupCompleted(let completion, let uncertain):
+            return .object([("event", "setup.completed"), ("completion", completion.json), ("uncertain", .bool(uncertain))])
+        case .other(let name, let payload):
+            return .object([("event", .string(name)), ("payload", payload ?? .null)])
+        case .acted(let action, let result):
+            return .object([("event", .string(action.pastTense)), ("requestId", .string(action.requestId)), ("result", result),
+                            ("rule", optional(rule))])
+        case .actionFailed(let action, let error):
+            return .object([("event", "action-failed"), ("action", .string(action.pastTense)), ("requestId", .string(action.requestId)),
+                            ("error", .string(error.message))])
+        case .disconnected(let error, let retry):
+            return .object([("event", "disconnected"), ("error", .string(error.message)), ("retryInMs", .int(Self.milliseconds(retry)))])
+        }
+    }
+
+    /// The action an `acted` or `actionFailed` event reports.
+    public var action: PairingWatchAction? {
+        switch self {
+        case .acted(let action, _), .actionFailed(let action, _): return action
+        default: return nil
+        }
+    }
+
+    /// `duration` in whole milliseconds (saturating).
+    public static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (ms, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        return overflow ? (seconds < 0 ? .min : .max) : ms.addingReportingOverflow(attoseconds / 1_000_000_000_000_000).partialValue
+    }
+}
+
+/// What the handler asks the watch to do about an event.
+public enum PairingWatchAction: Sendable, Equatable {
+    case approve(requestId: String)
+    case reject(requestId: String)
+
+    /// The request it acts on.
+    public var requestId: String {
+        switch self {
+        case .approve(let id), .reject(let id): return id
+        }
+    }
+
+    /// `approved` or `rejected`.
+    public var pastTense: String {
+        switch self {
+        case .approve: return "approved"
+        case .reject: return "rejected"
+        }
+    }
+}
+
+/// Settings of a ``PairingWatch``.
+public struct PairingWatchConfiguration: Sendable {
+    /// The wait before each reconnect; the last one repeats. Default 0.5 s, 1 s, 2 s, 5 s.
+    public var backoff: [Duration]
+    /// How long one wait for an event lasts before the stop condition is asked again.
+    public var pollSlice: Duration
+    /// Consecutive failed connects before the watch gives up with the last error (nil: never).
+    public var maxConsecutiveFailures: Int?
+
+    public init(backoff: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2), .seconds(5)],
+                pollSlice: Duration = .milliseconds(200), maxConsecutiveFailures: Int? = nil) {
+        self.backoff = backoff.isEmpty ? [.seconds(1)] : backoff
+        self.pollSlice = pollSlice
+        self.maxConsecutiveFailures = maxConsecutiveFailures
+    }
+}
+
+/// Follows pairing events across reconnects. Confined to the thread that runs it.
+public final class PairingWatch {
+    /// The event names the watch reports (everything else, `tick` included, is skipped).
+    public static let eventNames: Set<String> = [
+        "device.pair.requested", "device.pair.resolved", "device.pair.changed", "device.pair.setup.completed",
+        "device.pair.setup.deliveryUncertain", "node.pair.requested", "node.pair.resolved",
+    ]
+
+    private let connect: () throws -> OperatorSession
+    /// The pending request id of each device, to tell a supersession.
+    private var pendingByDevice: [String: String] = [:]
+    private let clock: any MonotonicClock
+    private let configuration: PairingWatchConfiguration
+
+    /// A watch that opens sessions with `connect` and waits out backoffs on `clock`.
+    public init(configuration: PairingWatchConfiguration = PairingWatchConfiguration(), clock: any MonotonicClock = SystemMonotonicClock(),
+                connect: @escaping () throws -> OperatorSession) {
+        self.connect = connect
+        self.clock = clock
+        self.configuration = configuration
+    }
+
+    /// Runs until `stopped()` is true (asked at least every ``PairingWatchConfiguration/pollSlice``),
+    /// reporting each event to `handle`, which may ask for approvals or rejections (performed in order;
+    /// what a handler asks while being told the outcome of an action is ignored). Errors
+    /// that no reconnect can fix (refused credentials, a missing scope, a TLS trust failure)
+    /// and errors thrown by `handle` end the watch; so does reaching
+    /// ``PairingWatchConfiguration/maxConsecutiveFailures``.
+    public func run(until stopped: () -> Bool, handle: (PairingWatchEvent) throws -> [PairingWatchAction]) throws {
+        var failures = 0
+        var connectedBefore = false
+        while !stopped() {
+            let session: OperatorSession
+            let pending: [PendingRequest]
+            do {
+                session = try connect()
+                pending = try session.listDevices().sortedPending
+            } catch let error as GatewayError {
+                guard Self.isRetryable(error) else { throw error }
+                failures += 1
+                if let limit = configuration.maxConsecutiveFailures, failures >= limit { throw error }
+                try wait(after: error, failures: failures, handle: handle, stopped: stopped)
+                continue
+            }
+            failures = 0
+            pendingByDevice = [:]
+            for request in pending.reversed() { pendingByDevice[request.deviceId] = request.requestId }
+            for action in try handle(.connected(pending: pending, reconnect: connectedBefore)) {
+                try perform(action, session, handle)
+            }
+            connectedBefore = true
+            do {
+                try follow(session, until: stopped, handle: handle)
+                session.close()
+                return
+            } catch let error as GatewayError {
+                session.close()
+                guard Self.isRetryable(error) else { throw error }
+                try wait(after: error, failures: 1, handle: handle, stopped: stopped)
+            }
+        }
+    }
+
+    private func follow(_ session: OperatorSession, until stopped: () -> Bool,
+                        handle: (PairingWatchEvent) throws -> [PairingWatchAction]) throws {
+        while !stopped() {
+            guard let event = try session.nextEvent(timeout: configuration.pollSlice) else { continue }
+            guard var reported = try Self.interpret(event) else { continue }
+            switch reported {
+            case .requested(let request, _):
+                let previous = pendingByDevice[request.deviceId]
+                pendingByDevice[request.deviceId] = request.requestId
+                reported = .requested(request, supersedes: previous == request.requestId ? nil : previous)
+            case .resolved(let resolution):
+                if let device = resolution.deviceId, pendingByDevice[device] == resolution.requestId { pendingByDevice[device] = nil }
+            default:
+                break
+            }
+            for action in try handle(reported) { try perform(action, session, handle) }
+        }
+    }
+
+    private func perform(_ action: PairingWatchAction, _ session: OperatorSession,
+                         _ handle: (PairingWatchEvent) throws -> [PairingWatchAction]) throws {
+        let result: Result<JSONValue, GatewayError>
+        do {
+            switch action {
+            case .approve(let id): result = .success(try session.approveDevice(requestId: id).json)
+            case .reject(let id): result = .success(try session.rejectDevice(requestId: id).json)
+            }
+        } catch {
+            result = .failure(error)
+        }
+        switch result {
+        case .success(let json): _ = try handle(.acted(action, result: json))
+        case .failure(let error):
+            guard case .rpcFailed = error else { throw error }
+            _ = try handle(.actionFailed(action, error: error))
+        }
+    }
+
+    private func wait(after error: GatewayError, failures: Int, handle: (PairingWatchEvent) throws -> [PairingWatchAction],
+                      stopped: () -> Bool) throws {
+        let delays = configuration.backoff
+        let delay = delays[min(max(0, failures - 1), delays.count - 1)]
+        _ = try handle(.disconnected(error: error, retryIn: delay))
+        clock.sleep(until: clock.now + delay, unless: stopped)
+    }
+
+    /// Whether reconnecting can help: the network, a timeout, a closed or stalled connection.
+    public static func isRetryable(_ error: GatewayError) -> Bool {
+        switch error {
+        case .unreachable, .timedOut, .stalled, .closed, .notConnected, .notGateway: return true
+        default: return false
+        }
+    }
+
+    /// The event as the watch reports it, or nil for events it skips.
+    public static func interpret(_ event: GatewayEvent) throws(GatewayError) -> PairingWatchEvent? {
+        guard eventNames.contains(event.name) else { return nil }
+        let payload = event.payload ?? .object([])
+        switch event.name {
+        case "device.pair.requested":
+            return .requested(try PendingRequest(json: payload, context: event.name), supersedes: nil)
+        case "device.pair.resolved":
+            return .resolved(try PairingResolution(json: payload, context: event.name))
+        case "device.pair.setup.completed", "device.pair.setup.deliveryUncertain":
+            return .setupCompleted(try SetupCompletion(json: payload, context: event.name),
+                                   uncertain: event.name.hasSuffix("deliveryUncertain"))
+        default:
+            return .other(name: event.name, payload: event.payload.map(OperatorRecords.redactingTokens))
+        }
+    }
+}
+
+/// Non-interactive approval rules for scripts (`devices watch --approve-role node
+/// --approve-from 10.0.0.0/8 --yes`): a request is approved only when every given rule holds.
+public struct PairingAutoApproval: Sendable, Equatable {
+    /// The role the request must ask for (its `role`, or every one of its `roles`).
+    public var role: String?
+    /// Networks the request's `remoteIp` must be in.
+    public var networks: [IPNetwork]
+
+    public init(role: String?, networks: [IPNetwork]) {
+        self.role = role
+        self.networks = networks
+    }
+
+    /// Whether no rule is set (then nothing is approved automatically).
+    public var isEmpty: Bool { role == nil && networks.isEmpty }
+
+    /// Whether `request` passes every rule; never for a repair or when no rule is set. Returns
+    /// the reason it did not, for the log.
+    public func check(_ request: PendingRequest) -> (approve: Bool, reason: String) {
+        if isEmpty { return (false, "no approval rule") }
+        if let role {
+            let asked = request.roles ?? request.role.map { [$0] } ?? []
+            guard !asked.isEmpty, asked.allSatisfy({ $0 == role }) else {
+                return (false, "asks for role \(asked.isEmpty ? "-" : asked.joined(separator: ",")), not \(role)")
+            }
+        }
+        if !networks.isEmpty {
+            guard let text = request.remoteIp else { return (false, "no remote address") }
+            guard networks.contains(where: { $0.contains(address: text) }) else {
+                return (false, "address \(text) is outside \(networks.map(\.description).joined(separator: ","))")
+            }
+        }
+        return (true, "matches " + ([role.map { "role \($0)" }].compactMap { $0 } + networks.map { "from \($0)" }).joined(separator: ", "))
+    }
+}
+
+/// An IPv4 or IPv6 network in CIDR form (`10.0.0.0/8`, `fd00::/8`, or one address), over
+/// ClawpairDNS's strict address parsers.
+public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
+    enum Base: Sendable, Equatable {
+        case v4(IPv4Address)
+        case v6(IPv6Address)
+    }
+
+    let base: Base
+    /// The prefix length in bits.
+    public let prefixLength: Int
+
+    /// Parses `a.b.c.d[/n]` or an IPv6 address `[/n]`; nil when it is neither.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let base = Self.address(String(parts[0])) else { return nil }
+        let bits: Int
+        switch base {
+        case .v4: bits = 32
+        case .v6: bits = 128
+        }
+        if parts.count == 2 {
+            guard !parts[1].isEmpty, parts[1].count <= 3, parts[1].allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let length = Int(parts[1]), length <= bits else { return nil }
+            prefixLength = length
+        } else {
+            prefixLength = bits
+        }
+        self.base = base
+    }
+
+    public var description: String {
+        switch base {
+        case .v4(let address): return "\(address)/\(prefixLength)"
+        case .v6(let address): return "\(address)/\(prefixLength)"
+        }
+    }
+
+    /// Whether the address in `text` (IPv4, IPv6 with an optional `%zone`, or IPv4-mapped
+    /// IPv6 for an IPv4 network) is inside the network; false when it does not parse.
+    public func contains(address text: String) -> Bool {
+        guard let candidate = Self.address(text) else { return false }
+        switch (base, candidate) {
+        case (.v4(let network), .v4(let address)):
+            return address.isIn(network, prefixLength: prefixLength)
+        case (.v6(let network), .v6(let address)):
+            return address.isIn(network, prefixLength: prefixLength)
+        case (.v4(let network), .v6(let address)):
+            // ::ffff:a.b.c.d, as a dual-stack socket reports an IPv4 peer.
+            guard address.high == 0, address.low >> 32 == 0xFFFF else { return false }
+            return IPv4Address(UInt32(truncatingIfNeeded: address.low)).isIn(network, prefixLength: prefixLength)
+        case (.v6, .v4):
+            return false
+        }
+    }
+
+    private static func address(_ text: String) -> Base? {
+        if let v4 = IPv4Address(text) { return .v4(v4) }
+        let bare = text.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
+        return IPv6Address(bare).map(Base.v6)
+    }
+}
+
+extension OperatorSession {
+    /// Waits until the setup code `setupId` is used (`qr --wait`): polls `device.pair.setupStatus`
+    /// every `pollEvery` and, between polls, takes `device.pair.setup.completed` /
+    /// `.deliveryUncertain` events for this code when the connection delivers events. Returns
+    /// the first completion, or — after `within` on `clock`, polled once more since the events
+    /// are best effort — ``SetupStatus/outstanding``. `stopped` (asked at least every
+    /// `pollEvery`) ends the wait early, also with `.outstanding`.
+    public func waitForSetupUse(setupId: String, within: Duration, clock: any MonotonicClock = SystemMonotonicClock(),
+                                pollEvery: Duration = .seconds(2), stopped: () -> Bool = { false }) throws(GatewayError) -> SetupStatus {
+        let deadline = clock.now + max(.zero, within)
+        let events = connection is any GatewayEventSource
+        while true {
+            let status = try setupStatus(setupId: setupId)
+            if status != .outstanding || clock.now >= deadline || stopped() { return status }
+            let nextPoll = min(deadline, clock.now + max(.milliseconds(100), pollEvery))
+            while clock.now < nextPoll, !stopped() {
+                guard events else {
+                    clock.sleep(until: nextPoll, unless: stopped)
+                    break
+                }
+                guard let event = try nextEvent(timeout: min(nextPoll - clock.now, .milliseconds(200))),
+                      case .setupCompleted(let completion, let uncertain)? = try? PairingWatch.interpret(event),
+                      completion.setupId == setupId else { continue }
+                return uncertain ? .deliveryUncertain(completion) : .completed(completion)
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairGateway
+
+/// `clawpair devices clear --yes [--pending]`.
+struct DevicesClearCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "clear",
+        abstract: "Remove every paired device (and with --pending, reject every pending request)",
+        discussion: ["As 'openclaw devices clear': lists the devices, then calls device.pair.remove for each paired device "
+                     + "and, with --pending, device.pair.reject for each pending request. The device clawpair is connected "
+                     + "as is kept, so the operator is not locked out halfway; remove it last with 'clawpair devices "
+                     + "remove'. Needs --yes: removed devices must pair again."],
+        options: [
+            .flag("yes", short: "y", help: "Really remove them (required)."),
+            .flag("pending", help: "Also reject every pending request."),
+        ] + GatewayCLI.connectionOptions,
+        examples: [Example("clawpair devices clear --yes --pending", "Start over: no paired devices, no pending requests")],
+        sections: GatewayCLI.sections(json: "With --json: {\"removedDevices\": [deviceId...], \"rejectedPending\": [requestId...]}."),
+        runner: DevicesClearCommand.runner
+    )
+
+    let arguments: ParsedArguments
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        self.arguments = arguments
+        guard arguments.flag("yes") else {
+            throw UsageError("devices clear removes every paired device: add --yes", hint: "'clawpair devices list' shows what it would remove")
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try GatewayCLI.withOperator(arguments, context) { session in
+            let identity = try GatewayCLI.identity(context)
+            let result = try session.clearDevices(rejectPending: arguments.flag("pending"), keepDeviceId: identity.deviceId)
+            if context.globals.json {
+                context.printJSON(result.json)
+                return .success
+            }
+            context.print("Removed \(result.removedDevices.count) device\(result.removedDevices.count == 1 ? "" : "s")"
+                          + (arguments.flag("pending") ? ", rejected \(result.rejectedPending.count) pending request"
+                             + (result.rejectedPending.count == 1 ? "" : "s") : "") + ".")
+            if let kept = result.kept.first {
+                context.note("Kept this machine's device \(GatewayOutput.shortId(kept)); to remove it too: "
+                             + "clawpair devices remove \(TerminalText.sanitize(kept, maxScalars: 80))")
+            }
+            return .success
+        }
+    }
+}

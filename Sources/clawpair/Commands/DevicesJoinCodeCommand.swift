@@ -1,0 +1,37 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairGateway
+
+/// `clawpair devices join-code`: a single-use join URL for a node, as `openclaw devices join-code`.
+struct DevicesJoinCodeCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "join-code",
+        abstract: "Mint a single-use join URL for a node (OpenClaw 2026.7+)",
+        discussion: ["Calls device.pair.setupCode with the node profile and joinUrl (needs operator.admin) and prints the URL on stdout: "
+                     + "it works once, for about 10 minutes, with 'clawpair pair URL' or 'openclaw connect URL' on the node. It is a secret "
+                     + "until used. A gateway bound only to loopback mints a http://127.0.0.1 URL that only this machine (or a tunnel) can use."],
+        options: GatewayCLI.connectionOptions,
+        sections: GatewayCLI.sections(json: "With --json, {\"ok\": true, \"joinUrl\", \"expiresAtMs\", \"loopbackOnly\"}."),
+        runner: DevicesJoinCodeCommand.runner
+    )
+
+    let arguments: ParsedArguments
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        self.arguments = arguments
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try GatewayCLI.withOperator(arguments, context) { session in
+            let code = try JoinCode.mint(session)
+            if context.globals.json { context.printJSON(code.json); return .success }
+            context.print(code.url)
+            context.note("Single use\(code.expiresAtMs.map { ", valid until \(WallClock.iso8601(ms: $0) ?? "")" } ?? ""). On the node: clawpair pair --target-file FILE")
+            if code.loopbackOnly {
+                context.warn("the gateway is only bound to loopback: this join URL works only on this machine or through a tunnel; "
+                             + "set gateway.publicOrigin to the gateway's public HTTPS origin so other machines can join")
+            }
+            return .success
+        }
+    }
+}

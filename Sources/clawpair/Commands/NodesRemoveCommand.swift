@@ -1,0 +1,39 @@
+import ClawpairCLIKit
+import ClawpairCore
+import ClawpairGateway
+
+/// `clawpair nodes remove NODE`.
+struct NodesRemoveCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "remove",
+        abstract: "Remove a paired node from the gateway",
+        discussion: ["Finds the node in node.list by its id, a unique id prefix, its name or its address, then calls "
+                     + "node.pair.remove {nodeId}, as 'openclaw nodes remove --node'. The node must pair again to come "
+                     + "back. A WebSocket node is also a paired device: 'clawpair devices remove' revokes that."],
+        options: GatewayCLI.connectionOptions,
+        arguments: [ArgumentSpec("node", help: "The node's id, a unique prefix of it, its name or its address.")],
+        examples: [Example("clawpair nodes remove kitchen-pi", "Remove a node")],
+        sections: GatewayCLI.sections(json: "With --json, node.pair.remove's payload: {\"nodeId\"}."),
+        runner: NodesRemoveCommand.runner
+    )
+
+    let arguments: ParsedArguments
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        self.arguments = arguments
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try GatewayCLI.withOperator(arguments, context) { session in
+            let (nodeId, payload) = try NodesCommand.withNode(arguments.positionals[0], in: try session.listNodes()) { nodeId in
+                (nodeId, try session.removeNode(nodeId: nodeId))
+            }
+            if context.globals.json {
+                context.printJSON(payload)
+            } else {
+                context.print("Removed node \(GatewayOutput.field(nodeId, max: 80)).")
+            }
+            return .success
+        }
+    }
+}
