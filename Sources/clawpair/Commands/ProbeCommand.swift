@@ -176,16 +176,15 @@ struct ProbeCommand: ParsableCommand {
     /// order `discover` lists them), skipping beacons without a usable endpoint. In first mode
     /// without --all it ends at the first gateway resolved, else once the answer is complete.
     func discoverRoutes(_ backend: GatewayBrowser.LocalBackend, budgetMs: Int64, context: CommandContext) throws -> [ProbeRoute] {
-        let verbose = context.globals.verbosity > 0
         let firstAnswer = configuration.mode == .first && !showAll
         let browser = GatewayBrowser(options: .init(backend: backend, domains: [], timeout: .milliseconds(budgetMs),
                                                     firstAnswer: firstAnswer))
-        let routes = try browser.scan(note: DiscoverCommand.verboseNotes(context)).gateways.compactMap { gateway -> ProbeRoute? in
+        let routes = try browser.scan(note: context.verboseNote).gateways.compactMap { gateway -> ProbeRoute? in
             guard let endpoint = gateway.beacon.endpoint else { return nil }
             return ProbeCandidates.discovered(instance: gateway.beacon.instanceName, host: endpoint.host, port: endpoint.port,
                                               tls: endpoint.gatewayTls, addresses: gateway.addresses)
         }
-        if verbose { context.note("discovery found \(routes.count) gateway route(s)") }
+        context.verboseNote("discovery found \(routes.count) gateway route(s)")
         return routes
     }
 
@@ -203,9 +202,8 @@ struct ProbeCommand: ParsableCommand {
         for candidate in candidates {
             let text: String
             if candidate == "-" {
-                if context.stdinIsTTY { context.note("Paste the setup code, then press Ctrl-D:") }
-                let bytes = try context.readStandardInput(SetupCode.maxInputBytes)
-                guard let decoded = String(validating: bytes, as: UTF8.self) else {
+                guard let decoded = try context.readText(prompting: "Paste the setup code, then press Ctrl-D:",
+                                                         limit: SetupCode.maxInputBytes) else {
                     throw GeneralError("standard input is not UTF-8 text", hint: "pipe in the setup code itself")
                 }
                 text = decoded
@@ -258,13 +256,13 @@ struct ProbeCommand: ParsableCommand {
 
         let report = try Prober.run(routes: routes, configuration: configuration)
         if context.globals.json {
-            context.printJSON(ProbeOutput.json(report, configuration: self.configuration))
-            if report.winner == nil {
-                context.report(GeneralError(report.failureSummary, hint: ProbeOutput.failureHint(report),
-                                            status: ErrorPresentation.status(of: report)))
-            }
+            context.printJSON(report.json(configuration: self.configuration, trustCommand: ProbeOutput.trustCommand))
         } else {
-            ProbeOutput.printText(report, configuration: self.configuration, showAll: showAll, context: context)
+            ProbeOutput.printText(report, showAll: showAll, context: context)
+        }
+        if report.winner == nil {
+            context.report(GeneralError(report.failureSummary, hint: ProbeOutput.failureHint(report),
+                                        status: ErrorPresentation.status(of: report)))
         }
         return ErrorPresentation.status(of: report)
     }
