@@ -69,8 +69,8 @@ extension ProbeReport {
     /// failure, its timings when it passed, and the label of a setup-code or discovered route.
     public func tableLines(paint: (ProbeTextRole, String) -> String = { $1 }) -> [String] {
         let urls = results.map { Self.clean($0.route.url) }
-        let width = min(48, max(5, urls.map(\.count).max() ?? 5))
-        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
+        let width = min(48, max(5, urls.map(TerminalText.displayWidth).max() ?? 5))
+        func pad(_ s: String, _ n: Int) -> String { TerminalText.padded(s, to: n) }
         var lines: [String] = []
         for (i, result) in results.enumerated() {
             let outcome = result.outcome

@@ -45,7 +45,8 @@ struct ProbeCommand: ParsableCommand {
             .value("stagger", "MS", help: "Delay between the starts of consecutive routes, in ms or with a unit (default 250)."),
             .value("timeout", "MS", help: "Limit for the whole run, in ms or with a unit such as 3s (default 5000)."),
             .flag("fastest", help: "Wait for every route and pick the one with the lowest latency, instead of the first to pass."),
-            .flag("all", help: "List every route's outcome, reason and timings, not only the winner (also with -v)."),
+            .flag("all", help: "Run every route to its end and list each one's outcome, reason and timings; the first to pass "
+                      + "still wins (-v lists the routes too, but stops at the winner)."),
             .value("tls-fingerprint", "SHA256",
                    help: "Pin: the SHA-256 of the gateway's leaf certificate (any common spelling) that every wss:// route "
                        + "without a pin of its own must present."),
@@ -95,7 +96,7 @@ struct ProbeCommand: ParsableCommand {
                     "ok": true,                     a route passed
                     "url": "wss://gw:443",          the winning route, or null
                     "winner": 0,                    its index in routes, or null
-                    "mode": "first",                first or fastest
+                    "mode": "first",                first, fastest or all
                     "timeoutMs": 5000, "staggerMs": 250,
                     "elapsedMs": 12.4,              start to decision
                     "timedOut": false,
@@ -164,7 +165,7 @@ struct ProbeCommand: ParsableCommand {
         let timeout = try DurationOption.milliseconds(arguments.value("timeout"), option: "timeout", default: 5000, allowZero: false)
         timeoutMs = timeout
         configuration = ProbeConfiguration(stagger: .milliseconds(stagger), timeout: .milliseconds(timeout),
-                                           mode: arguments.flag("fastest") ? .fastest : .first,
+                                           mode: arguments.flag("fastest") ? .fastest : arguments.flag("all") ? .all : .first,
                                            allowInsecure: arguments.flag("allow-insecure"))
         showAll = arguments.flag("all") || arguments.globals.verbosity > 0
         fingerprint = try FingerprintOption.normalized(arguments.value("tls-fingerprint"), option: "tls-fingerprint")
