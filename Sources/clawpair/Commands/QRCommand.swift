@@ -12,7 +12,8 @@ enum QRCommand {
         discussion: QRMintCommand.discussion + [
             "'clawpair qr render' draws a setup code you already have; 'clawpair qr scan' reads QR images. A setup "
                 + "code's QR code holds the bare code and nothing else, exactly as 'openclaw qr' draws it. Like the code "
-                + "itself it is a secret until it expires.",
+                + "itself it is a secret until it expires. On a terminal narrower than the code, the QR code is not drawn "
+                + "(its lines would wrap and not scan): a warning says so and suggests -o pair.png; the setup code is printed.",
         ],
         options: QRMintCommand.options,
         subcommands: [QRRenderCommand.spec, QRScanCommand.spec],

@@ -167,10 +167,17 @@ struct QRMintCommand: ParsableCommand {
             let code = try QRCode(encoding: setupCode, errorCorrection: .medium)
             if let output {
                 try AtomicFile.write(try code.rendering(format).bytes, to: output, mode: 0o600, replacing: arguments.flag("force"))
-            } else if let terminal = format.terminalStyle {
-                context.print(style.bold("Pairing QR"))
-                context.print("Scan this with the OpenClaw mobile app (Onboarding -> Scan QR).")
-                context.stdout.write(code.terminalText(style: terminal, layout: .terminal))
+            } else if format.terminalStyle != nil {
+                let drawn = try code.rendering(format, layout: .terminal)
+                if context.stdoutIsTTY, let columns = TerminalWindow.columns(), columns < drawn.width {
+                    // Wrapped lines would not scan; the code was minted, so the setup code below still pairs.
+                    context.warn("the QR code is \(drawn.width) columns wide but the terminal has \(columns), so it is not drawn "
+                                 + "(it would not scan): enter the setup code below, widen the window, or write an image with -o pair.png")
+                } else {
+                    context.print(style.bold("Pairing QR"))
+                    context.print("Scan this with the OpenClaw mobile app (Onboarding -> Scan QR).")
+                    context.stdout.write(drawn.text ?? "")
+                }
             }
         }
         context.print("Setup code: \(setupCode)")

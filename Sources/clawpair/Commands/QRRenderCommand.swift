@@ -232,7 +232,7 @@ struct QRRenderCommand: ParsableCommand {
             }
             return .success
         }
-        if !format.isImage, context.stdoutIsTTY, let columns = Self.terminalColumns(), columns < width {
+        if !format.isImage, context.stdoutIsTTY, let columns = TerminalWindow.columns(), columns < width {
             let problem = "the QR code is \(width) columns wide but the terminal has \(columns)"
             guard force else {
                 throw GeneralError(problem + ": its lines would wrap and it would not scan",
@@ -291,13 +291,6 @@ struct QRRenderCommand: ParsableCommand {
             }
             return (Array(code.utf8), "setup-code")
         }
-    }
-
-    /// The terminal's width in columns, when standard output is one.
-    private static func terminalColumns() -> Int? {
-        var size = winsize()
-        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
     }
 
     /// `path` quoted for a shell command line when it needs it.
