@@ -64,24 +64,16 @@ enum DevicesCommand {
         }
     }
 
-    /// Checks that `requestId` is still pending; when it is a deviceId instead, says so and shows
-    /// the right id.
-    static func requirePending(_ requestId: String, in listing: DevicePairingList, verb: String) throws -> PendingRequest {
-        if let match = listing.pending(requestId: requestId) { return match }
-        let shown = TerminalText.sanitize(requestId, maxScalars: 80)
-        if let byDevice = listing.pending.first(where: { $0.deviceId == requestId }) {
-            let right = byDevice.requestId
-            throw GeneralError("\(shown) is a device id, not a request id", hint:
-                "its pending request is \(TerminalText.sanitize(right, maxScalars: 80)): clawpair devices \(verb) \(TerminalText.sanitize(right, maxScalars: 80))",
-                status: .usage)
+    /// Says what a name resolved to (unless it was the request id) and each supersession followed.
+    static func noteResolution(_ query: String, _ resolved: ResolvedDeviceRequest, superseded: [String], current: String,
+                               verb: String, context: CommandContext) {
+        if resolved.matchedBy != .requestId {
+            context.note("\(TerminalText.sanitize(query, maxScalars: 80)) (\(resolved.matchedBy.rawValue)) is request "
+                         + "\(TerminalText.sanitize(resolved.request.requestId, maxScalars: 64))")
         }
-        if listing.paired(deviceId: requestId) != nil {
-            throw GeneralError("\(shown) is a paired device's id, not a pending request id", hint:
-                verb == "reject" ? "to unpair it: clawpair devices remove \(shown)" : "it is already approved; 'clawpair devices list' shows pending requests",
-                status: .usage)
+        for old in superseded {
+            context.note("request \(TerminalText.sanitize(old, maxScalars: 64)) was superseded by the device's retry; "
+                         + "\(verb) its current request \(TerminalText.sanitize(current, maxScalars: 64))")
         }
-        throw GeneralError("no pending pairing request has the id \(shown)", hint:
-            "it may have been approved, rejected, superseded by a newer request, or expired (after 5 minutes); "
-                + "'clawpair devices list' shows the pending ones", status: .notFound)
     }
 }
