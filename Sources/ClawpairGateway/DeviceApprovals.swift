@@ -51,16 +51,21 @@ public enum DeviceRequestLookupError: Error, Sendable, Equatable {
     case notFound(query: String)
 }
 
+extension PendingRequest {
+    /// The order of ``DevicePairingList/sortedPending``: newer `ts` first, then request id.
+    public static func newerFirst(_ a: PendingRequest, _ b: PendingRequest) -> Bool {
+        let ta = a.ts ?? 0, tb = b.ts ?? 0
+        return ta != tb ? ta > tb : a.requestId < b.requestId
+    }
+}
+
 extension DevicePairingList {
     /// The shortest prefix accepted: shorter ones match too much by accident.
     public static let minimumPrefixLength = 4
 
     /// Pending requests newest first (by `ts`, then request id), whatever order the gateway sent.
     public var sortedPending: [PendingRequest] {
-        pending.sorted { a, b in
-            let ta = a.ts ?? 0, tb = b.ts ?? 0
-            return ta != tb ? ta > tb : a.requestId < b.requestId
-        }
+        pending.sorted(by: PendingRequest.newerFirst)
     }
 
     /// Paired devices most recently approved first (by `approvedAtMs`, then device id).

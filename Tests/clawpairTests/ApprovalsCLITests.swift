@@ -212,6 +212,49 @@ struct ApprovalsCLITests {
         }
     }
 
+    /// `devices watch` on a pseudo-terminal (Tests/Fixtures/pty_run.py): `steps` are
+    /// `--send TEXT KEYS` / `--signal TEXT SIGNAL` triples.
+    static func watchOnTerminal(_ home: Home, _ gateway: TestGateway, _ steps: [String]) throws -> (status: Int, terminal: String, restored: Bool) {
+        let fixture = Harness.fixturesDirectory.appendingPathComponent("pty_run.py").path
+        let result = try ClawpairBinary.runProgram(Harness.python3, [fixture] + steps + [ClawpairBinary.path, "devices", "watch",
+                                                   "--url", gateway.url, "--token-file", home.tokenFile],
+                                                   environment: home.environment.merging(["PATH": "/usr/bin:/bin", "TERM": "xterm"]) { _, new in new })
+        let object = try json(result.stdout)
+        let encoded = try #require(object["terminal"] as? String, "\(result)")
+        let bytes = try #require(Data(base64Encoded: encoded))
+        #expect(object["unsent"] as? Int == 0, "\(String(decoding: bytes, as: UTF8.self))")
+        return (try #require(object["status"] as? Int), String(decoding: bytes, as: UTF8.self), try #require(object["restored"] as? Bool))
+    }
+
+    @Test("devices watch on a terminal: a approves the newest request, r rejects it, q or SIGTERM quits, the terminal restored")
+    func watchKeys() async throws {
+        try await GatewayCommandTests.withHome { home in
+            var options = TestGatewayOptions(token: Self.token)
+            options.extraArguments = ["--seed-device-request", "phone"]
+            try await withTestGateway(options) { gateway in
+                let phone = try #require(try Self.pending(home, gateway).first?["requestId"] as? String)
+                let approving = try Self.watchOnTerminal(home, gateway, ["--send", "newest: \(phone) (phone); keys: a approve newest, "
+                                                                         + "r reject newest, q quit", "a", "--send", "approved \(phone) by key", "q"])
+                #expect(approving.status == 0, "\(approving.terminal)")
+                #expect(approving.restored, "\(approving.terminal)")
+                #expect(approving.terminal.contains("no request pending; keys: a approve newest, r reject newest, q quit"), "\(approving.terminal)")
+                let approved = try await gateway.waitForLog("approved") { $0["requestId"] as? String == phone }
+                #expect(approved["requestId"] as? String == phone)
+            }
+            var second = TestGatewayOptions(token: Self.token)
+            second.extraArguments = ["--seed-device-request", "laptop"]
+            try await withTestGateway(second) { gateway in
+                let laptop = try #require(try Self.pending(home, gateway).first?["requestId"] as? String)
+                let rejecting = try Self.watchOnTerminal(home, gateway, ["--send", "newest: \(laptop) (laptop)", "r",
+                                                                         "--signal", "rejected \(laptop) by key", "TERM"])
+                #expect(rejecting.status == 0, "\(rejecting.terminal)")
+                #expect(rejecting.restored, "\(rejecting.terminal)")
+                _ = try await gateway.waitForLog("rejected") { $0["requestId"] as? String == laptop }
+                #expect(try Self.pending(home, gateway).isEmpty)
+            }
+        }
+    }
+
     @Test("devices watch: approves by rule and logs it, streams JSON lines, survives a gateway restart, stops on SIGTERM")
     func watchSurvivesRestart() async throws {
         try await GatewayCommandTests.withHome { home in
