@@ -13,6 +13,7 @@ Command line
         [--pending-ttl-ms 300000] [--bootstrap-ttl-ms 600000]      (test knobs, not upstream)
         [--refusal-close-delay-ms 0] [--approve-returns-token]     (test knobs, not upstream)
         [--seed-device-request NAME]...                            (test knob, not upstream)
+        [--auth-refusal-style joyhousebot]                         (test knob, not upstream)
 
 stdout: `ready <port>` once listening, then one JSON object per line:
     connect-ok      {deviceId, role, clientId, auth: token|password|bootstrap|device-token, scopes}
@@ -906,6 +907,10 @@ class Gateway:
             "password_mismatch": "unauthorized: gateway password mismatch (set gateway.remote.password to match gateway.auth.password)",
             "device_token_mismatch": "unauthorized: device token mismatch (rotate/reissue device token)",
         }
+        if self.args.auth_refusal_style == "joyhousebot":
+            # joyhousebot 0.1.2 (PyPI; joyhousebot/gateway/connect_auth.py try_authorize_connect):
+            # {"code": "INVALID_REQUEST", "message": "token_mismatch"}, no details at all.
+            raise Refusal("INVALID_REQUEST", reason, None)
         provided = "password" if auth.get("password") else "token" if auth.get("token") else \
             "bootstrap-token" if auth.get("bootstrapToken") else "device-token" if auth.get("deviceToken") else "none"
         retry = reason == "token_mismatch" and has_device and provided == "token" and not auth.get("deviceToken")
@@ -1786,6 +1791,7 @@ def main():
     parser.add_argument("--pending-ttl-ms", type=int, default=300_000)
     parser.add_argument("--bootstrap-ttl-ms", type=int, default=600_000)
     parser.add_argument("--refusal-close-delay-ms", type=int, default=0)
+    parser.add_argument("--auth-refusal-style", choices=["openclaw", "joyhousebot"], default="openclaw")
     parser.add_argument("--approve-returns-token", action="store_true")
     parser.add_argument("--seed-device-request", action="append")
     args = parser.parse_args()

@@ -212,6 +212,33 @@ struct ApprovalsCLITests {
         }
     }
 
+    @Test("a gateway that refuses credentials without details.code (joyhousebot): devices list and gateways check exit 4")
+    func refusalWithoutDetailCode() async throws {
+        try await GatewayCommandTests.withHome { home in
+            let nodeHome = ["CLAWPAIR_HOME": home.directory + "/node"]
+            var options = TestGatewayOptions(token: Self.token)
+            options.extraArguments = ["--auth-refusal-style", "joyhousebot"]
+            try await withTestGateway(options) { gateway in
+                let wrong = try home.run(["devices", "list", "--url", gateway.url, "--token", "wrong"])
+                #expect(wrong.status == 4, "\(wrong)")
+                let refusal = try await gateway.waitForLog("connect-refused")
+                #expect(refusal["detailCode"] is NSNull && refusal["message"] as? String == "token_mismatch", "\(refusal)")
+                let wrongJSON = try home.run(["devices", "list", "--url", gateway.url, "--token", "wrong", "--json"])
+                #expect(wrongJSON.status == 4, "\(wrongJSON)")
+                _ = try Self.json(wrongJSON.stdout)
+
+                let minted = try home.op(gateway, ["qr", "--setup-code-only", "--node"])
+                #expect(try home.run(["pair", "-"], environment: nodeHome, stdin: minted.stdout).status == 0)
+                let nodes = try Self.json(try home.op(gateway, ["nodes", "status", "--last-connected", "24h", "--json"]).stdout)
+                let nodeId = try #require((nodes["nodes"] as? [[String: Any]])?.first?["nodeId"] as? String)
+                #expect(try home.op(gateway, ["devices", "remove", nodeId]).status == 0)
+                let refused = try home.run(["gateways", "check"], environment: nodeHome)
+                #expect(refused.status == 4, "\(refused)")
+                #expect(refused.stdout == "node: refused\n", "\(refused)")
+            }
+        }
+    }
+
     /// `devices watch` on a pseudo-terminal (Tests/Fixtures/pty_run.py): `steps` are
     /// `--send TEXT KEYS` / `--signal TEXT SIGNAL` triples.
     static func watchOnTerminal(_ home: Home, _ gateway: TestGateway, _ steps: [String]) throws -> (status: Int, terminal: String, restored: Bool) {
