@@ -14,6 +14,7 @@ Command line
         [--refusal-close-delay-ms 0] [--approve-returns-token]     (test knobs, not upstream)
         [--seed-device-request NAME]...                            (test knob, not upstream)
         [--auth-refusal-style joyhousebot]                         (test knob, not upstream)
+        [--auth-mode trusted-proxy]                                (test knob, see below)
 
 stdout: `ready <port>` once listening, then one JSON object per line:
     connect-ok      {deviceId, role, clientId, auth: token|password|bootstrap|device-token, scopes}
@@ -1701,7 +1702,13 @@ class Gateway:
             qr = self.qr_data_url(code)
             if qr and len(qr) <= MAX_QR_DATA_URL:
                 result["qrDataUrl"] = qr
-        result.update({"gatewayUrl": url, "auth": "password" if self.args.password is not None else "token",
+        # --auth-mode trusted-proxy: the label upstream's resolveAuthLabel gives for
+        # gateway.auth.mode=trusted-proxy with no token or password configured
+        # (extensions/device-pair/pair-command-auth.ts). The shared token/password stays this
+        # stand-in's ingress credential, in place of the identity-aware proxy in front of it.
+        label = "trusted-proxy" if self.args.auth_mode == "trusted-proxy" else \
+            "password" if self.args.password is not None else "token"
+        result.update({"gatewayUrl": url, "auth": label,
                        "urlSource": source, "access": access})
         if downgraded:
             result["accessDowngraded"] = True
@@ -1791,6 +1798,7 @@ def main():
     parser.add_argument("--pending-ttl-ms", type=int, default=300_000)
     parser.add_argument("--bootstrap-ttl-ms", type=int, default=600_000)
     parser.add_argument("--refusal-close-delay-ms", type=int, default=0)
+    parser.add_argument("--auth-mode", choices=["shared", "trusted-proxy"], default="shared")
     parser.add_argument("--auth-refusal-style", choices=["openclaw", "joyhousebot"], default="openclaw")
     parser.add_argument("--approve-returns-token", action="store_true")
     parser.add_argument("--seed-device-request", action="append")

@@ -279,6 +279,23 @@ struct GatewayCommandTests {
         }
     }
 
+    @Test("qr shows the trusted-proxy auth label of a gateway whose ingress auth is a trusted proxy")
+    func qrTrustedProxyLabel() async throws {
+        try await Self.withHome { home in
+            var options = TestGatewayOptions(token: Self.token)
+            options.extraArguments = ["--auth-mode", "trusted-proxy"]
+            try await withTestGateway(options) { gateway in
+                let human = try home.op(gateway, ["qr", "--no-ascii"])
+                #expect(human.status == 0, "\(human)")
+                let lines = human.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+                #expect(lines.contains("Auth: trusted-proxy"), "\(human)")
+                #expect(lines.contains("Access: full"), "\(human)")
+                let json = try Self.json(try home.op(gateway, ["qr", "--json"]).stdout)
+                #expect(json["auth"] as? String == "trusted-proxy", "\(json)")
+            }
+        }
+    }
+
     @Test("qr mints a code that setup-code decode and qr scan read back")
     func qrMint() async throws {
         try await Self.withHome { home in
