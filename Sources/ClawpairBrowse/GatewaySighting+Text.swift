@@ -1,16 +1,9 @@
 import ClawpairCore
 import ClawpairDiscovery
 
-/// What a part of a sighting's text block is, so that the caller can paint it (colour on a
-/// terminal, nothing elsewhere).
-public enum SightingTextRole: Sendable, Equatable {
-    /// The gateway's title, the block's first line.
-    case title
-    /// A warning: no usable URL, or plaintext to a host that needs TLS.
-    case warning
-    /// A qualifier, such as "(unauthenticated hint)".
-    case dim
-}
+/// What a part of a sighting's text block is (``TextRole/bold`` the title, ``TextRole/warning``
+/// no usable URL or plaintext to a host that needs TLS, ``TextRole/dim`` a qualifier).
+public typealias SightingTextRole = TextRole
 
 extension GatewaySighting {
     /// The width of the labels in ``textBlock(paint:)``.
@@ -22,7 +15,7 @@ extension GatewaySighting {
     /// ending in a newline. Every value from the network is sanitized; `paint` styles each role.
     public func textBlock(paint: (SightingTextRole, String) -> String = { $1 }) -> String {
         func clean(_ text: String) -> String { TerminalText.sanitize(text, maxScalars: 256) }
-        var out = paint(.title, clean(beacon.title)) + "\n"
+        var out = paint(.bold, clean(beacon.title)) + "\n"
         func line(_ label: String, _ value: String) {
             out += "  " + label + String(repeating: " ", count: max(1, Self.labelWidth - label.count)) + value + "\n"
         }

@@ -24,20 +24,38 @@ public struct GeneralError: CommandLineError {
     }
 }
 
-/// A library error as the command line shows it: the exit status and hint the executable gives
-/// it, and the error itself (for a JSON error document's code).
+/// A library error as the command line shows it: the exit status, stable code and hint the
+/// executable gives it, and the error itself.
 public struct PresentedError: CommandLineError {
     /// The error as thrown.
     public let underlying: any Error
     public let exitStatus: ExitStatus
     public let message: String
     public let hint: String?
+    /// The stable, kebab-case code of the JSON error envelope (`usage`, `unreachable`, `tls-trust`…).
+    public let code: String
+    /// Members the JSON envelope's `error` object carries after `code`, `message` and `hint`
+    /// (e.g. a pairing request's `requestId`).
+    public let details: [(String, JSONValue)]
 
-    public init(_ underlying: any Error, status: ExitStatus, message: String, hint: String?) {
+    /// `code` defaults to ``defaultCode(for:)`` of `underlying`.
+    public init(_ underlying: any Error, status: ExitStatus, message: String, hint: String?,
+                code: String? = nil, details: [(String, JSONValue)] = []) {
         self.underlying = underlying
         self.exitStatus = status
         self.message = message
         self.hint = hint
+        self.code = code ?? Self.defaultCode(for: underlying)
+        self.details = details
+    }
+
+    /// The code of an error that names none: `usage` for a ``UsageError``, else `error`.
+    public static func defaultCode(for error: any Error) -> String {
+        switch error {
+        case let presented as PresentedError: return presented.code
+        case is UsageError: return "usage"
+        default: return "error"
+        }
     }
 
     /// The command line's own errors as they are; other ``ClawpairError``s with status 1 and

@@ -23,15 +23,18 @@ public enum CommandLineTool {
             parsed = try ArgumentParser.parse(arguments, root: root)
         } catch {
             var globals = GlobalOptions()
-            globals.noColor = arguments.contains("--no-color")
-            let context = makeContext(globals)
-            let shown = present(error)
-            context.report(shown)
-            return shown.exitStatus.rawValue
+            let options = arguments.prefix { $0 != "--" }
+            globals.noColor = options.contains("--no-color")
+            globals.json = options.contains("--json")
+            return fail(present(error), makeContext(globals))
         }
         let context = makeContext(parsed.globals)
         if parsed.globals.version {
-            context.print("\(root.name) \(version)")
+            if parsed.globals.json {
+                context.printJSON(.object([("name", .string(root.name)), ("version", .string(version))]))
+            } else {
+                context.print("\(root.name) \(version)")
+            }
             return ExitStatus.success.rawValue
         }
         if parsed.globals.help {
@@ -44,17 +47,30 @@ public enum CommandLineTool {
                 return ExitStatus.success.rawValue
             }
             let names = parsed.spec.visibleSubcommands.map(\.name).joined(separator: ", ")
-            context.report(UsageError("'\(parsed.commandName)' needs a command: \(names)",
-                                      hint: "see '\(parsed.commandName) --help'"))
-            return ExitStatus.usage.rawValue
+            return fail(present(UsageError("'\(parsed.commandName)' needs a command: \(names)",
+                                           hint: "see '\(parsed.commandName) --help'")), context)
         }
         do {
             return try runner(parsed, context).rawValue
         } catch {
-            let shown = present(error)
-            context.report(shown)
-            return shown.exitStatus.rawValue
+            return fail(present(error), context)
         }
+    }
+
+    /// Reports `shown` on stderr and, under `--json`, prints its envelope on stdout
+    /// (``JSONEnvelope/failure(_:)``): as a document, or as one line when the command was
+    /// streaming JSON lines, and not at all when the command already printed its own document
+    /// (which then carries `"ok": false` and the error itself).
+    static func fail(_ shown: PresentedError, _ context: CommandContext) -> Int32 {
+        if context.globals.json && !context.jsonOutput.printedDocument {
+            if context.jsonOutput.printedLines {
+                context.printJSONLine(JSONEnvelope.failure(shown))
+            } else {
+                context.printJSON(JSONEnvelope.failure(shown))
+            }
+        }
+        context.report(shown)
+        return shown.exitStatus.rawValue
     }
 }
 

@@ -20,6 +20,9 @@ public enum CompletionKind: Sendable, Equatable {
     case values([String])
     /// Host names.
     case hostname
+    /// The lines the program itself prints when run with these arguments, at completion time
+    /// (e.g. `["list-names", "gateways"]` for the paired gateways' names).
+    case program([String])
 }
 
 /// One option of a command: a flag, an option taking a value, or a repeatable value option.

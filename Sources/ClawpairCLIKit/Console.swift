@@ -73,10 +73,14 @@ public struct CommandContext: Sendable {
     public let nowMs: Int64
     /// Reads standard input whole, at most `limit` bytes.
     public let readStandardInput: @Sendable (_ limit: Int) throws -> [UInt8]
+    /// What has been printed as JSON (for ``CommandLineTool``'s error envelope).
+    public let jsonOutput: JSONOutputRecord
 
     public init(stdout: any TextSink, stderr: any TextSink, stdoutIsTTY: Bool, stderrIsTTY: Bool,
                 stdinIsTTY: Bool, environment: [String: String], globals: GlobalOptions, nowMs: Int64,
-                readStandardInput: @escaping @Sendable (Int) throws -> [UInt8]) {
+                readStandardInput: @escaping @Sendable (Int) throws -> [UInt8],
+                jsonOutput: JSONOutputRecord = JSONOutputRecord()) {
+        self.jsonOutput = jsonOutput
         self.stdout = stdout
         self.stderr = stderr
         self.stdoutIsTTY = stdoutIsTTY
@@ -128,15 +132,18 @@ public struct CommandContext: Sendable {
         }
     }
 
-    /// Writes a JSON document to stdout, pretty-printed, with a final newline; terminal-safe (DEL,
-    /// C1 and bidi controls escaped as `\u`, the value unchanged).
+    /// Writes a command's JSON document to stdout, pretty-printed, with a final newline;
+    /// terminal-safe (DEL, C1 and bidi controls escaped as `\u`, the value unchanged). An object
+    /// without an `ok` member gets `"ok": true` first (``JSONEnvelope/success(_:)``).
     public func printJSON(_ value: JSONValue) {
-        stdout.write(value.pretty(terminalSafe: true) + "\n")
+        jsonOutput.recordDocument()
+        stdout.write(JSONEnvelope.success(value).pretty(terminalSafe: true) + "\n")
     }
 
     /// Prints `value` as one compact, terminal-safe line: for streams of JSON objects
-    /// (`--watch --json`, `advertise --json`), one per event.
+    /// (`--watch --json`, `advertise --json`), one per event, each as given.
     public func printJSONLine(_ value: JSONValue) {
+        jsonOutput.recordLine()
         stdout.write(value.compact(terminalSafe: true) + "\n")
     }
 }

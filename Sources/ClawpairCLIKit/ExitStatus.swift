@@ -2,8 +2,8 @@
 ///
 /// Only the command-line layer uses these: libraries throw typed errors that carry no status,
 /// and the `clawpair` executable's `ErrorPresentation` maps each of them to one. The table is
-/// documented in every man page (EXIT STATUS) and in README.md, both generated from
-/// ``ExitStatus/allCases``.
+/// documented once, in the root's man page (EXIT STATUS, generated from ``ExitStatus/allCases``;
+/// every other page points to it), and in README.md.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// The command did what was asked.
     case success = 0

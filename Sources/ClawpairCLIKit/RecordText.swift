@@ -36,15 +36,17 @@ public enum RecordText {
 
     /// Left-aligned columns separated by two spaces; the header in bold.
     public static func table(_ header: [String], _ rows: [[String]], style: TextStyle) -> [String] {
-        var widths = header.map(\.count)
+        // Display columns, not characters: an emoji or CJK name takes two (TerminalText.displayWidth).
+        var widths = header.map(TerminalText.displayWidth)
         for row in rows {
-            for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
+            for (index, cell) in row.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], TerminalText.displayWidth(cell))
+            }
         }
         func line(_ cells: [String]) -> String {
             var text = ""
             for (index, cell) in cells.enumerated() {
-                text += cell
-                if index < cells.count - 1 { text += String(repeating: " ", count: widths[index] - cell.count + 2) }
+                text += index < cells.count - 1 && index < widths.count ? TerminalText.padded(cell, to: widths[index] + 2) : cell
             }
             return text
         }
@@ -54,8 +56,8 @@ public enum RecordText {
 
 /// The two-column "label  value" layout of human output.
 public enum TextColumns {
-    /// `label` padded with spaces to `width` characters, and at least one space after it.
+    /// `label` padded with spaces to `width` display columns, and at least one space after it.
     public static func label(_ label: String, width: Int) -> String {
-        label + String(repeating: " ", count: max(1, width - label.count))
+        label + String(repeating: " ", count: max(1, width - TerminalText.displayWidth(label)))
     }
 }

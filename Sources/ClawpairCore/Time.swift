@@ -28,11 +28,21 @@ public enum WallClock {
             + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(ms3)Z"
     }
 
-    /// "in 9m 58s" or "2h 5m ago", relative to `now`.
+    /// "in 9m 58s" or "2h 5m ago", relative to `now`: the one wording of a time on stdout and
+    /// stderr alike. Spans of 60 days or more read in months or years ("3 months ago", "in 2 years",
+    /// "56 years ago" for a timestamp near the epoch), never as thousands of days or hours.
     public static func relative(ms: Int64, now: Int64) -> String {
         let delta = Monotonic.saturatingSubtract(ms, now)  // `ms` may come from a peer
         if delta == 0 { return "now" }
-        let span = DurationText.describe(milliseconds: delta)
+        let span = roughSpan(delta.magnitude) ?? DurationText.describe(milliseconds: delta)
         return delta > 0 ? "in \(span)" : "\(span) ago"
+    }
+
+    /// "3 months", "56 years" for spans of 60 days and more; nil below that.
+    static func roughSpan(_ ms: UInt64) -> String? {
+        let day: UInt64 = 86_400_000
+        guard ms >= 60 * day else { return nil }
+        let (count, unit) = ms >= 365 * day ? (ms / (365 * day), "year") : (ms / (30 * day), "month")
+        return "\(count) \(unit)\(count == 1 ? "" : "s")"
     }
 }

@@ -310,7 +310,9 @@ extension GatewayError: ClawpairError {
     }
 
     /// Whether the gateway refused `connect` or an RPC for lack of permission (`FORBIDDEN`,
-    /// `UNAUTHORIZED` or `MISSING_SCOPE`), as opposed to failing it.
+    /// `UNAUTHORIZED`, `MISSING_SCOPE`, or the method check's `INVALID_REQUEST` "missing scope: …"
+    /// / "unauthorized role: …" of upstream `authorizeGatewayMethod` in src/gateway/server-methods.ts),
+    /// as opposed to failing it.
     public var isPermissionRefusal: Bool {
         switch self {
         case .connectRejected(let shape), .rpcFailed(_, let shape): return Self.isPermissionCode(shape)
@@ -319,7 +321,9 @@ extension GatewayError: ClawpairError {
     }
 
     static func isPermissionCode(_ shape: GatewayErrorShape) -> Bool {
-        shape.code == "FORBIDDEN" || shape.code == "UNAUTHORIZED" || shape.detailCode == "MISSING_SCOPE"
+        if shape.code == "FORBIDDEN" || shape.code == "UNAUTHORIZED" || shape.detailCode == "MISSING_SCOPE" { return true }
+        return shape.code == "INVALID_REQUEST"
+            && (shape.message.hasPrefix("missing scope:") || shape.message.hasPrefix("unauthorized role:"))
     }
 
     static func describe(_ shape: GatewayErrorShape) -> String {

@@ -103,7 +103,8 @@ public enum OperatorTargetChoice: Sendable, Equatable {
     case url(String)
     /// A registry gateway by name or id.
     case registryGateway(String)
-    /// `OPENCLAW_GATEWAY_URL`, else the active registry gateway, else ``GatewayEndpoint/defaultURL``.
+    /// `OPENCLAW_GATEWAY_URL`, else the active registry gateway, else the local gateway
+    /// (``GatewayEndpoint/localURL(environment:)``: the port follows `gateway.port` in openclaw.json).
     case automatic
 }
 
@@ -155,7 +156,7 @@ public struct OperatorTarget: Sendable, Equatable {
             } else if let active = registry.active() {
                 target = OperatorTarget(endpoint: try active.primaryEndpoint(), record: active, source: .activeGateway)
             } else {
-                target = OperatorTarget(endpoint: try GatewayEndpoint(parsing: GatewayEndpoint.defaultURL), record: nil,
+                target = OperatorTarget(endpoint: try GatewayEndpoint(parsing: GatewayEndpoint.localURL(environment: environment)), record: nil,
                                         source: .defaultURL)
             }
         }

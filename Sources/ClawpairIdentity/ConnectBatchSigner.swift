@@ -3,7 +3,8 @@ import ClawpairCore
 /// Signs a batch of connect payloads, one JSON object per input line (the fields of
 /// ``ConnectPayload/batchKeys`` over the defaults of `base`), one answer per line: the
 /// signature as base64url, or with `json` the object of ``SignedConnect/json(includePayload:)``.
-/// Reading and writing stay the caller's (e.g. with ``LineReader``).
+/// ``answer(_:number:)`` leaves reading and writing to the caller; ``run(_:write:failed:)`` reads
+/// the lines from a ``LineReader``.
 public struct ConnectBatchSigner {
     /// The signing identity.
     public let identity: DeviceIdentity
@@ -41,5 +42,30 @@ public struct ConnectBatchSigner {
             let output = json ? JSONValue.object([("line", .int(Int64(number))), ("error", .string(message))]).compactBytes() : []
             return (output, message)
         }
+    }
+
+    /// Signs every line `reader` reads, in order, and returns how many could not be signed.
+    /// After each chunk of input, that chunk's answers go to `write` in one piece, each ending
+    /// in a newline; `failed(number, message)` hears of each line that failed, as it fails. A
+    /// line longer than the reader's limit ends the batch with ``LineReader/LineTooLong``.
+    public func run(_ reader: inout LineReader, write: ([UInt8]) throws -> Void,
+                    failed: (_ line: Int, _ message: String) -> Void) throws -> Int {
+        var lineNumber = 0
+        var failures = 0
+        while try reader.fill() {
+            var out: [UInt8] = []
+            while let line = try reader.nextLine() {
+                lineNumber += 1
+                let answer = answer(line, number: lineNumber)
+                if let failure = answer.failure {
+                    failures += 1
+                    failed(lineNumber, failure)
+                }
+                out += answer.output
+                out.append(0x0A)
+            }
+            if !out.isEmpty { try write(out) }
+        }
+        return failures
     }
 }

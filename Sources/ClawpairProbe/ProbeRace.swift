@@ -8,6 +8,7 @@ import ClawpairCore
 // - `first` mode: the first route to pass wins. Successes reported in the same event-loop
 //   round are settled together and the lowest route index wins (candidate order breaks ties).
 // - `fastest` mode: every route runs to its end; the lowest latency wins, ties to the lower index.
+// - `all` mode: every route runs to its end, so each outcome is real; the first to pass wins.
 // - On finishing, every running route is cancelled. The deadline finishes the race too.
 //
 // All transitions are the one exhaustive `switch (state, input)` in `handle(_:now:)`.
@@ -22,6 +23,9 @@ public struct ProbeRace: Sendable {
         case first
         /// The route with the lowest latency, after all have finished.
         case fastest
+        /// The first route to pass, after all have finished: every route's outcome is its own,
+        /// none is cut short as `cancelled` (`probe --all`).
+        case all
     }
 
     /// What happened.
@@ -148,7 +152,7 @@ public struct ProbeRace: Sendable {
                 r.settling = true
                 state = .racing(r)
                 return [.settleAfterThisRound]
-            case .fastest:
+            case .fastest, .all:
                 if r.running.isEmpty && r.next >= count { return conclude(r) }
                 state = .racing(r)
                 return []
@@ -190,6 +194,8 @@ public struct ProbeRace: Sendable {
             winner = r.successes.map(\.index).min()
         case .fastest:
             winner = r.successes.min { ($0.latency, $0.index) < ($1.latency, $1.index) }?.index
+        case .all:
+            winner = r.successes.first?.index
         }
         return r.running.sorted().map(Action.cancelCandidate) + (r.timerArmed ? [.cancelTimer] : []) + [.finish(winner: winner)]
     }

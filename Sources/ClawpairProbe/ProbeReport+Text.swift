@@ -3,19 +3,10 @@
 // marked part goes through `paint`. Every string from the network or the user is sanitized.
 import ClawpairCore
 
-/// What a part of the text report is, for the caller's colouring.
-public enum ProbeTextRole: Sendable, Equatable {
-    /// A passed route, the ✓ mark.
-    case good
-    /// The `unreachable` verdict.
-    case bad
-    /// A failure's reason code.
-    case warning
-    /// Secondary lines and `cancelled`.
-    case dim
-    /// The winning URL.
-    case bold
-}
+/// What a part of the text report is (``TextRole/good`` a passed route, ``TextRole/bad`` the
+/// `unreachable` verdict, ``TextRole/warning`` a reason code, ``TextRole/dim`` secondary lines and
+/// `cancelled`, ``TextRole/bold`` the winning URL).
+public typealias ProbeTextRole = TextRole
 
 extension ProbeResult {
     /// How the certificate was accepted, in words (`pinned by the setup code`, `trusted on first use`…).
@@ -78,8 +69,8 @@ extension ProbeReport {
     /// failure, its timings when it passed, and the label of a setup-code or discovered route.
     public func tableLines(paint: (ProbeTextRole, String) -> String = { $1 }) -> [String] {
         let urls = results.map { Self.clean($0.route.url) }
-        let width = min(48, max(5, urls.map(\.count).max() ?? 5))
-        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
+        let width = min(48, max(5, urls.map(TerminalText.displayWidth).max() ?? 5))
+        func pad(_ s: String, _ n: Int) -> String { TerminalText.padded(s, to: n) }
         var lines: [String] = []
         for (i, result) in results.enumerated() {
             let outcome = result.outcome

@@ -41,6 +41,24 @@ public enum QRFormat: String, Sendable, CaseIterable {
         if lowered.hasSuffix(".svg") { return .svg }
         return fallback
     }
+
+    /// The image format a file name's extension names (`PNG`, `SVG`, `JPEG`, `GIF`, `WebP`, `BMP`,
+    /// `TIFF`; any case), or nil when it names none: to refuse writing one format under another's
+    /// name (a `.jpg` holding UTF-8 text, a `.png` holding SVG).
+    public static func imageFormatNamed(by path: String) -> String? {
+        let lowered = path.lowercased()
+        guard let dot = lowered.lastIndex(of: "."), !lowered[dot...].contains("/") else { return nil }
+        switch lowered[lowered.index(after: dot)...] {
+        case "png": return "PNG"
+        case "svg", "svgz": return "SVG"
+        case "jpg", "jpeg", "jpe", "jfif": return "JPEG"
+        case "gif": return "GIF"
+        case "webp": return "WebP"
+        case "bmp": return "BMP"
+        case "tif", "tiff": return "TIFF"
+        default: return nil
+        }
+    }
 }
 
 /// One drawing of a `QRCode`: what to write and how big it is.

@@ -137,17 +137,8 @@ extension SetupCodeError: ClawpairError {
         case let .insecurePlaintextHost(host):
             return "setup code points at plaintext ws:// on \(host), which is refused for pairing"
         case let .expired(expiresAtMs, nowMs):
-            let ago = nowMs >= expiresAtMs ? nowMs - expiresAtMs : 0
-            let when: String
-            if ago < 1000 {
-                when = "just now"
-            } else if ago < 120_000 {
-                when = "\(ago / 1000) s ago"
-            } else if ago < 7_200_000 {
-                when = "\(ago / 60_000) min ago"
-            } else {
-                when = "\(ago / 3_600_000) h ago"
-            }
+            // The one relative wording (WallClock.relative), as the decoded code's "Expires" line shows it.
+            let when = nowMs > expiresAtMs ? WallClock.relative(ms: expiresAtMs, now: nowMs) : "just now"
             return "pairing setup code has expired (\(when), at epoch ms \(expiresAtMs))"
         case let .invalidExpiry(detail):
             return "setup payload field 'expiresAtMs' must be a non-negative integer (epoch ms), got \(detail)"

@@ -18,7 +18,7 @@ import Testing
                                            "lanHost=studio.lan", "tailnetDns=studio.tail1234.ts.net", "sshPort=2222"])
         let text = sighting.textBlock { role, text in "<\(role)>\(text)</\(role)>" }
         #expect(text == """
-            <title>Studio</title>
+            <bold>Studio</bold>
               instance   Studio\\x1b[2J
               url        wss://studio.local:18789
               tls        yes, advertises sha256 \(String(repeating: "ab", count: 32)) <dim>(unauthenticated hint)</dim>

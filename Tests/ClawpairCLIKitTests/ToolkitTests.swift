@@ -14,11 +14,11 @@ final class Captured: TextSink {
 }
 
 /// A context writing to captures, with `stdin` as standard input.
-func context(environment: [String: String] = [:], stdin: [UInt8] = [], stdinIsTTY: Bool = false)
-    -> (CommandContext, stdout: Captured, stderr: Captured) {
+func context(environment: [String: String] = [:], stdin: [UInt8] = [], stdinIsTTY: Bool = false, stderrIsTTY: Bool = false,
+             globals: GlobalOptions = GlobalOptions()) -> (CommandContext, stdout: Captured, stderr: Captured) {
     let out = Captured(), err = Captured()
-    let context = CommandContext(stdout: out, stderr: err, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: stdinIsTTY,
-                                 environment: environment, globals: GlobalOptions(), nowMs: 1_000_000,
+    let context = CommandContext(stdout: out, stderr: err, stdoutIsTTY: false, stderrIsTTY: stderrIsTTY, stdinIsTTY: stdinIsTTY,
+                                 environment: environment, globals: globals, nowMs: 1_000_000,
                                  readStandardInput: { limit in Array(stdin.prefix(limit)) })
     return (context, out, err)
 }
@@ -109,6 +109,20 @@ struct SpinnerTests {
         #expect(Spinner.frames(environment: ["LANG": "de_DE.UTF-8"]).first == "⠋")
         #expect(Spinner.frames(environment: ["LC_ALL": "C", "LANG": "de_DE.UTF-8"]) == ["|", "/", "-", "\\"])
     }
+
+    @Test("started for a command's context only when it should show, on its standard error")
+    func startInContext() throws {
+        #expect(Spinner.start("Working", in: context().0) == nil)
+        var json = GlobalOptions()
+        json.json = true
+        #expect(Spinner.start("Working", in: context(stderrIsTTY: true, globals: json).0) == nil)
+        #expect(Spinner.start("Working", in: context(stderrIsTTY: true).0, watch: true) == nil)
+        let (shown, _, err) = context(environment: ["LANG": "C"], stderrIsTTY: true)
+        let spinner = try #require(Spinner.start("Working", in: shown))
+        while err.value.isEmpty { usleep(1000) }
+        spinner.stop()
+        #expect(err.value.hasPrefix("\r| Working"))
+    }
 }
 
 /// RecordText and TextColumns: sanitized fields, ages, short ids and aligned tables.
@@ -132,5 +146,91 @@ struct RecordTextTests {
         let lines = RecordText.table(["ID", "NAME"], [["1", "alpha"], ["22", "b"]], style: TextStyle(enabled: false))
         #expect(lines == ["  ID  NAME", "  1   alpha", "  22  b"])
         #expect(RecordText.table(["A"], [], style: TextStyle(enabled: true)) == ["  \u{1B}[1mA\u{1B}[0m"])
+    }
+}
+
+/// `-v` notes: only with -v, never with --quiet, sanitized.
+@Suite("CommandContext.verboseNote")
+struct VerboseNoteTests {
+    func run(verbosity: Int, quiet: Bool = false) -> String {
+        var globals = GlobalOptions()
+        globals.verbosity = verbosity
+        globals.quiet = quiet
+        let (c, _, err) = context(globals: globals)
+        let note: (String) -> Void = c.verboseNote
+        note("domain evil\u{1B}[2J.")
+        return err.value
+    }
+
+    @Test("written with -v, sanitized; dropped without it or with --quiet")
+    func gated() {
+        #expect(run(verbosity: 1) == "domain evil\\x1b[2J.\n")
+        #expect(run(verbosity: 0) == "")
+        #expect(run(verbosity: 2, quiet: true) == "")
+    }
+}
+
+/// Typed option values: integers in a range and named choices, with the usage error each
+/// command printed before.
+@Suite("ParsedArguments values")
+struct ParsedValueTests {
+    enum Shade: String, CaseIterable { case light, dark, dim }
+    static let root = CommandSpec(name: "tool", abstract: "A tool", subcommands: [
+        CommandSpec(name: "use", abstract: "Uses values", options: [
+            .value("port", "PORT", help: "A port."), .value("shade", "SHADE", help: "A shade."),
+        ], runner: { _, _ in .success }),
+    ])
+
+    func parse(_ arguments: [String]) throws -> ParsedArguments {
+        try ArgumentParser.parse(["use"] + arguments, root: Self.root)
+    }
+
+    @Test("an integer: nil when absent, the value in range, else 'is not' with the text sanitized")
+    func integer() throws {
+        #expect(try parse([]).integer("port", in: 1...65_535, isNot: "a port (1-65535)") == nil)
+        #expect(try parse(["--port", "18789"]).integer("port", in: 1...65_535, isNot: "a port (1-65535)") == 18789)
+        for bad in ["0", "65536", "x\u{1B}[2J", ""] {
+            #expect(throws: UsageError("--port '\(TerminalText.sanitize(bad, maxScalars: 32))' is not a port (1-65535)")) {
+                _ = try parse(["--port", bad]).integer("port", in: 1...65_535, isNot: "a port (1-65535)")
+            }
+        }
+    }
+
+    @Test("a choice: the default when absent, the case named, else 'unknown' with every case in the hint")
+    func choice() throws {
+        #expect(try parse([]).choice("shade", noun: "shade", default: Shade.dark) == .dark)
+        #expect(try parse(["--shade", "dim"]).choice("shade", noun: "shade", default: Shade.dark) == .dim)
+        #expect(throws: UsageError("unknown shade 'pink'", hint: "use light, dark or dim")) {
+            _ = try parse(["--shade", "pink"]).choice("shade", noun: "shade", default: Shade.dark)
+        }
+    }
+}
+
+/// A library's text roles painted in the style's colours.
+@Suite("TextStyle.paint")
+struct TextStylePaintTests {
+    @Test("each role its SGR colour with colour on, the text itself with colour off")
+    func roles() {
+        let on = TextStyle(enabled: true)
+        let expected: [TextRole: String] = [.bold: "1", .good: "32", .bad: "31", .warning: "33", .dim: "2"]
+        for role in TextRole.allCases {
+            #expect(on.paint(role, "x") == "\u{1B}[\(expected[role] ?? "?")mx\u{1B}[0m", "\(role)")
+            #expect(TextStyle(enabled: false).paint(role, "x") == "x")
+        }
+    }
+}
+
+/// Text from standard input, with a prompt for a person at a terminal.
+@Suite("CommandContext.readText")
+struct ReadTextTests {
+    @Test("the prompt only at a terminal; UTF-8 text, nil for other bytes, cut at the limit")
+    func prompts() throws {
+        let (piped, _, pipedErr) = context(stdin: Array("code\n".utf8))
+        #expect(try piped.readText(prompting: "Paste:", limit: 64) == "code\n")
+        #expect(pipedErr.value == "")
+        let (typed, _, typedErr) = context(stdin: Array("abcdef".utf8), stdinIsTTY: true)
+        #expect(try typed.readText(prompting: "Paste:", limit: 3) == "abc")
+        #expect(typedErr.value == "Paste:\n")
+        #expect(try context(stdin: [0xFF, 0xFE]).0.readText(prompting: "Paste:", limit: 64) == nil)
     }
 }

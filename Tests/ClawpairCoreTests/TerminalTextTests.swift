@@ -71,6 +71,13 @@ import Testing
         #expect(DurationText.describe(milliseconds: 450) == "450ms")
         #expect(WallClock.relative(ms: 1_000, now: 61_000) == "1m ago")
         #expect(WallClock.relative(ms: 61_000, now: 1_000) == "in 1m")
+        // Long spans in months and years, never "20788d 19h ago" (#15 §3).
+        let day: Int64 = 86_400_000
+        #expect(WallClock.relative(ms: 0, now: 59 * day) == "59d ago")
+        #expect(WallClock.relative(ms: 0, now: 61 * day) == "2 months ago")
+        #expect(WallClock.relative(ms: 5, now: 1_796_083_200_000) == "56 years ago")
+        #expect(WallClock.relative(ms: 400 * day, now: 0) == "in 1 year")
+        #expect(WallClock.relative(ms: Int64.min, now: Int64.max).hasSuffix("years ago"))
     }
 }
 

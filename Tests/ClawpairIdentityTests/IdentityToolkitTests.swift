@@ -82,11 +82,16 @@ import Testing
         }
     }
 
+    /// A new identity and the defaults of a batch over it (no nonce: each line gives its own).
+    static func batchBase() throws -> (DeviceIdentity, ConnectPayload) {
+        let identity = try DeviceIdentity.generate(createdAtMs: 0)
+        return (identity, ConnectPayload(deviceId: identity.deviceId, clientId: "cli", clientMode: "cli", role: "operator",
+                                         scopes: [], signedAtMs: 1_737_264_000_000, token: "", nonce: ""))
+    }
+
     @Test("batch lines: a signature per line (or its JSON), a failure worded by the caller in step")
     func batchSigner() throws {
-        let identity = try DeviceIdentity.generate(createdAtMs: 0)
-        let base = ConnectPayload(deviceId: identity.deviceId, clientId: "cli", clientMode: "cli", role: "operator",
-                                  scopes: [], signedAtMs: 1_737_264_000_000, token: "", nonce: "")
+        let (identity, base) = try Self.batchBase()
         let plain = ConnectBatchSigner(identity: identity, base: base, selfCheck: true, json: false, includePayload: false)
         let answer = plain.answer(Array(#"{"nonce":"n1"}"#.utf8), number: 1)
         #expect(answer.failure == nil)
@@ -101,5 +106,73 @@ import Testing
         #expect(failed.failure == "worded")
         #expect(String(decoding: failed.output, as: UTF8.self) == #"{"line":7,"error":"worded"}"#)
         #expect(plain.answer(Array("{}".utf8), number: 1) == ([], "no \"nonce\""))
+    }
+
+    /// A reader over `input` through a pipe (the writer closed, so the reader sees its end).
+    static func reader(_ input: String, maxLineBytes: Int = ConnectPayload.maxBatchLineBytes) throws -> LineReader {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let bytes = Array(input.utf8)
+        #expect(write(fds[1], bytes, bytes.count) == bytes.count)
+        close(fds[1])
+        return LineReader(fd: fds[0], maxLineBytes: maxLineBytes)
+    }
+
+    @Test("a batch run: one answer per line in order, failures reported with their line numbers")
+    func batchRun() throws {
+        let (identity, base) = try Self.batchBase()
+        let signer = ConnectBatchSigner(identity: identity, base: base, selfCheck: true, json: false, includePayload: false)
+        var reader = try Self.reader("{\"nonce\":\"n1\"}\r\n{}\n{\"nonce\":\"n3\"}")
+        defer { close(reader.fd) }
+        var written: [UInt8] = []
+        var failed: [String] = []
+        let failures = try signer.run(&reader, write: { written += $0 }, failed: { failed.append("\($0): \($1)") })
+        #expect(failures == 1)
+        #expect(failed == ["2: no \"nonce\""])
+        let lines = String(decoding: written, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let expected = try ["n1", "n3"].map { nonce in
+            try identity.signConnect(base.applying(batchLine: Array("{\"nonce\":\"\(nonce)\"}".utf8))).signature.base64URL
+        }
+        #expect(lines == [Substring(expected[0]), "", Substring(expected[1]), ""])
+    }
+
+    @Test("a batch run ends at a line over the reader's limit")
+    func batchRunLongLine() throws {
+        let (identity, base) = try Self.batchBase()
+        let signer = ConnectBatchSigner(identity: identity, base: base, selfCheck: false, json: false, includePayload: false)
+        var reader = try Self.reader(String(repeating: "x", count: 64), maxLineBytes: 16)
+        defer { close(reader.fd) }
+        #expect(throws: LineReader.LineTooLong(limit: 16)) {
+            _ = try signer.run(&reader, write: { _ in }, failed: { _, _ in })
+        }
+    }
+
+    @Test("an export: the file written with its mode and sentence, the same bytes handed out, no silent replace")
+    func export() throws {
+        try Self.withDirectory { directory in
+            let identity = try DeviceIdentity.generate(createdAtMs: 1_737_264_000_000)
+            let cache = DeviceTokenCache(deviceId: identity.deviceId,
+                                         entries: [.init(token: "tok", role: "operator", scopes: ["operator.read"], updatedAtMs: 1)])
+            let cases: [(IdentityExport, String, Int, String, Bool)] = [
+                (.identity(identity, form: .openclawSwift), "swift.json", 0o600,
+                 "Wrote identity \(identity.deviceId) to \(directory)/swift.json (\(IdentityFileForm.openclawSwift.displayName), mode 600)", true),
+                (.publicKey(identity), "public.pem", 0o644, "Wrote the public key of \(identity.deviceId) to \(directory)/public.pem", false),
+                (.tokenCache(cache), "device-auth.json", 0o600, "Wrote the device token cache to \(directory)/device-auth.json (mode 600)", true),
+            ]
+            for (export, name, mode, sentence, secret) in cases {
+                let path = directory + "/" + name
+                #expect(try export.write(to: path, replacing: false) == sentence)
+                let attributes = try FileManager.default.attributesOfItem(atPath: path)
+                #expect((attributes[.posixPermissions] as? Int) == mode, "\(name)")
+                var handed: [UInt8] = []
+                try export.withBytes { handed = Array($0) }
+                #expect(handed == Array(try Data(contentsOf: URL(fileURLWithPath: path))), "\(name)")
+                #expect(export.holdsSecrets == secret)
+                #expect(throws: IdentityError.alreadyExists(path: path)) { _ = try export.write(to: path, replacing: false) }
+                #expect(try export.write(to: path, replacing: true) == sentence)
+            }
+            struct Stop: Error {}
+            #expect(throws: Stop.self) { try IdentityExport.identity(identity, form: .pem).withBytes { _ in throw Stop() } }
+        }
     }
 }

@@ -78,6 +78,17 @@ import Testing
         #expect(race.handle(.failed(1), now: ms(220)) == [.finish(winner: 2)])
     }
 
+    @Test func allRunsEveryRouteToItsEndAndTheFirstToPassWins() {
+        var race = ProbeRace(count: 3, stagger: .milliseconds(100), mode: .all)
+        _ = race.handle(.start, now: ms(0))
+        // Route 0 passes first: nothing is cancelled, the others still start and finish.
+        #expect(race.handle(.succeeded(0, latency: .milliseconds(80)), now: ms(80)).isEmpty)
+        #expect(race.handle(.timerFired, now: ms(100)) == [.startCandidate(1), .setTimer(ms(200))])
+        #expect(race.handle(.timerFired, now: ms(200)) == [.startCandidate(2)])
+        #expect(race.handle(.succeeded(2, latency: .milliseconds(10)), now: ms(210)).isEmpty)
+        #expect(race.handle(.failed(1), now: ms(220)) == [.finish(winner: 0)])
+    }
+
     @Test func fastestTiesGoToTheEarlierRoute() {
         var race = ProbeRace(count: 2, stagger: .zero, mode: .fastest)
         _ = race.handle(.start, now: ms(0))

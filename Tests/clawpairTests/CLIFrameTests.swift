@@ -11,6 +11,26 @@ import Testing
         #expect(result.stderr.isEmpty)
     }
 
+    @Test func versionJSON() throws {
+        let result = try ClawpairBinary.run(["--version", "--json"])
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["ok"] as? Bool == true && object["name"] as? String == "clawpair", "\(result)")
+        #expect(result.stdout.hasPrefix("{\n  \"ok\": true,\n  \"name\": \"clawpair\",\n  \"version\": \""), "\(result)")
+    }
+
+    /// Every command's usage errors are the JSON envelope under --json (here: one with no JSON output of its own).
+    @Test func usageErrorJSON() throws {
+        let result = try ClawpairBinary.run(["completions", "tcsh", "--json"])
+        #expect(result.status == 2)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+        let error = try #require(object["error"] as? [String: Any])
+        #expect(object["ok"] as? Bool == false && error["code"] as? String == "usage", "\(result)")
+        #expect(error["message"] as? String == result.stderr.split(separator: "\n").first.map { String($0.dropFirst(7)) }, "\(result)")
+        let unknown = try ClawpairBinary.run(["nodes", "frobnicate", "--json"])
+        #expect(unknown.status == 2 && unknown.stdout.contains("\"code\": \"usage\""), "\(unknown)")
+    }
+
     @Test func bareCommandShowsHelp() throws {
         let result = try ClawpairBinary.run([])
         #expect(result.status == 0)
@@ -93,6 +113,31 @@ import Testing
                 #expect(fresh == old, "\(directory)/\(name) is stale: run 'make docs' and commit")
             }
         }
+    }
+
+    /// One EXIT STATUS and one ENVIRONMENT per page; the full ones only in clawpair(1), generated
+    /// from the declarations; the test hook CLAWPAIR_NOW_MS is documented nowhere.
+    @Test func oneExitStatusAndEnvironment() throws {
+        let man = SpecFiles.packageRoot.appendingPathComponent("Man")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: man.path).filter { $0.hasSuffix(".1") }
+        for page in pages {
+            let text = try String(contentsOf: man.appendingPathComponent(page), encoding: .utf8)
+            let lines = text.split(separator: "\n")
+            #expect(lines.filter { $0 == ".SH EXIT STATUS" }.count == 1, "\(page)")
+            #expect(lines.filter { $0 == ".SH ENVIRONMENT" }.count == 1, "\(page)")
+            #expect(!text.contains("CLAWPAIR_NOW_MS"), "\(page)")
+            if page != "clawpair.1" {
+                #expect(text.contains("Every command's statuses are listed in \\fBclawpair\\fR(1)."), "\(page)")
+                #expect(text.contains("\\fBclawpair\\fR(1) describes them."), "\(page)")
+            }
+        }
+        let root = try String(contentsOf: man.appendingPathComponent("clawpair.1"), encoding: .utf8)
+        for name in ["NO_COLOR", "OPENCLAW_GATEWAY_URL", "CLAWPAIR_HOME", "CLAWPAIR_BOOTSTRAP_TOKEN"] {
+            #expect(root.contains("\n\(name)"), "\(name)")
+        }
+        #expect(root.contains(".B 4\nrefused"))
+        let devices = try String(contentsOf: man.appendingPathComponent("clawpair-devices-list.1"), encoding: .utf8)
+        #expect(devices.contains("Variables this command reads: NO_COLOR, OPENCLAW_GATEWAY_URL"))
     }
 
     @Test func manPagesRenderWithoutWarnings() throws {

@@ -115,8 +115,52 @@ struct ErrorPresentationCLITests {
             let result = try Self.run(["devices", "list", "--url", gateway.url, "--tls-fingerprint", String(repeating: "ab", count: 32)],
                                       environment: ["OPENCLAW_GATEWAY_TOKEN": "test-shared-token-0123456789"])
             #expect(result.status == 4, "\(result)")
-            #expect(result.stderr.hasSuffix("hint: the certificate changed: if you expected that, check it and pass --tls-fingerprint "
-                                            + "with the new value\n"), "\(result)")
+            #expect(result.stderr.hasSuffix("hint: the certificate changed: if you expected that, check it and pin the new one: "
+                                            + "clawpair devices list --url \(gateway.url) --tls-fingerprint \(certificate.fingerprint)\n"),
+                    "\(result)")
         }
+    }
+
+    @Test("an untrusted certificate: exit 4, the exact command with --trust and the observed fingerprint, also as the JSON hint; it works")
+    func untrustedCertificate() async throws {
+        let certificate = try await TestCertificate.make()
+        defer { certificate.remove() }
+        var options = TestGatewayOptions(token: "test-shared-token-0123456789")
+        options.certificate = certificate
+        try await withTestGateway(options) { gateway in
+            let environment = ["OPENCLAW_GATEWAY_TOKEN": "test-shared-token-0123456789"]
+            let result = try Self.run(["devices", "list", "--url", gateway.url, "--timeout", "5s", "--json"], environment: environment)
+            #expect(result.status == 4, "\(result)")
+            let command = "clawpair devices list --url \(gateway.url) --timeout 5s --trust \(certificate.fingerprint) --json"
+            let error = try #require(try Self.json(result.stdout)["error"] as? [String: Any], "\(result)")
+            #expect(error["code"] as? String == "tls-trust")
+            #expect(error["trustCommand"] as? String == command, "\(result)")
+            #expect((error["hint"] as? String)?.hasSuffix("then accept it: " + command) == true, "\(result)")
+            #expect(result.stderr.hasSuffix("then accept it: \(command)\n"), "\(result)")
+            // The printed command is the one to run (the token comes from the environment here, so it
+            // reaches a --url only through a file: run it with one).
+            let tokenFile = NSTemporaryDirectory() + "clawpair-trust-token-\(UUID().uuidString.prefix(8))"
+            try "test-shared-token-0123456789\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: tokenFile) }
+            let again = try Self.run(Array(command.split(separator: " ").dropFirst().map(String.init)) + ["--token-file", tokenFile])
+            #expect(again.status == 0, "\(again)")
+            #expect(try Self.json(again.stdout)["ok"] as? Bool == true)
+            let both = try Self.run(["devices", "list", "--url", gateway.url, "--trust", certificate.fingerprint,
+                                     "--tls-fingerprint", String(repeating: "ab", count: 32)])
+            #expect(both.status == 2, "\(both)")
+        }
+    }
+
+    @Test("setup-code hints name clawpair's own command for minting a code (clawpair qr), upstream's second")
+    func setupCodeHintsNameClawpair() throws {
+        let garbage = try Self.run(["setup-code", "decode", "--json", "-"])
+        #expect(garbage.status == 1, "\(garbage)")
+        #expect(garbage.stderr.hasSuffix("hint: paste the setup code ('clawpair qr --setup-code-only' or 'openclaw qr --setup-code-only' "
+                                         + "on the gateway prints one), its oc-pair:// form, the setup JSON, an openclaw://gateway?… "
+                                         + "link or a ws:// / wss:// gateway URL\n"), "\(garbage)")
+        let error = try #require(try Self.json(garbage.stdout)["error"] as? [String: Any], "\(garbage)")
+        #expect((error["hint"] as? String)?.hasPrefix("paste the setup code ('clawpair qr --setup-code-only'") == true, "\(error)")
+        let raw = try Self.run(["qr", "render", "openclaw://gateway?host=gw.example.com&port=443&tls=1"])
+        #expect(raw.stderr.contains("hint: mint a setup code on the gateway with 'clawpair qr'"), "\(raw)")
     }
 }

@@ -446,6 +446,14 @@ struct GatewayCommandTests {
                 #expect((route["tls"] as? [String: Any])?["pinSource"] as? String == "registry", "\(probe)")
                 let check = try home.run(["gateways", "check", "tls-gw"], environment: node)
                 #expect(check.status == 0, "the stored pin replaces system trust: \(check)")
+                // gateways check takes --trust / --tls-fingerprint like every dialing command; a pin that
+                // fails prints the command again with the certificate's own fingerprint.
+                let trusted = try home.run(["gateways", "check", "tls-gw", "--trust", certificate.fingerprint], environment: node)
+                #expect(trusted.status == 0, "\(trusted)")
+                let wrong = try home.run(["gateways", "check", "tls-gw", "--tls-fingerprint", String(repeating: "ab", count: 32)],
+                                         environment: node)
+                #expect(wrong.status == 4, "\(wrong)")
+                #expect(wrong.stderr.contains("clawpair gateways check --tls-fingerprint \(certificate.fingerprint) tls-gw"), "\(wrong)")
             }
         }
     }

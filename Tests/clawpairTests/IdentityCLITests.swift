@@ -169,7 +169,7 @@ import Testing
         try box.importVector()
         let result = try box.run(["identity", "show", "--json"])
         let object = try Self.json(result.stdout)
-        #expect(Set(object.keys) == ["path", "form", "deviceId", "publicKey", "publicKeyBase64", "publicKeyPem", "createdAtMs",
+        #expect(Set(object.keys) == ["ok", "path", "form", "deviceId", "publicKey", "publicKeyBase64", "publicKeyPem", "createdAtMs",
                                      "createdAt", "permissions", "tokens"])
         #expect(object["deviceId"] as? String == Self.deviceId)
         #expect(object["publicKeyBase64"] as? String == "A6EHv/POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg=")

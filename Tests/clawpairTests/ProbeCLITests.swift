@@ -27,6 +27,27 @@ import Testing
 
     // MARK: Host namespace (no network, or loopback)
 
+    @Test("--all runs every route to its end: a later route shows its own outcome, not 'cancelled'; the first to pass wins")
+    func allShowsRealOutcomes() async throws {
+        try await withTestGateway(TestGatewayOptions(token: "probe-all-token")) { gateway in
+            try await withFixtureServer(mode: "stall") { stalled in
+                let routes = [gateway.url, "ws://127.0.0.1:\(stalled)"]
+                let all = try ClawpairBinary.run(["probe", "--all", "--json", "--stagger", "0", "--timeout", "1500"] + routes)
+                #expect(all.status == 0, "\(all)")
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [String: Any])
+                let results = try #require(object["routes"] as? [[String: Any]], "\(all)")
+                #expect(results.map { $0["outcome"] as? String } == ["reachable", "timeout"], "\(all)")
+                #expect(object["mode"] as? String == "all")
+                #expect(object["url"] as? String == gateway.url, "\(all)")
+                // Without --all the race stops at the winner and the other route is cancelled.
+                let first = try ClawpairBinary.run(["probe", "--json", "--stagger", "0", "--timeout", "1500"] + routes)
+                let firstObject = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
+                let firstResults = try #require(firstObject["routes"] as? [[String: Any]], "\(first)")
+                #expect(firstResults.map { $0["outcome"] as? String } == ["reachable", "cancelled"], "\(first)")
+            }
+        }
+    }
+
     @Test func usageErrors() throws {
         let none = try ClawpairBinary.run(["probe"])
         #expect(none.status == 2 && none.stderr.contains("give at least one candidate"), "\(none)")
@@ -229,7 +250,9 @@ import Testing
             #expect(first.status == .exited(0), "\(first.stderr)")
             #expect(firstObject["winner"] as? Int == 2, "\(first.stdout)")
             let firstList = routes(firstObject)
-            #expect(firstList.map { $0["outcome"] as? String } == ["cancelled", "cancelled", "reachable"], "\(first.stdout)")
+            // --all runs every route to its end (each outcome is real) and the first to pass still wins: the
+            // near gateway, although the far one answers too, later.
+            #expect(firstList.map { $0["outcome"] as? String } == ["timeout", "reachable", "reachable"], "\(first.stdout)")
             let started = (firstList[2]["timings"] as? [String: Any])?["startedMs"] as? Double ?? 0
             // Two staggers in at the earliest; the upper bound is the run's own limit (a loaded machine starts it late).
             #expect(started >= 500 && started < 3000, "the third route starts two staggers in: \(started)")

@@ -210,7 +210,7 @@ import Testing
         }
     }
 
-    @Test("several images: each line names its image; exit 0 when any has a code")
+    @Test("several images, piped: one payload per line as zbarimg --raw prints them; exit 0 when any has a code")
     func scanSeveral() throws {
         let directory = try Scratch()
         let a = directory.path("a.png"), b = directory.path("b.png"), blank = directory.path("blank.pgm")
@@ -219,7 +219,25 @@ import Testing
         try Data("P5 8 8 255\n".utf8 + [UInt8](repeating: 255, count: 64)).write(to: URL(fileURLWithPath: blank))
         let result = try ClawpairBinary.run(["qr", "scan", a, blank, b])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout == "\(a): first\n\(b): second\n")
+        #expect(result.stdout == "first\nsecond\n")
+    }
+
+    @Test("-o FILE whose name promises another image format is refused (exit 2); .png and .svg pick the format")
+    func renderOutputNames() throws {
+        let directory = try Scratch()
+        for (name, named, drawn) in [("pair.jpg", "JPEG", "utf8 text"), ("pair.GIF", "GIF", "utf8 text"), ("pair.png", "PNG", "SVG")] {
+            let path = directory.path(name)
+            let arguments = ["qr", "render", "-o", path, "-"] + (name == "pair.png" ? ["-t", "svg"] : [])
+            let result = try ClawpairBinary.run(arguments, stdin: Self.t13, nowMs: Self.now)
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr == "error: \(path) names a \(named) image, but this would write \(drawn) into it\n"
+                    + "hint: qr render writes PNG or SVG images: use -o pair.png or -o pair.svg (or name the file .txt for text)\n")
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+        let png = try ClawpairBinary.run(["qr", "render", "-q", "-o", directory.path("ok.PNG"), "-"], stdin: Self.t13, nowMs: Self.now)
+        #expect(png.status == 0, "\(png)")
+        let text = try ClawpairBinary.run(["qr", "render", "-q", "-o", directory.path("code.txt"), "-"], stdin: Self.t13, nowMs: Self.now)
+        #expect(text.status == 0, "\(text)")
     }
 
     @Test("no code is exit 3; a missing, damaged or unsupported image is exit 1")
@@ -279,14 +297,14 @@ import Testing
         #expect(scanned.status == 0 && scanned.stdout == Self.t13 + "\n", "\(scanned)")
     }
 
-    @Test("payloads are shown with control characters escaped")
+    @Test("piped payloads are their exact bytes, control characters included (escaped on a terminal: QRTerminalCLITests)")
     func scanSanitizes() throws {
         let directory = try Scratch()
         let file = directory.path("evil.png")
         let made = try Tools.run("/usr/bin/qrencode", ["-8", "-o", file], stdin: Data("a\u{1B}[31mred\u{7}".utf8))
         #expect(made.status == 0)
-        let result = try ClawpairBinary.run(["qr", "scan", file])
-        #expect(result.stdout == "a\\x1b[31mred\\x07\n", "\(result)")
+        let result = try Tools.run(ClawpairBinary.path, ["qr", "scan", file])
+        #expect(result.stdout == Data("a\u{1B}[31mred\u{7}\n".utf8), "\(result)")
         let json = try ClawpairBinary.run(["qr", "scan", "--json", file])
         #expect(json.stdout.contains(#""payload": "a\u001b[31mred\u0007""#), "\(json)")
     }

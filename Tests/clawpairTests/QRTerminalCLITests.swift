@@ -12,7 +12,7 @@ import Testing
     static let columns = 53
     static func warning(_ width: Int, terminal: Int) -> String {
         "the QR code is \(width) columns wide but the terminal has \(terminal): widen the window, make the font smaller, "
-            + "or write an image with -o code.png\n"
+            + "or write an image with -o pair.png\n"
     }
 
     struct Run {
@@ -39,16 +39,28 @@ import Testing
                    stdout: try #require(object["stdout"] as? String), stderr: try #require(object["stderr"] as? String))
     }
 
-    @Test("a terminal narrower than the code gets a warning on stderr; the drawing is unchanged",
+    static func refusal(_ width: Int, terminal: Int) -> String {
+        "error: the QR code is \(width) columns wide but the terminal has \(terminal): its lines would wrap and it would not scan\n"
+            + "hint: write an image instead (clawpair qr render -o pair.png), widen the window or make the font smaller, "
+            + "or pass --force to draw it anyway\n"
+    }
+
+    @Test("a terminal narrower than the code: nothing drawn, exit 1, the hint suggests -o pair.png; --force draws it with a warning",
           arguments: [("utf8", 40), ("utf8", columns - 1), ("ascii", 80), ("ansi", 52)])
-    func narrowWarns(format: String, terminal: Int) throws {
-        let run = try onTerminal(columns: terminal, ["qr", "render", "-t", format, "-"])
-        let piped = try ClawpairBinary.run(["qr", "render", "-t", format, "-"], stdin: Self.t13, nowMs: Self.now)
+    func narrowRefuses(format: String, terminal: Int) throws {
         // ascii draws two characters per module: 106 columns.
         let width = format == "ascii" ? 2 * Self.columns : Self.columns
+        let refused = try onTerminal(columns: terminal, ["qr", "render", "-t", format, "-"])
+        #expect(refused.status == 1)
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.stderr == Self.refusal(width, terminal: terminal), "\(refused.stderr.debugDescription)")
+        let run = try onTerminal(columns: terminal, ["qr", "render", "--force", "-t", format, "-"])
+        let piped = try ClawpairBinary.run(["qr", "render", "-t", format, "-"], stdin: Self.t13, nowMs: Self.now)
         #expect(run.status == 0)
         #expect(run.stderr == "warning: " + Self.warning(width, terminal: terminal), "\(run.stderr.debugDescription)")
         #expect(run.stdout == piped.stdout && !run.stdout.isEmpty)
+        let json = try onTerminal(columns: terminal, ["qr", "render", "-t", format, "-", "--json"])
+        #expect(json.status == 0 && json.stdout.hasPrefix("{\n  \"ok\": true"), "--json draws no terminal text: \(json.stdout)")
     }
 
     @Test("a terminal as wide as the code or wider gets no warning", arguments: [columns, 80, 200])
@@ -62,7 +74,7 @@ import Testing
     @Test("--scale and --margin count: 2 × (49 + 2 × 4) = 114 columns do not fit in 100")
     func scaleCounts() throws {
         let run = try onTerminal(columns: 100, ["qr", "render", "--scale", "2", "--margin", "4", "-"])
-        #expect(run.stderr == "warning: " + Self.warning(114, terminal: 100), "\(run.stderr.debugDescription)")
+        #expect(run.stderr == Self.refusal(114, terminal: 100), "\(run.stderr.debugDescription)")
         #expect(try onTerminal(columns: 114, ["qr", "render", "--scale", "2", "--margin", "4", "-"]).stderr.isEmpty)
     }
 
@@ -70,10 +82,10 @@ import Testing
     func warningColour() throws {
         let plain = "warning: " + Self.warning(Self.columns, terminal: 40)
         let yellow = "\u{1B}[33mwarning:\u{1B}[0m " + Self.warning(Self.columns, terminal: 40)
-        #expect(try onTerminal(columns: 40, ["qr", "render", "-"], stderrTTY: true).stderr == yellow)
-        #expect(try onTerminal(columns: 40, ["qr", "render", "-"], stderrTTY: true, environment: ["NO_COLOR": "1"]).stderr == plain)
-        #expect(try onTerminal(columns: 40, ["qr", "render", "-"], stderrTTY: true, environment: ["TERM": "dumb"]).stderr == plain)
-        #expect(try onTerminal(columns: 40, ["--no-color", "qr", "render", "-"], stderrTTY: true).stderr == plain)
+        #expect(try onTerminal(columns: 40, ["qr", "render", "--force", "-"], stderrTTY: true).stderr == yellow)
+        #expect(try onTerminal(columns: 40, ["qr", "render", "--force", "-"], stderrTTY: true, environment: ["NO_COLOR": "1"]).stderr == plain)
+        #expect(try onTerminal(columns: 40, ["qr", "render", "--force", "-"], stderrTTY: true, environment: ["TERM": "dumb"]).stderr == plain)
+        #expect(try onTerminal(columns: 40, ["--no-color", "qr", "render", "--force", "-"], stderrTTY: true).stderr == plain)
     }
 
     @Test("no warning where there is no terminal width to check: -o FILE, svg, --json")
@@ -85,6 +97,18 @@ import Testing
         #expect(svg.status == 0 && svg.stderr.isEmpty && svg.stdout.hasPrefix("<svg "), "\(svg.stderr)")
         let json = try onTerminal(columns: 20, ["--json", "qr", "render", "-"])
         #expect(json.status == 0 && json.stderr.isEmpty && json.stdout.hasPrefix("{"), "\(json.stderr)")
+    }
+
+    @Test("qr scan on a terminal: control characters escaped, several images named; piped it is raw (QRCLITests)")
+    func scanOnTerminal() throws {
+        let directory = try Scratch()
+        let evil = directory.path("evil.png"), plain = directory.path("plain.png")
+        #expect(try Tools.run("/usr/bin/qrencode", ["-8", "-o", evil], stdin: Data("a\u{1B}[31mred\u{7}".utf8)).status == 0)
+        #expect(try Tools.run("/usr/bin/qrencode", ["-o", plain, "second"]).status == 0)
+        let one = try onTerminal(columns: 80, ["qr", "scan", evil])
+        #expect(one.status == 0 && one.stdout.replacingOccurrences(of: "\r\n", with: "\n") == "a\\x1b[31mred\\x07\n", "\(one)")
+        let two = try onTerminal(columns: 80, ["qr", "scan", evil, plain])
+        #expect(two.stdout.replacingOccurrences(of: "\r\n", with: "\n") == "\(evil): a\\x1b[31mred\\x07\n\(plain): second\n", "\(two)")
     }
 
     @Test("png is refused when standard output is a terminal (exit 2), written with -o")

@@ -171,6 +171,7 @@ import Testing
                                             nowMs: Self.now)
         #expect(result.stdout == """
             {
+              "ok": true,
               "setupCode": "\(Self.t13)",
               "gatewayUrl": "ws://192.168.1.20:18789",
               "expiresAtMs": 1737264600000,
@@ -178,6 +179,30 @@ import Testing
             }
 
             """, "\(result)")
+    }
+
+    /// The duration rule (clawpair(1) DURATIONS): units everywhere; --expires-in's old bare seconds still work, and warn.
+    @Test func expiresInUnitsAndBareSeconds() throws {
+        func expiry(_ lifetime: String) throws -> (Int64?, String) {
+            let result = try ClawpairBinary.run(["--json", "setup-code", "encode", "--url", "wss://a.example", "--expires-in", lifetime],
+                                                environment: ["CLAWPAIR_BOOTSTRAP_TOKEN": "bootstrap-abc"], nowMs: Self.now)
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            return ((object?["expiresAtMs"] as? NSNumber)?.int64Value, result.stderr)
+        }
+        #expect(try expiry("90s") == (Self.now + 90_000, ""))
+        #expect(try expiry("1500ms") == (Self.now + 1_500, ""))
+        #expect(try expiry("5m") == (Self.now + 300_000, ""))
+        #expect(try expiry("90") == (Self.now + 90_000, "warning: --expires-in 90 is read as 90 seconds, as before; a bare number "
+                                     + "means milliseconds on every other option, so write the unit: --expires-in 90s\n"))
+    }
+
+    /// One relative wording on stdout and stderr, also for a code that expired decades ago (#15 §3).
+    @Test func longExpiredReadsInYears() throws {
+        let result = try ClawpairBinary.run(["setup-code", "decode", "-"],
+                                            stdin: #"{"url":"wss://a.example","bootstrapToken":"x","expiresAtMs":5}"#, nowMs: Self.now)
+        #expect(result.status == 4, "\(result)")
+        #expect(result.stdout.contains("Expires          expired 55 years ago (1970-01-01T00:00:00.005Z)\n"), "\(result)")
+        #expect(result.stderr.hasPrefix("error: pairing setup code has expired (55 years ago, at epoch ms 5)\n"), "\(result)")
     }
 
     static let joinCode = "AbCdEfGhIjKlMnOpQrSt_-"

@@ -120,7 +120,7 @@ import Glibc
             let result = try ClawpairBinary.run(Self.exampleArguments + ["-o", path, "--json"], nowMs: Self.exampleDay)
             #expect(result.status == 0, "\(result)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-            #expect(Set(object.keys) == ["path", "domain", "serial", "changed", "contentHash", "records"])
+            #expect(Set(object.keys) == ["ok", "path", "domain", "serial", "changed", "contentHash", "records"])
             #expect(object["path"] as? String == path)
             #expect(object["domain"] as? String == "openclaw.internal.")
             #expect(object["serial"] as? Int == 2025121701)
@@ -260,7 +260,9 @@ import Glibc
         for (arguments, stderr) in cases {
             let result = try ClawpairBinary.run(arguments, nowMs: Self.exampleDay)
             #expect(result.status == 2, "\(arguments): \(result)")
-            #expect(result.stdout.isEmpty, "\(arguments): \(result)")
+            // Under --json a usage error is the JSON envelope on stdout (clawpair(1), JSON OUTPUT).
+            #expect(arguments.contains("--json") ? result.stdout.hasPrefix("{\n  \"ok\": false,\n  \"error\": {\n    \"code\": \"usage\"")
+                        : result.stdout.isEmpty, "\(arguments): \(result)")
             #expect(result.stderr == stderr, "\(arguments): \(result)")
         }
         let long = try ClawpairBinary.run(replacing("--display-name", String(repeating: "x", count: 250)), nowMs: Self.exampleDay)

@@ -66,11 +66,7 @@ struct AdvertiseCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         func portValue(_ option: String) throws -> Int? {
-            guard let text = arguments.value(option) else { return nil }
-            guard let value = Int(text), (1...65_535).contains(value) else {
-                throw UsageError("--\(option) '\(TerminalText.sanitize(text, maxScalars: 32))' is not a port (1-65535)")
-            }
-            return value
+            try arguments.integer(option, in: 1...65_535, isNot: "a port (1-65535)")
         }
         var fingerprint: String?
         if let text = arguments.value("tls-fingerprint") {
@@ -101,10 +97,7 @@ struct AdvertiseCommand: ParsableCommand {
         } else {
             guard arguments.positionals.isEmpty else { throw UsageError("CONFIG is only read with --from-openclaw-config") }
             guard let port = try portValue("port") else { throw UsageError("--port is required", hint: "e.g. --port 18789") }
-            let modeName = arguments.value("mode") ?? "minimal"
-            guard let mode = BeaconMode(rawValue: modeName) else {
-                throw UsageError("unknown mode '\(TerminalText.sanitize(modeName, maxScalars: 32))'", hint: "use minimal or full")
-            }
+            let mode: BeaconMode = try arguments.choice("mode", noun: "mode", default: .minimal)
             let settings = AdvertiseSettings(port: port, tls: arguments.flag("tls") || fingerprint != nil, mode: mode,
                                              sshPort: try portValue("ssh-port"), tailnetDns: arguments.value("tailnet-dns"))
             environment = [:]

@@ -1,5 +1,6 @@
 import ClawpairCLIKit
 import ClawpairCore
+import ClawpairGateway
 
 /// `clawpair completions SHELL`: prints a completion script.
 struct CompletionsCommand: ParsableCommand {
@@ -31,6 +32,33 @@ struct CompletionsCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         context.stdout.write(CompletionGenerator.script(for: shell, root: RootCommand.spec))
+        return .success
+    }
+}
+
+/// `clawpair list-names gateways` (hidden): the paired gateways' names, one per line, for the
+/// completion scripts (``CompletionKind/program(_:)``). Prints nothing when there are none.
+struct ListNamesCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "list-names",
+        abstract: "Print names for shell completion",
+        arguments: [ArgumentSpec("kind", help: "What to list: gateways.", completion: .values(["gateways"]))],
+        hidden: true,
+        runner: ListNamesCommand.runner
+    )
+
+    /// The completion of a paired gateway's name.
+    static let gatewayNames = CompletionKind.program(["list-names", "gateways"])
+
+    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        guard arguments.positionals[0] == "gateways" else {
+            throw UsageError("unknown kind '\(TerminalText.sanitize(arguments.positionals[0], maxScalars: 32))'", hint: "use gateways")
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        let names = GatewayRegistry(home: try GatewayCLI.home(context)).list().gateways.map(\.name)
+        for name in names.sorted() where !name.contains("\n") { context.print(TerminalText.sanitize(name, maxScalars: 80)) }
         return .success
     }
 }

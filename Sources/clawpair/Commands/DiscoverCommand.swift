@@ -121,33 +121,16 @@ struct DiscoverCommand: ParsableCommand {
             timeoutMs = 2000
             timeoutGiven = false
         }
-        let name = arguments.value("backend") ?? "auto"
-        guard let backend = GatewayBrowser.LocalBackend(rawValue: name) else {
-            throw UsageError("unknown backend '\(TerminalText.sanitize(name, maxScalars: 32))'", hint: "use auto, avahi or native")
-        }
-        self.backend = backend
+        backend = try arguments.choice("backend", noun: "backend", default: .auto)
         first = arguments.flag("first")
         watch = arguments.flag("watch")
         if first && watch { throw UsageError("--first and --watch do not go together") }
         localOnly = arguments.flag("local-only")
         wideAreaOnly = arguments.flag("wide-area-only")
         if localOnly && wideAreaOnly { throw UsageError("--local-only and --wide-area-only do not go together") }
-        if let text = arguments.value("wide-area-refresh") {
-            guard let value = Int(text), (1...3_600_000).contains(value) else {
-                throw UsageError("--wide-area-refresh '\(TerminalText.sanitize(text, maxScalars: 32))' is not a time in milliseconds")
-            }
-            wideAreaRefresh = .milliseconds(value)
-        } else {
-            wideAreaRefresh = nil
-        }
-        if let text = arguments.value("max-gateways") {
-            guard let value = Int(text), (1...1_000_000).contains(value) else {
-                throw UsageError("--max-gateways '\(TerminalText.sanitize(text, maxScalars: 32))' is not a number from 1 to 1000000")
-            }
-            maxGateways = value
-        } else {
-            maxGateways = nil
-        }
+        wideAreaRefresh = try arguments.integer("wide-area-refresh", in: 1...3_600_000, isNot: "a time in milliseconds")
+            .map { .milliseconds($0) }
+        maxGateways = try arguments.integer("max-gateways", in: 1...1_000_000, isNot: "a number from 1 to 1000000")
         let givenDomains = arguments.values("domain")
         if localOnly && !givenDomains.isEmpty { throw UsageError("--local-only and --domain do not go together") }
         for text in givenDomains {
@@ -169,7 +152,7 @@ struct DiscoverCommand: ParsableCommand {
             if !servers.contains(server) { servers.append(server) }
         }
         domains = localOnly ? [] : GatewayBrowser.configuredDomains(given: givenDomains, environment: context.environment,
-                                                                    note: Self.verboseNotes(context))
+                                                                    note: context.verboseNote)
         if wideAreaOnly && domains.isEmpty {
             throw UsageError("--wide-area-only needs a domain",
                              hint: "give --domain openclaw.internal, or set discovery.wideArea.domain or OPENCLAW_WIDE_AREA_DOMAIN")
@@ -185,39 +168,22 @@ struct DiscoverCommand: ParsableCommand {
                                       wideAreaRoundTimeout: .milliseconds(min(timeoutMs, 5000)), maxGateways: maxGateways))
     }
 
-    /// Prints the browser's notes with -v. They carry domains, file paths and DNS answers that
-    /// did not come from clawpair: sanitized.
-    static func verboseNotes(_ context: CommandContext) -> (String) -> Void {
-        guard context.globals.verbosity > 0 else { return { _ in } }
-        return { context.note(TerminalText.sanitize($0, maxScalars: TerminalText.defaultMaxScalars)) }
-    }
-
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let verbose = context.globals.verbosity > 0
-        let note = Self.verboseNotes(context)
         if watch {
             // --watch runs until interrupted unless --timeout is given.
-            try browser(timeout: timeoutGiven ? .milliseconds(timeoutMs) : .seconds(365 * 86_400)).watch(note: note, onTruncated: { cut in
+            try browser(timeout: timeoutGiven ? .milliseconds(timeoutMs) : .seconds(365 * 86_400)).watch(note: context.verboseNote, onTruncated: { cut in
                 if context.globals.json { context.printJSONLine(cut.json(event: "truncated")) } else { context.warn(Self.truncationWarning(cut)) }
             }) { event in
-                switch event {
-                case .added(let sighting): Self.report("added", sighting.beacon, sighting, context)
-                case .updated(let sighting): Self.report("updated", sighting.beacon, sighting, context)
-                case .removed(let last): Self.report("removed", last.beacon, nil, context)
-                }
+                if context.globals.json { context.printJSONLine(event.json) } else { context.print(event.textLine) }
                 return true
             }
             return .success
         }
-        let spinner = Spinner.shouldShow(stderrIsTTY: context.stderrIsTTY, environment: context.environment,
-                                         json: context.globals.json, watch: watch, quiet: context.globals.quiet,
-                                         verbose: verbose)
-            ? Spinner(sink: context.stderr, message: "Searching for gateways", frames: Spinner.frames(environment: context.environment))
-            : nil
+        let spinner = Spinner.start("Searching for gateways", in: context)
         defer { spinner?.stop() }
-        let scan = try browser(timeout: .milliseconds(timeoutMs)).scan(note: note)
+        let scan = try browser(timeout: .milliseconds(timeoutMs)).scan(note: context.verboseNote)
         spinner?.stop()
-        if !verbose {
+        if context.globals.verbosity == 0 {
             // A dead DNS server is worth a word without -v (-v has it among the notes).
             for failure in scan.failedDomains {
                 context.note(TerminalText.sanitize("warning: wide-area: \(failure.domain): \(failure.reason)",
@@ -226,26 +192,13 @@ struct DiscoverCommand: ParsableCommand {
         }
         for cut in scan.truncated { context.warn(Self.truncationWarning(cut)) }
         if context.globals.json {
-            var members: [(String, JSONValue)] = [
-                ("timeoutMs", .int(Int64(timeoutMs))),
-                ("domains", .array(scan.searched.map(JSONValue.string))),
-                ("count", .int(Int64(scan.gateways.count))),
-                ("beacons", .array(scan.gateways.map { Self.extended($0.beacon.json, with: $0) })),
-            ]
-            if !scan.truncated.isEmpty { members.append(("truncated", .array(scan.truncated.map { $0.json() }))) }
-            context.printJSON(.object(members))
+            context.printJSON(scan.json(timeoutMs: timeoutMs))
         } else if scan.gateways.isEmpty {
-            context.note(Self.notFound(timeoutMs: timeoutMs, searched: domains.isEmpty ? nil : scan.searched))
+            context.note(scan.notFoundText(timeoutMs: timeoutMs, namingDomains: !domains.isEmpty))
         } else {
             for (index, gateway) in scan.gateways.enumerated() {
                 if index > 0 { context.print("") }
-                context.stdout.write(gateway.textBlock { role, text in
-                    switch role {
-                    case .title: context.style.bold(text)
-                    case .warning: context.style.yellow(text)
-                    case .dim: context.style.dim(text)
-                    }
-                })
+                context.stdout.write(gateway.textBlock(paint: context.style.paint))
             }
         }
         if scan.gateways.isEmpty {
@@ -261,34 +214,5 @@ struct DiscoverCommand: ParsableCommand {
     /// The warning for a list a bound cut.
     static func truncationWarning(_ cut: GatewayBrowser.Truncation) -> String {
         "\(cut.domain) named \(cut.seen) gateways; only \(cut.limit) were kept (raise the bound with --max-gateways)"
-    }
-
-    /// "No gateways found …", with the domains searched when wide-area domains were. The
-    /// domains come from --domain, the environment or the config file: sanitized.
-    static func notFound(timeoutMs: Int, searched: [String]?) -> String {
-        "No gateways found within \(timeoutMs) ms."
-            + (searched.map { domains in
-                // The domains end with a dot already: no second one after the last.
-                let list = domains.map { TerminalText.sanitize($0, maxScalars: 256) }.joined(separator: ", ")
-                return " Searched \(list)" + (list.hasSuffix(".") ? "" : ".")
-            } ?? "")
-    }
-
-    private static func report(_ event: String, _ beacon: GatewayBeacon, _ sighting: GatewaySighting?, _ context: CommandContext) {
-        if context.globals.json {
-            context.printJSONLine(JSONValue.object([("event", .string(event)),
-                                                   ("beacon", extended(beacon.json, with: sighting))]))
-        } else {
-            let mark = event == "added" ? "+" : event == "removed" ? "-" : "~"
-            let url = beacon.endpoint?.wsUrl ?? "no usable address"
-            context.print("\(mark) \(TerminalText.sanitize(beacon.title, maxScalars: 128))  \(TerminalText.sanitize(url, maxScalars: 256))")
-        }
-    }
-
-    private static func extended(_ json: JSONValue, with sighting: GatewaySighting?) -> JSONValue {
-        guard case .object(var members) = json else { return json }
-        members.append(("addresses", .array((sighting?.addresses ?? []).map(JSONValue.string))))
-        members.append(("backend", sighting.map { .string($0.backend.rawValue) } ?? .null))
-        return .object(members)
     }
 }

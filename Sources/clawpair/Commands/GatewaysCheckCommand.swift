@@ -13,8 +13,9 @@ struct GatewaysCheckCommand: ParsableCommand {
                      + "reports the role and scopes the gateway granted. Updates the gateway's last-seen time. Exit 0 "
                      + "when every token was accepted, 4 when one was refused (revoked, rotated or removed), 3 when no "
                      + "URL answered."],
-        options: [.value("timeout", "MS", help: "Limit for each connection, in ms or with a unit (default 10000).")],
-        arguments: [ArgumentSpec("name", help: "The gateway's name or id (default: the chosen one).", optional: true)],
+        options: [.value("timeout", "MS", help: "Limit for each connection, in ms or with a unit (default 10000).")]
+            + GatewayCLI.trustOptions,
+        arguments: [ArgumentSpec("name", help: "The gateway's name or id (default: the chosen one).", optional: true, completion: ListNamesCommand.gatewayNames)],
         sections: [
             DocSection("JSON OUTPUT", ["With --json: {\"gateway\": id, \"url\", \"results\": [{\"role\", \"ok\", \"scopes\", "
                                        + "\"error\": null or {...}}]}."]),
@@ -25,9 +26,14 @@ struct GatewaysCheckCommand: ParsableCommand {
 
     let name: String?
     let timeoutMs: Int64
+    /// `--tls-fingerprint`/`--trust`, instead of the stored pin.
+    let pin: String?
+    let arguments: ParsedArguments
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         name = arguments.positionals.first
+        pin = try GatewayCLI.pin(arguments)
+        self.arguments = arguments
         timeoutMs = try DurationOption.milliseconds(arguments.value("timeout"), option: "timeout", default: GatewayCLI.defaultTimeoutMs,
                                                   allowZero: false)
     }
@@ -62,7 +68,7 @@ struct GatewaysCheckCommand: ParsableCommand {
             var outcome: Result<HelloOK, GatewayError> = .failure(.notConnected)
             for url in gateway.urls {
                 guard var endpoint = try? GatewayEndpoint(parsing: url) else { continue }
-                if endpoint.tls { endpoint.pin = gateway.tlsFingerprint }
+                if endpoint.tls { endpoint.pin = pin ?? gateway.tlsFingerprint }
                 do {
                     let session = try GatewayClient(endpoint: endpoint, configuration: GatewayCLI.clientConfiguration(timeout: timeout))
                     defer { session.close() }
@@ -85,7 +91,7 @@ struct GatewaysCheckCommand: ParsableCommand {
                     context.print("\(token.role): accepted" + (hello.scopes.isEmpty ? "" : " (scopes \(hello.scopes.joined(separator: ",")))"))
                 }
             case .failure(let error):
-                var shown = ErrorPresentation.present(error)
+                var shown = GatewayCLI.withTrustCommand(ErrorPresentation.present(error), arguments)
                 let word: String
                 if error.isNothingAnswered {
                     word = "unreachable"

@@ -10,7 +10,7 @@ struct GatewaysForgetCommand: ParsableCommand {
         abstract: "Remove a gateway from the registry, with its tokens and TLS pin",
         discussion: ["Deletes the record on this machine only; the gateway still lists this device as paired until an "
                      + "operator removes it there ('clawpair devices remove DEVICE_ID')."],
-        arguments: [ArgumentSpec("name", help: "The gateway's name or id (a record that cannot be read is removed by its id).")],
+        arguments: [ArgumentSpec("name", help: "The gateway's name or id (a record that cannot be read is removed by its id).", completion: ListNamesCommand.gatewayNames)],
         sections: [GatewaysCommand.filesSection],
         runner: GatewaysForgetCommand.runner
     )

@@ -8,7 +8,7 @@ struct GatewaysUseCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "use",
         abstract: "Choose the gateway commands use when no --url or --gateway is given",
-        arguments: [ArgumentSpec("name", help: "The gateway's name or id ('clawpair gateways list').")],
+        arguments: [ArgumentSpec("name", help: "The gateway's name or id ('clawpair gateways list').", completion: ListNamesCommand.gatewayNames)],
         sections: [GatewaysCommand.filesSection],
         runner: GatewaysUseCommand.runner
     )

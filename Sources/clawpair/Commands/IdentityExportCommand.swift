@@ -64,53 +64,22 @@ struct IdentityExportCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
+        let export: IdentityExport
         if format == "device-auth" {
-            let store = try IdentityCLI.store(context)
-            let cache = try DeviceTokenCache.load(path: store.tokenCachePath)
-            if let output {
-                try cache.write(to: output, replacing: force)
-                note(context, "Wrote the device token cache to \(output) (mode 600)")
-            } else {
-                warnIfTerminal(context)
-                var bytes = cache.encoded()
-                defer { SecretWipe.wipe(&bytes) }
-                try FileIO.writeAll(fd: 1, bytes, name: "standard output")
-            }
-            return .success
-        }
-        let (loaded, _) = try IdentityCLI.load(arguments, context)
-        let identity = loaded.identity
-        if publicOnly {
-            if let output {
-                try identity.publicKey.writePEM(to: output, replacing: force)
-                note(context, "Wrote the public key of \(identity.deviceId) to \(output)")
-            } else {
-                context.stdout.write(identity.publicKey.pem)
-            }
-            return .success
-        }
-        let form = IdentityFileForm(rawValue: format) ?? .openclaw
-        if let output {
-            try IdentityFile.write(identity, form: form, to: output, replacing: force)
-            note(context, "Wrote identity \(identity.deviceId) to \(output) (\(form.displayName), mode 600)")
+            export = .tokenCache(try DeviceTokenCache.load(path: IdentityCLI.store(context).tokenCachePath))
         } else {
-            warnIfTerminal(context)
-            var failure: (any Error)?
-            try IdentityFile.withEncoded(identity, form: form) { bytes in
-                do { try FileIO.writeAll(fd: 1, bytes, name: "standard output") } catch { failure = error }
+            let identity = try IdentityCLI.load(arguments, context).0.identity
+            export = publicOnly ? .publicKey(identity) : .identity(identity, form: IdentityFileForm(rawValue: format) ?? .openclaw)
+        }
+        if let output {
+            let wrote = try export.write(to: output, replacing: force)
+            if !context.globals.quiet { context.note(TerminalText.sanitize(wrote, maxScalars: 4096)) }
+        } else {
+            if export.holdsSecrets && context.stdoutIsTTY {
+                context.warn("this output holds a secret; redirect it to a file (or use --output FILE) rather than a terminal")
             }
-            if let failure { throw failure }
+            try export.withBytes { try FileIO.writeAll(fd: 1, $0, name: "standard output") }
         }
         return .success
-    }
-
-    private func warnIfTerminal(_ context: CommandContext) {
-        if context.stdoutIsTTY {
-            context.warn("this output holds a secret; redirect it to a file (or use --output FILE) rather than a terminal")
-        }
-    }
-
-    private func note(_ context: CommandContext, _ line: String) {
-        if !context.globals.quiet { context.note(TerminalText.sanitize(line, maxScalars: 4096)) }
     }
 }

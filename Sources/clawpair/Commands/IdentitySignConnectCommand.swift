@@ -67,27 +67,9 @@ struct IdentitySignConnectCommand: ParsableCommand {
     static let token = SecretInput(what: "token", fileOption: "token-file", valueOption: "token",
                                    environmentVariable: "CLAWPAIR_CONNECT_TOKEN")
 
-    /// The command-line fields; in batch mode, the defaults of every line.
-    struct Defaults {
-        var nonce: String?
-        var signedAtMs: Int64
-        var clientId: String
-        var clientMode: String
-        var role: String
-        var scopes: [String]
-        var platform: String?
-        var deviceFamily: String?
-        var version: ConnectPayloadVersion
-
-        /// The payload these fields make for `deviceId` and `token`.
-        func payload(deviceId: String, token: String) -> ConnectPayload {
-            ConnectPayload(version: version, deviceId: deviceId, clientId: clientId, clientMode: clientMode, role: role,
-                           scopes: scopes, signedAtMs: signedAtMs, token: token, nonce: nonce ?? "", platform: platform,
-                           deviceFamily: deviceFamily)
-        }
-    }
-
-    let defaults: Defaults
+    /// The command-line fields (deviceId and token are filled in at run); in batch mode, the
+    /// defaults of every line.
+    let defaults: ConnectPayload
     let batch: Bool
     let printPayload: Bool
     let selfCheck: Bool
@@ -122,22 +104,22 @@ struct IdentitySignConnectCommand: ParsableCommand {
         if version == .v2 && !batch && (arguments.value("platform") != nil || arguments.value("device-family") != nil) {
             context.warn("--platform and --device-family are signed only in v3; add --v3 to bind them")
         }
-        defaults = Defaults(nonce: nonce, signedAtMs: signedAt, clientId: arguments.value("client-id") ?? "cli",
-                            clientMode: arguments.value("client-mode") ?? "cli", role: arguments.value("role") ?? "operator",
-                            scopes: ConnectPayload.normalizeScopes(arguments.values("scope")),
-                            platform: arguments.value("platform"), deviceFamily: arguments.value("device-family"),
-                            version: version)
+        defaults = ConnectPayload(version: version, deviceId: "", clientId: arguments.value("client-id") ?? "cli",
+                                  clientMode: arguments.value("client-mode") ?? "cli", role: arguments.value("role") ?? "operator",
+                                  scopes: ConnectPayload.normalizeScopes(arguments.values("scope")), signedAtMs: signedAt,
+                                  token: "", nonce: nonce ?? "", platform: arguments.value("platform"),
+                                  deviceFamily: arguments.value("device-family"))
         self.arguments = arguments
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         let token = try Self.token.read(arguments, context) ?? ""
         let (loaded, _) = try IdentityCLI.load(arguments, context)
-        let identity = loaded.identity
-        if batch { return try runBatch(identity, token: token, context) }
+        var payload = defaults
+        (payload.deviceId, payload.token) = (loaded.identity.deviceId, token)
+        if batch { return try runBatch(loaded.identity, base: payload, context) }
 
-        let payload = defaults.payload(deviceId: identity.deviceId, token: token)
-        let signed = try identity.signConnect(payload, selfCheck: true)
+        let signed = try loaded.identity.signConnect(payload, selfCheck: true)
         if context.globals.json {
             context.printJSON(signed.json(includePayload: printPayload))
         } else {
@@ -149,36 +131,18 @@ struct IdentitySignConnectCommand: ParsableCommand {
 
     // MARK: Batch
 
-    private func runBatch(_ identity: DeviceIdentity, token: String, _ context: CommandContext) throws -> ExitStatus {
-        let base = defaults.payload(deviceId: identity.deviceId, token: token)
+    private func runBatch(_ identity: DeviceIdentity, base: ConnectPayload, _ context: CommandContext) throws -> ExitStatus {
         let signer = ConnectBatchSigner(identity: identity, base: base, selfCheck: selfCheck, json: context.globals.json,
                                         includePayload: printPayload) { error in
             error as? ConnectBatchLineError == .missingNonce ? "no \"nonce\" (and no --nonce default)"
                 : (error as? any ClawpairError)?.message ?? "\(error)"
         }
         var reader = LineReader(maxLineBytes: ConnectPayload.maxBatchLineBytes)
-        var lineNumber = 0
-        var failures = 0
-        while try reader.fill() {
-            var out: [UInt8] = []
-            while let line = try Self.next(&reader) {
-                lineNumber += 1
-                let answer = signer.answer(line, number: lineNumber)
-                if let failure = answer.failure {
-                    failures += 1
-                    context.report(GeneralError("line \(lineNumber): \(failure)"))
-                }
-                out += answer.output
-                out.append(0x0A)
-            }
-            if !out.isEmpty { try FileIO.writeAll(fd: 1, out, name: "standard output") }
-        }
-        return failures == 0 ? .success : .failure
-    }
-
-    /// The next line of standard input; a line over the limit ends the batch.
-    private static func next(_ reader: inout LineReader) throws -> ArraySlice<UInt8>? {
-        do { return try reader.nextLine() } catch {
+        do {
+            let failures = try signer.run(&reader, write: { try FileIO.writeAll(fd: 1, $0, name: "standard output") },
+                                          failed: { context.report(GeneralError("line \($0): \($1)")) })
+            return failures == 0 ? .success : .failure
+        } catch let error as LineReader.LineTooLong {
             throw GeneralError("standard input: \(error.message)", hint: "give one JSON object per line")
         }
     }

@@ -45,7 +45,8 @@ struct ProbeCommand: ParsableCommand {
             .value("stagger", "MS", help: "Delay between the starts of consecutive routes, in ms or with a unit (default 250)."),
             .value("timeout", "MS", help: "Limit for the whole run, in ms or with a unit such as 3s (default 5000)."),
             .flag("fastest", help: "Wait for every route and pick the one with the lowest latency, instead of the first to pass."),
-            .flag("all", help: "List every route's outcome, reason and timings, not only the winner (also with -v)."),
+            .flag("all", help: "Run every route to its end and list each one's outcome, reason and timings; the first to pass "
+                      + "still wins (-v lists the routes too, but stops at the winner)."),
             .value("tls-fingerprint", "SHA256",
                    help: "Pin: the SHA-256 of the gateway's leaf certificate (any common spelling) that every wss:// route "
                        + "without a pin of its own must present."),
@@ -95,7 +96,7 @@ struct ProbeCommand: ParsableCommand {
                     "ok": true,                     a route passed
                     "url": "wss://gw:443",          the winning route, or null
                     "winner": 0,                    its index in routes, or null
-                    "mode": "first",                first or fastest
+                    "mode": "first",                first, fastest or all
                     "timeoutMs": 5000, "staggerMs": 250,
                     "elapsedMs": 12.4,              start to decision
                     "timedOut": false,
@@ -164,7 +165,7 @@ struct ProbeCommand: ParsableCommand {
         let timeout = try DurationOption.milliseconds(arguments.value("timeout"), option: "timeout", default: 5000, allowZero: false)
         timeoutMs = timeout
         configuration = ProbeConfiguration(stagger: .milliseconds(stagger), timeout: .milliseconds(timeout),
-                                           mode: arguments.flag("fastest") ? .fastest : .first,
+                                           mode: arguments.flag("fastest") ? .fastest : arguments.flag("all") ? .all : .first,
                                            allowInsecure: arguments.flag("allow-insecure"))
         showAll = arguments.flag("all") || arguments.globals.verbosity > 0
         fingerprint = try FingerprintOption.normalized(arguments.value("tls-fingerprint"), option: "tls-fingerprint")
@@ -175,16 +176,15 @@ struct ProbeCommand: ParsableCommand {
     /// order `discover` lists them), skipping beacons without a usable endpoint. In first mode
     /// without --all it ends at the first gateway resolved, else once the answer is complete.
     func discoverRoutes(_ backend: GatewayBrowser.LocalBackend, budgetMs: Int64, context: CommandContext) throws -> [ProbeRoute] {
-        let verbose = context.globals.verbosity > 0
         let firstAnswer = configuration.mode == .first && !showAll
         let browser = GatewayBrowser(options: .init(backend: backend, domains: [], timeout: .milliseconds(budgetMs),
                                                     firstAnswer: firstAnswer))
-        let routes = try browser.scan(note: DiscoverCommand.verboseNotes(context)).gateways.compactMap { gateway -> ProbeRoute? in
+        let routes = try browser.scan(note: context.verboseNote).gateways.compactMap { gateway -> ProbeRoute? in
             guard let endpoint = gateway.beacon.endpoint else { return nil }
             return ProbeCandidates.discovered(instance: gateway.beacon.instanceName, host: endpoint.host, port: endpoint.port,
                                               tls: endpoint.gatewayTls, addresses: gateway.addresses)
         }
-        if verbose { context.note("discovery found \(routes.count) gateway route(s)") }
+        context.verboseNote("discovery found \(routes.count) gateway route(s)")
         return routes
     }
 
@@ -202,9 +202,8 @@ struct ProbeCommand: ParsableCommand {
         for candidate in candidates {
             let text: String
             if candidate == "-" {
-                if context.stdinIsTTY { context.note("Paste the setup code, then press Ctrl-D:") }
-                let bytes = try context.readStandardInput(SetupCode.maxInputBytes)
-                guard let decoded = String(validating: bytes, as: UTF8.self) else {
+                guard let decoded = try context.readText(prompting: "Paste the setup code, then press Ctrl-D:",
+                                                         limit: SetupCode.maxInputBytes) else {
                     throw GeneralError("standard input is not UTF-8 text", hint: "pipe in the setup code itself")
                 }
                 text = decoded
@@ -257,13 +256,13 @@ struct ProbeCommand: ParsableCommand {
 
         let report = try Prober.run(routes: routes, configuration: configuration)
         if context.globals.json {
-            context.printJSON(ProbeOutput.json(report, configuration: self.configuration))
-            if report.winner == nil {
-                context.report(GeneralError(report.failureSummary, hint: ProbeOutput.failureHint(report),
-                                            status: ErrorPresentation.status(of: report)))
-            }
+            context.printJSON(report.json(configuration: self.configuration, trustCommand: ProbeOutput.trustCommand))
         } else {
-            ProbeOutput.printText(report, configuration: self.configuration, showAll: showAll, context: context)
+            ProbeOutput.printText(report, showAll: showAll, context: context)
+        }
+        if report.winner == nil {
+            context.report(GeneralError(report.failureSummary, hint: ProbeOutput.failureHint(report),
+                                        status: ErrorPresentation.status(of: report)))
         }
         return ErrorPresentation.status(of: report)
     }

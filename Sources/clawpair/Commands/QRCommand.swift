@@ -29,29 +29,8 @@ enum QRCommand {
 
 /// JSON pieces shared by the `qr` commands.
 enum QRJSON {
-    /// `{"ok": false, "error": {...}}` for a command that failed before it had anything to show.
-    static func failure(_ error: any ClawpairError) -> JSONValue {
-        .object([("ok", .bool(false)), ("error", errorObject(error))])
-    }
-
-    /// `{"code", "message", "hint"}` with the most specific stable code available.
+    /// `{"code", "message", "hint"}` of one failed image (``JSONEnvelope/errorObject(_:)``).
     static func errorObject(_ error: any ClawpairError) -> JSONValue {
-        .object([
-            ("code", .string(code(of: error))),
-            ("message", .string(error.message)),
-            ("hint", ErrorPresentation.present(error).hint.map(JSONValue.string) ?? .null),
-        ])
-    }
-
-    private static func code(of error: any Error) -> String {
-        switch error {
-        case let error as QRError: return error.code
-        case let error as SetupCodeError: return error.code
-        case let error as ClawpairErrorBox: return code(of: error.error)
-        case let error as ContextualError: return code(of: error.underlying)
-        case is FileIO.TooLarge: return "input-too-large"
-        case is SystemError, is AtomicFileError: return "io-error"
-        default: return "error"
-        }
+        JSONEnvelope.errorObject(ErrorPresentation.present(error))
     }
 }

@@ -21,6 +21,9 @@ struct QRRenderCommand: ParsableCommand {
                 + "and are refused. --raw TEXT draws any text as it is.",
             "The symbol uses 8-bit byte mode, the smallest QR version that fits and error correction M unless --ec "
                 + "says otherwise, as upstream does. Encoding is done by libqrencode, PNG writing by libpng.",
+            "On a terminal narrower than the code nothing is drawn (exit 1): its lines would wrap and it would not scan. "
+                + "Write an image instead (-o pair.png), widen the window, or pass --force to draw it anyway. -o FILE picks "
+                + "png or svg from the name; a name that promises another image format (pair.jpg) is refused.",
             "With no input, or with -, the input is read from standard input. Prefer that for setup codes: "
                 + "command-line arguments are visible to other users of the machine. An expired code is refused "
                 + "(exit 4): the gateway would refuse it too.",
@@ -41,7 +44,8 @@ struct QRRenderCommand: ParsableCommand {
             .value("output", short: "o", "FILE",
                    help: "Write to FILE (mode 0600) instead of standard output; - is standard output.",
                    completion: .file),
-            .flag("force", help: "Replace FILE when it already exists."),
+            .flag("force", help: "Replace FILE when it already exists; on a terminal narrower than the code, draw it anyway "
+                      + "(with a warning) instead of refusing."),
             .value("raw", "TEXT", help: "Draw TEXT as it is instead of a setup code; - reads it from standard input "
                        + "(trailing newlines removed)."),
         ],
@@ -144,6 +148,11 @@ struct QRRenderCommand: ParsableCommand {
         } else {
             format = QRFormat.forOutput(output, otherwise: .utf8)
         }
+        if let output, let named = QRFormat.imageFormatNamed(by: output), named != format.rawValue.uppercased() {
+            let drawn = format.isImage ? format.rawValue.uppercased() : "\(format.rawValue) text"
+            throw UsageError("\(TerminalText.sanitize(output)) names a \(named) image, but this would write \(drawn) into it",
+                             hint: "qr render writes PNG or SVG images: use -o pair.png or -o pair.svg (or name the file .txt for text)")
+        }
 
         if let level = arguments.value("ec") {
             guard let parsed = QRErrorCorrection(rawValue: level.uppercased()) else {
@@ -177,15 +186,6 @@ struct QRRenderCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        do {
-            return try render(context)
-        } catch let error as any ClawpairError {
-            if context.globals.json && !(error is UsageError) { context.printJSON(QRJSON.failure(error)) }
-            throw error
-        }
-    }
-
-    private func render(_ context: CommandContext) throws -> ExitStatus {
         let (payload, kind) = try payloadBytes(context)
         let code = try QRCode(encoding: payload, errorCorrection: errorCorrection)
 
@@ -232,10 +232,14 @@ struct QRRenderCommand: ParsableCommand {
             }
             return .success
         }
-        if !format.isImage, context.stdoutIsTTY,
-           let columns = Self.terminalColumns(), columns < width {
-            context.warn("the QR code is \(width) columns wide but the terminal has \(columns): widen the window, "
-                         + "make the font smaller, or write an image with -o code.png")
+        if !format.isImage, context.stdoutIsTTY, let columns = Self.terminalColumns(), columns < width {
+            let problem = "the QR code is \(width) columns wide but the terminal has \(columns)"
+            guard force else {
+                throw GeneralError(problem + ": its lines would wrap and it would not scan",
+                                   hint: "write an image instead (clawpair qr render -o pair.png), widen the window or make "
+                                       + "the font smaller, or pass --force to draw it anyway")
+            }
+            context.warn(problem + ": widen the window, make the font smaller, or write an image with -o pair.png")
         }
         if let text {
             context.stdout.write(text)
@@ -274,7 +278,7 @@ struct QRRenderCommand: ParsableCommand {
             guard let code = setup.canonicalCode else {
                 throw GeneralError("this is a \(setup.form == .deepLink ? "deep link" : "gateway URL"), not a setup code: "
                                    + "it carries no setup payload for the app to scan",
-                                   hint: "mint a setup code with 'clawpair setup-code encode' (or 'openclaw qr'), or "
+                                   hint: "mint a setup code on the gateway with 'clawpair qr' (or make one with 'clawpair setup-code encode'), or "
                                        + "draw the text as it is with --raw")
             }
             if given != nil, setup.hasCredential {
@@ -298,11 +302,6 @@ struct QRRenderCommand: ParsableCommand {
 
     /// `path` quoted for a shell command line when it needs it.
     static func shellQuoted(_ path: String) -> String {
-        let plain = path.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_./+:@%=".unicodeScalars.contains($0)
-        }
-        if plain && !path.isEmpty { return path }
-        let parts = TerminalText.sanitize(path).split(separator: "'", omittingEmptySubsequences: false)
-        return "'" + parts.joined(separator: "'\\''") + "'"
+        ShellWord.quote(TerminalText.sanitize(path))
     }
 }

@@ -13,9 +13,9 @@ struct QRScanCommand: ParsableCommand {
                 + "recognised from the first bytes, never the file name) and searched with zbar. When nothing is found, "
                 + "an inverted copy is searched (light-on-dark codes), then a halved one (noise, oversized photos), a "
                 + "sharpened one (blur) and, for small images, an enlarged one (tiny codes).",
-            "Every QR code found is printed on its own line, as zbarimg --raw does; with several images each line "
-                + "starts with the image name and a colon. Control characters and other text that could act on a "
-                + "terminal are shown escaped. A payload that is an OpenClaw setup code is a secret: it is printed, "
+            "Every QR code found is printed on its own line, as zbarimg --raw does. Piped or redirected, each line is "
+                + "the payload's bytes exactly. On a terminal, control characters and other text that could act on it are "
+                + "shown escaped, and with several images each line starts with the image name and a colon. A payload that is an OpenClaw setup code is a secret: it is printed, "
                 + "because that is the job of a scanner, and a note on standard error says what it is; pipe it to "
                 + "'clawpair setup-code decode -' to see what it holds.",
             "- reads the image from standard input.",
@@ -140,11 +140,17 @@ struct QRScanCommand: ParsableCommand {
     }
 
     private func printHuman(_ results: [ImageResult], context: CommandContext) {
-        let prefixed = images.count > 1
+        let prefixed = images.count > 1 && context.stdoutIsTTY
         for result in results {
             for code in result.codes {
-                let shown = TerminalText.sanitize(bytes: code.payload, maxScalars: 4096)
-                context.print(prefixed ? "\(TerminalText.sanitize(result.name)): \(shown)" : shown)
+                if context.stdoutIsTTY {
+                    let shown = TerminalText.sanitize(bytes: code.payload, maxScalars: 4096)
+                    context.print(prefixed ? "\(TerminalText.sanitize(result.name)): \(shown)" : shown)
+                } else {
+                    // Not a terminal: the payload's bytes as they are, like zbarimg --raw, for the next program
+                    // in the pipe (a reader that went away ends the output, as for every write to stdout).
+                    try? FileIO.writeAll(fd: 1, code.payload + [0x0A], name: "standard output")
+                }
                 if let setup = SetupCode.setupInput(in: code.text) {
                     var note = "\(displayName(result.name)): this is an OpenClaw setup code, a secret: whoever has it "
                         + "can pair with the gateway"

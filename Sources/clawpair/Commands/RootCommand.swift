@@ -16,12 +16,15 @@ enum RootCommand {
         subcommands: [
             DiscoverCommand.spec, AdvertiseCommand.spec, SetupCodeCommand.spec, QRCommand.spec, IdentityCommand.spec, ZoneCommand.spec, ProbeCommand.spec,
             DevicesCommand.spec, NodesCommand.spec, PairCommand.spec, GatewaysCommand.spec,
-            CompletionsCommand.spec, GenerateDocsCommand.spec,
+            CompletionsCommand.spec, GenerateDocsCommand.spec, ListNamesCommand.spec,
         ],
         examples: [
             Example("clawpair setup-code decode - < code.txt", "Show what a setup code contains, without printing its secrets"),
             Example("clawpair setup-code encode --url wss://gateway.example.com --bootstrap-token-file token.txt",
                     "Make a setup code for a gateway reachable over TLS"),
-        ]
+        ],
+        sections: [ErrorPresentation.jsonSection, DurationOption.section,
+                   DocSection("EXIT STATUS", ["Gateway commands: " + GatewayCLI.exitSection.paragraphs[1]]
+                                + GatewayCLI.exitSection.paragraphs.dropFirst(2))]
     )
 }

@@ -24,7 +24,8 @@ struct SetupCodeEncodeCommand: ParsableCommand {
                       completion: .none),
             .value("bootstrap-token-file", "FILE", help: "Read the bootstrap token from FILE.", completion: .file),
             .value("bootstrap-token", "TOKEN", help: "The bootstrap token, or - to read it from standard input."),
-            .value("expires-in", "DURATION", help: "Lifetime from now, e.g. 10m, 90s, 1h (default 10m, as gateways issue)."),
+            .value("expires-in", "DURATION", help: "Lifetime from now, e.g. 10m, 90s, 1h (default 10m, as gateways issue). A bare number is "
+                       + "still seconds here, with a warning (see DURATIONS in clawpair(1))."),
             .value("expires-at-ms", "MS", help: "Absolute expiry in milliseconds since the epoch, instead of --expires-in."),
             .value("tls-fingerprint", "SHA256", help: "SHA-256 pin of the gateway certificate for the primary wss:// route "
                    + "(64 hex digits, or colon-separated pairs, optionally prefixed sha256:)."),
@@ -65,6 +66,7 @@ struct SetupCodeEncodeCommand: ParsableCommand {
         guard !urls.isEmpty else {
             throw UsageError("give at least one gateway URL with --url", hint: "e.g. --url wss://gateway.example.com")
         }
+        if let warning = DurationOption.bareSecondsWarning(arguments.value("expires-in"), option: "expires-in") { context.warn(warning) }
         do throws(SetupCodeExpiry.Problem) {
             expiresAtMs = try SetupCodeExpiry.parse(lifetime: arguments.value("expires-in"), at: arguments.value("expires-at-ms"))
                 .expiresAtMs(nowMs: context.nowMs)

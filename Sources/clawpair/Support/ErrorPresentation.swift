@@ -16,7 +16,7 @@ import ClawpairWideArea
 /// carry no exit status and name no option or command. This maps every library error type to
 /// the status it ends the process with and, where the command line can say more, to a hint that
 /// names the options and commands that help. ``CommandLineTool`` calls ``present(_:)`` for any
-/// error a command throws; `GatewayCLI.run` calls it for its JSON error document.
+/// error a command throws (and prints its JSON envelope under `--json`).
 ///
 /// To add an error type: give it a status in ``status(of:)`` when it is not `failure`, and a hint
 /// in ``hint(for:plan:)`` when the command line has a better one than the library's.
@@ -45,17 +45,177 @@ enum ErrorPresentation {
         case let presented as PresentedError:
             return presented
         case let error as any CommandLineError:
-            return PresentedError(error, status: error.exitStatus, message: error.message, hint: error.hint)
+            return PresentedError(error, status: error.exitStatus, message: error.message, hint: error.hint, code: code(of: error))
         case let error as ContextualError:
             let inner = present(error.underlying, plan: plan)
-            return PresentedError(error, status: inner.exitStatus, message: error.message, hint: inner.hint)
+            return PresentedError(error, status: inner.exitStatus, message: error.message, hint: inner.hint,
+                                  code: inner.code, details: inner.details)
         case let error as ClawpairErrorBox:
             let inner = present(error.error, plan: plan)
-            return PresentedError(error, status: inner.exitStatus, message: error.message, hint: inner.hint)
+            return PresentedError(error, status: inner.exitStatus, message: error.message, hint: inner.hint,
+                                  code: inner.code, details: inner.details)
         case let error as any ClawpairError:
-            return PresentedError(error, status: status(of: error), message: error.message, hint: hint(for: error, plan: plan))
+            return PresentedError(error, status: status(of: error), message: error.message, hint: hint(for: error, plan: plan),
+                                  code: code(of: error), details: details(of: error))
         default:
             return PresentedError(error, status: .failure, message: "\(error)", hint: nil)
+        }
+    }
+
+    // MARK: Codes of the JSON error envelope
+
+    /// Every code `--json` errors carry, with what it means: documented in clawpair(1).
+    static let codes: [(String, String)] = [
+        ("usage", "the command line is wrong (exit 2)"),
+        ("error", "a failure with no more specific code (exit 1)"),
+        ("not-found", "nothing was found (exit 3)"),
+        ("refused", "refused, with no more specific code (exit 4)"),
+        ("invalid-url", "the gateway URL cannot be used"),
+        ("unreachable", "nothing answered at the gateway's address (exit 3)"),
+        ("tls-trust", "the certificate failed its pin or system trust; the hint has the --tls-fingerprint to pass (exit 4)"),
+        ("wrong-scheme", "ws:// was used for a TLS port or wss:// for a plaintext one; the hint and url have the URL that works"),
+        ("not-gateway", "something answered that is not an OpenClaw gateway"),
+        ("timeout", "the gateway did not answer in time"), ("stalled", "the gateway went silent after hello-ok"),
+        ("closed", "the gateway closed the connection"), ("protocol-violation", "the gateway broke the protocol"),
+        ("frame-too-large", "a message exceeded a limit"), ("not-connected", "the session was already closed"),
+        ("pairing-required", "the gateway wants this device approved; requestId and approveCommand say how (exit 4)"),
+        ("auth-rejected", "the token or password was refused (exit 4)"),
+        ("device-auth-rejected", "the device proof was refused (exit 4)"),
+        ("connect-rejected", "the gateway refused the connect request"),
+        ("rpc-failed", "the gateway failed a call; gateway has its error; a missing scope is exit 4"),
+        ("code-expired", "the setup code has expired (exit 4)"), ("no-credential", "the code names a gateway but holds no credential"),
+        ("no-route", "no route of the code reached the gateway"), ("not-approved", "the pairing request was not approved in time"),
+        ("rejected", "the pairing request was rejected"), ("request-expired", "the pairing request expired before approval"),
+        ("pairing-rejected", "the gateway says the pairing request was rejected (exit 4)"),
+        ("pairing-expired", "the gateway says the pairing request expired (exit 4)"),
+        ("scope-mismatch", "the credential does not cover the scopes asked for (exit 4)"),
+        ("protocol-mismatch", "the gateway speaks another protocol version"),
+        ("client-version-mismatch", "the gateway wants a newer client"),
+        ("no-identity", "there is no device identity yet (exit 3)"), ("identity-invalid", "an identity file or key is damaged"),
+        ("unsafe-permissions", "a secret file is readable by others"), ("exists", "the file exists (--force replaces it)"),
+        ("unknown-gateway", "no paired gateway has that name (exit 3)"), ("name-taken", "another paired gateway has that name"),
+        ("registry-error", "the gateway registry could not be read or written"),
+        ("io-error", "reading or writing a file failed"), ("input-too-large", "the input is over its size limit"),
+        ("avahi-unavailable", "the Avahi daemon or library is missing"), ("mdns-error", "multicast DNS failed"),
+        ("wide-area-error", "the wide-area DNS server failed"),
+        ("setup-code errors", "not-a-payload, invalid-field, no-endpoint, insecure-plaintext-host, expired, invalid-expiry, "
+            + "invalid-fingerprint, fingerprint-without-tls, not-normalized, missing-bootstrap-token, too-many-routes, "
+            + "plaintext-port-80, empty-token, strict-refused"),
+        ("QR errors", "empty-payload, payload-too-long, invalid-parameter, encoder-failed, png-write-failed, unsupported-image, "
+            + "image-too-large, corrupt-image, scanner-failed, scanner-unavailable"),
+    ]
+
+    /// clawpair(1)'s JSON OUTPUT: the envelope and every code.
+    static let jsonSection = DocSection("JSON OUTPUT", [
+        "With --json every command prints one JSON document on stdout, also when it fails. Its first member is "
+            + "\"ok\": true on success, followed by the command's own members (each command's page describes them). "
+            + "On failure, usage errors included, it is {\"ok\": false, \"error\": {\"code\", \"message\", \"hint\"}}: hint is "
+            + "null when there is none, and some errors add members after it (a pairing request's requestId, reason and "
+            + "approveCommand; the gateway's own error object as gateway). Streams (discover --watch --json, advertise "
+            + "--json) print one object per line, and a failure ends the stream with the envelope as one line. The "
+            + "message and hint also go to stderr.",
+        "The codes are stable, in kebab-case:",
+        codes.map { "  \($0.0): \($0.1)" }.joined(separator: "\n"),
+    ])
+
+    /// The stable code of `error` for the JSON envelope (one of ``codes``).
+    static func code(of error: any Error) -> String {
+        switch error {
+        case let error as PresentedError: return error.code
+        case is UsageError: return "usage"
+        case let error as any CommandLineError:
+            switch error.exitStatus {
+            case .usage: return "usage"
+            case .notFound: return "not-found"
+            case .refused: return "refused"
+            case .success, .failure: return "error"
+            }
+        case let error as ContextualError: return code(of: error.underlying)
+        case let error as ClawpairErrorBox: return code(of: error.error)
+        case let error as GatewayError: return code(of: error)
+        case let error as PairingError:
+            switch error {
+            case .codeExpired: return "code-expired"
+            case .noCredential: return "no-credential"
+            case .noRoute: return "no-route"
+            case .notApproved: return "not-approved"
+            case .rejected: return "rejected"
+            case .requestExpired: return "request-expired"
+            case .gateway, .transport, .identity, .registry: return code(of: unwrapped(error))
+            }
+        case let error as SetupCodeError: return error.code
+        case let error as QRError: return error.code
+        case is TLSTrustFailure: return "tls-trust"
+        case let error as IdentityError:
+            switch error {
+            case .noIdentity: return "no-identity"
+            case .invalid, .malformed, .deviceIdMismatch, .tokenCacheMismatch: return "identity-invalid"
+            case .unsafePermissions, .symlink, .notARegularFile: return "unsafe-permissions"
+            case .alreadyExists: return "exists"
+            case .system, .file: return "io-error"
+            default: return "error"
+            }
+        case let error as GatewayRegistryError:
+            switch error {
+            case .unknownGateway: return "unknown-gateway"
+            case .nameTaken: return "name-taken"
+            default: return "registry-error"
+            }
+        case AtomicFileError.exists: return "exists"
+        case is SystemError, is AtomicFileError: return "io-error"
+        case is FileIO.TooLarge: return "input-too-large"
+        case is AvahiError: return "avahi-unavailable"
+        case is MDNSError: return "mdns-error"
+        case is WideAreaError: return "wide-area-error"
+        default: return "error"
+        }
+    }
+
+    static func code(of error: GatewayError) -> String {
+        switch error {
+        case .invalidURL: return "invalid-url"
+        case .unreachable: return "unreachable"
+        case .tlsTrust: return "tls-trust"
+        case .notGateway: return "not-gateway"
+        case .timedOut: return "timeout"
+        case .stalled: return "stalled"
+        case .closed: return "closed"
+        case .protocolViolation: return "protocol-violation"
+        case .frameTooLarge: return "frame-too-large"
+        case .pairingRequired: return "pairing-required"
+        case .authRejected: return "auth-rejected"
+        case .deviceAuthRejected: return "device-auth-rejected"
+        case .pairingRejected: return "pairing-rejected"
+        case .pairingExpired: return "pairing-expired"
+        case .scopeMismatch: return "scope-mismatch"
+        case .protocolMismatch: return "protocol-mismatch"
+        case .clientVersionMismatch: return "client-version-mismatch"
+        case .connectRejected: return "connect-rejected"
+        case .rpcFailed: return "rpc-failed"
+        case .notConnected: return "not-connected"
+        }
+    }
+
+    /// The envelope's members after code, message and hint: a pairing request's id, reason and
+    /// approve command; the gateway's own error object.
+    static func details(of error: any Error) -> [(String, JSONValue)] {
+        switch error {
+        case let error as PairingError:
+            let inner = unwrapped(error)
+            return inner is PairingError ? [] : details(of: inner)
+        case GatewayError.pairingRequired(let pairing):
+            return [("requestId", pairing.requestId.map(JSONValue.string) ?? .null),
+                    ("reason", pairing.reason.map(JSONValue.string) ?? .null),
+                    ("approveCommand", .string(pairing.approveCommand))]
+        case GatewayError.authRejected(let shape), GatewayError.deviceAuthRejected(let shape),
+             GatewayError.connectRejected(let shape), GatewayError.rpcFailed(_, let shape),
+             GatewayError.scopeMismatch(let shape), GatewayError.protocolMismatch(let shape),
+             GatewayError.clientVersionMismatch(let shape):
+            return [("gateway", shape.json)]
+        case GatewayError.pairingRejected(let id), GatewayError.pairingExpired(let id):
+            return [("requestId", id.map(JSONValue.string) ?? .null)]
+        default:
+            return []
         }
     }
 
@@ -132,6 +292,7 @@ enum ErrorPresentation {
         case let error as IdentityError: return hint(for: error)
         case let error as AtomicFileError: return hint(for: error)
         case let error as QRError: return hint(for: error)
+        case let error as SetupCodeError: return hint(for: error)
         case let error as GatewayRegistryError: return hint(for: error)
         case let error as PairingError: return hint(for: error)
         case NodeApprovalError.unknownRequest: return "'clawpair nodes pending' lists the current requests (a node's retry can replace its request)"
@@ -154,6 +315,9 @@ enum ErrorPresentation {
             return "approve it on the gateway host: \(pairing.approveCommand) (or: openclaw devices approve \(pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"))"
         case .authRejected:
             return "pass the gateway's token with --token-file FILE or OPENCLAW_GATEWAY_TOKEN (or its password with --password-file)"
+        case .rpcFailed where error.isPermissionRefusal:
+            return "the credential lacks that permission: pass the gateway's shared token (--token-file FILE), or have "
+                + "this device approved with the scope on the gateway host (clawpair devices approve)"
         case .deviceAuthRejected where error.hint == GatewayError.checkIdentityHint:
             return "check the identity with 'clawpair identity show'"
         default:
@@ -179,6 +343,22 @@ enum ErrorPresentation {
         switch error {
         case .exists: return "pass --force to replace it, or choose another path"
         default: return error.hint
+        }
+    }
+
+    /// Setup-code errors whose remedy is minting a code: clawpair does that too (`clawpair qr`).
+    static func hint(for error: SetupCodeError) -> String? {
+        switch error {
+        case .inputTooLarge, .notAPayload:
+            return "paste the setup code ('clawpair qr --setup-code-only' or 'openclaw qr --setup-code-only' on the gateway "
+                + "prints one), its oc-pair:// form, the setup JSON, an openclaw://gateway?… link or a ws:// / wss:// gateway URL"
+        case .invalidField, .invalidExpiry, .invalidFingerprint, .fingerprintWithoutTLS, .noEndpoint, .notNormalized,
+             .missingBootstrapToken:
+            return "the code is damaged or was not made by an OpenClaw gateway; mint a new one on the gateway: clawpair qr (or openclaw qr)"
+        case .expired:
+            return "setup codes are valid for 10 minutes; mint a new one on the gateway: clawpair qr (or openclaw qr)"
+        default:
+            return error.hint
         }
     }
 

@@ -5,6 +5,7 @@ import ClawpairCLIKit
 import ClawpairCore
 import ClawpairGateway
 import ClawpairIdentity
+import ClawpairProbe
 import ClawpairConfig
 
 /// What the gateway commands (`devices`, `nodes`, `qr`, `pair`) share: which gateway, which
@@ -15,22 +16,31 @@ enum GatewayCLI {
     /// Options of every command that talks to a gateway as an operator.
     static let connectionOptions: [OptionSpec] = [
         .value("url", "URL", help: "The gateway's ws:// or wss:// URL (default: OPENCLAW_GATEWAY_URL, else the gateway chosen "
-                   + "with 'clawpair gateways use', else ws://127.0.0.1:18789). A --url gets only explicit credentials "
+                   + "with 'clawpair gateways use', else the local gateway: ws://127.0.0.1 on gateway.port of openclaw.json, default "
+                   + "18789). A --url gets only explicit credentials "
                    + "(see CREDENTIALS).", completion: .hostname),
-        .value("gateway", "NAME", help: "A paired gateway from the registry, by name or id ('clawpair gateways list')."),
+        .value("gateway", "NAME", help: "A paired gateway from the registry, by name or id ('clawpair gateways list').",
+               completion: ListNamesCommand.gatewayNames),
         .value("token-file", "FILE", help: "Read the gateway's shared token from FILE.", completion: .file),
         .value("password-file", "FILE", help: "Read the gateway's password from FILE.", completion: .file),
         .value("token", "TOKEN", help: "The gateway token; - reads it from standard input. On the command line it is "
                    + "visible to other users, so this warns: prefer --token-file or OPENCLAW_GATEWAY_TOKEN."),
         .value("password", "PASSWORD", help: "The gateway password; - reads it from standard input (warns like --token)."),
         .value("timeout", "MS", help: "Limit for connecting and for each call, in ms or with a unit such as 3s (default 10000)."),
+    ] + trustOptions
+
+    /// `--trust` and `--tls-fingerprint`: of every command that dials a gateway.
+    static let trustOptions: [OptionSpec] = [
+        .value("trust", "SHA256", help: "Accept a certificate with this SHA-256 fingerprint, after you checked it belongs to your "
+                   + "gateway (an untrusted certificate's error prints the command); like --tls-fingerprint."),
         .value("tls-fingerprint", "SHA256", help: "Pin: the SHA-256 of the gateway's certificate (wss://). Default: the pin "
                    + "stored for a paired gateway, else the system roots."),
     ]
 
     static let credentialsSection = DocSection("CREDENTIALS", [
         "The gateway is --url, else --gateway NAME, else OPENCLAW_GATEWAY_URL, else the gateway chosen with "
-            + "'clawpair gateways use', else ws://127.0.0.1:18789. The operator credential is taken from the first of: "
+            + "'clawpair gateways use', else the local gateway, ws://127.0.0.1 on the port OpenClaw's own CLI dials "
+            + "(OPENCLAW_GATEWAY_PORT, else gateway.port in openclaw.json, else 18789). The operator credential is taken from the first of: "
             + "--token-file or --password-file (or --token/--password, which warn); OPENCLAW_GATEWAY_TOKEN or "
             + "OPENCLAW_GATEWAY_PASSWORD; the operator device token stored in the registry for that gateway; and, for "
             + "a gateway on loopback only, gateway.auth.token or gateway.auth.password in OpenClaw's config file "
@@ -53,8 +63,9 @@ enum GatewayCLI {
         "OPENCLAW_GATEWAY_TOKEN, OPENCLAW_GATEWAY_PASSWORD: operator credentials, never sent to a --url (see CREDENTIALS).",
         "CLAWPAIR_HOME: the clawpair home (default $XDG_CONFIG_HOME/clawpair, else ~/.config/clawpair), holding "
             + "identity/ and gateways/.",
-        "OPENCLAW_CONFIG_PATH, OPENCLAW_STATE_DIR: where OpenClaw's config file is read from (loopback gateways only).",
-        "NO_COLOR: no colours.",
+        "OPENCLAW_CONFIG_PATH, OPENCLAW_STATE_DIR: where OpenClaw's config file is read from (gateway.port for the "
+            + "default URL; credentials for loopback gateways only).",
+        "OPENCLAW_GATEWAY_PORT: the local gateway's port when no gateway is named (before gateway.port in openclaw.json).",
     ])
 
     static let exitSection = DocSection("EXIT STATUS", [
@@ -153,12 +164,66 @@ enum GatewayCLI {
     static func sessionOptions(_ arguments: ParsedArguments, _ context: CommandContext) throws -> OperatorSessionOptions {
         let choice = try targetChoice(arguments)
         let registry = GatewayRegistry(home: try home(context))
-        let pin = try FingerprintOption.normalized(arguments.value("tls-fingerprint"), option: "tls-fingerprint")
+        let pin = try pin(arguments)
         let timeout = try timeout(arguments)
         let identity = try identity(context)
         let secret = try explicitSecret(arguments, context)
         return OperatorSessionOptions(target: choice, pin: pin, explicitSecret: secret, environment: context.environment,
                                       registry: registry, identity: identity, timeout: timeout)
+    }
+
+    /// `--tls-fingerprint` or `--trust` (the same pin: one is what a user chose, the other what an
+    /// untrusted certificate's hint told them to run), normalized.
+    static func pin(_ arguments: ParsedArguments) throws -> String? {
+        let pinned = try FingerprintOption.normalized(arguments.value("tls-fingerprint"), option: "tls-fingerprint")
+        let trusted = try FingerprintOption.normalized(arguments.value("trust"), option: "trust")
+        if let pinned, let trusted, pinned != trusted {
+            throw UsageError("--tls-fingerprint and --trust name different certificates", hint: "give one of them")
+        }
+        return pinned ?? trusted
+    }
+
+    /// The hint of a TLS trust failure with the exact command to run again: an untrusted
+    /// certificate with `--trust` and its fingerprint, a changed one with `--tls-fingerprint`
+    /// and the new one (a literal --token or --password is left out: it is not echoed). Other
+    /// errors as they are.
+    static func withTrustCommand(_ shown: PresentedError, _ arguments: ParsedArguments) -> PresentedError {
+        let option: String, observed: String, advice: String
+        switch shown.underlying {
+        case GatewayError.tlsTrust(_, .untrustedCertificate(let fingerprint?, _)):
+            (option, observed) = ("trust", fingerprint)
+            advice = "check that this is your gateway's certificate (on the gateway host: openssl x509 -in CERT -noout "
+                + "-fingerprint -sha256), then accept it"
+        case GatewayError.tlsTrust(_, .pinMismatch(_, let fingerprint)):
+            (option, observed) = ("tls-fingerprint", fingerprint)
+            advice = "the certificate changed: if you expected that, check it and pin the new one"
+        default:
+            return shown
+        }
+        let command = arguments.commandLine(omitting: ["trust", "tls-fingerprint", "token", "password"], adding: [(option, observed)])
+        return PresentedError(shown.underlying, status: shown.exitStatus, message: shown.message, hint: "\(advice): \(command)",
+                              code: shown.code, details: shown.details + [("trustCommand", .string(command))])
+    }
+
+    /// A failure that a wrong scheme explains (`ws://` to a TLS port: the connection closes
+    /// without an HTTP answer; `wss://` to a plaintext one: the TLS handshake fails), when the
+    /// other scheme works there (``SchemeCheck``): code `wrong-scheme`, the URL that works in
+    /// the hint (the command again, when the URL was --url) and as `url`.
+    static func withSchemeDiagnosis(_ shown: PresentedError, endpoint: GatewayEndpoint, _ arguments: ParsedArguments) -> PresentedError {
+        switch shown.underlying {
+        case GatewayError.notGateway where !endpoint.tls: break
+        case GatewayError.unreachable(_, let phase, _) where endpoint.tls && phase == "tls": break
+        default: return shown
+        }
+        guard let right = SchemeCheck.otherScheme(host: endpoint.host, port: endpoint.port, tls: endpoint.tls,
+                                                  path: endpoint.path) else { return shown }
+        let what = endpoint.tls ? "this port speaks plaintext WebSocket, not TLS" : "this port speaks TLS"
+        var hint = "use \(right)"
+        if arguments.value("url") != nil {
+            hint += ": " + arguments.commandLine(omitting: ["token", "password"], replacing: ["url": right])
+        }
+        return PresentedError(shown.underlying, status: shown.exitStatus, message: shown.message + " (\(what))", hint: hint,
+                              code: "wrong-scheme", details: shown.details + [("url", .string(right))])
     }
 
     /// Opens the connection and authenticates as an operator.
@@ -173,7 +238,8 @@ enum GatewayCLI {
         do {
             session = try OperatorSession.connect(plan, options: options)
         } catch {
-            throw ErrorPresentation.present(error, plan: plan)
+            throw withSchemeDiagnosis(withTrustCommand(ErrorPresentation.present(error, plan: plan), arguments),
+                                      endpoint: plan.target.endpoint, arguments)
         }
         let hello = session.hello
         if context.globals.verbosity > 0 {
@@ -218,64 +284,18 @@ enum GatewayCLI {
 
     // MARK: Output
 
-    /// Calls `body` and turns a failure into an exit status (``ErrorPresentation``), printing the
-    /// error (and, with `--json`, a JSON error document on stdout).
+    /// Calls `body`; a failure is thrown as the command line presents it (``ErrorPresentation``),
+    /// and the CLI frame prints it (with the JSON envelope under `--json`).
     static func run(_ context: CommandContext, _ body: () throws -> ExitStatus) throws -> ExitStatus {
         do {
             return try body()
-        } catch let error as any ClawpairError {
-            let shown = ErrorPresentation.present(error)
-            if context.globals.json { context.printJSON(errorJSON(shown)) }
-            context.report(shown)
-            return shown.exitStatus
+        } catch {
+            throw ErrorPresentation.present(error)
         }
     }
 
-    /// `{"ok": false, "error": {code, message, hint, gateway?, requestId?}}`.
+    /// `{"ok": false, "error": {code, message, hint, gateway?, requestId?}}` (``JSONEnvelope``).
     static func errorJSON(_ error: PresentedError) -> JSONValue {
-        var members: [(String, JSONValue)] = [("code", .string(code(of: error.underlying))), ("message", .string(error.message)),
-                                              ("hint", error.hint.map(JSONValue.string) ?? .null)]
-        if let gatewayError = error.underlying as? GatewayError {
-            switch gatewayError {
-            case .pairingRequired(let pairing):
-                members.append(("requestId", pairing.requestId.map(JSONValue.string) ?? .null))
-                members.append(("reason", pairing.reason.map(JSONValue.string) ?? .null))
-                members.append(("approveCommand", .string(pairing.approveCommand)))
-            case .authRejected(let shape), .deviceAuthRejected(let shape), .connectRejected(let shape), .rpcFailed(_, let shape):
-                members.append(("gateway", shape.json))
-            case .scopeMismatch(let shape), .protocolMismatch(let shape), .clientVersionMismatch(let shape): members.append(("gateway", shape.json))
-            case .pairingRejected(let id), .pairingExpired(let id): members.append(("requestId", id.map(JSONValue.string) ?? .null))
-            default: break
-            }
-        }
-        return .object([("ok", .bool(false)), ("error", .object(members))])
-    }
-
-    static func code(of error: any Error) -> String {
-        guard let gatewayError = error as? GatewayError else {
-            return error is UsageError ? "usage" : "error"
-        }
-        switch gatewayError {
-        case .invalidURL: return "invalid-url"
-        case .unreachable: return "unreachable"
-        case .tlsTrust: return "tls-trust"
-        case .notGateway: return "not-gateway"
-        case .timedOut: return "timeout"
-        case .stalled: return "stalled"
-        case .closed: return "closed"
-        case .protocolViolation: return "protocol-violation"
-        case .frameTooLarge: return "frame-too-large"
-        case .pairingRequired: return "pairing-required"
-        case .authRejected: return "auth-rejected"
-        case .deviceAuthRejected: return "device-auth-rejected"
-        case .pairingRejected: return "pairing-rejected"
-        case .pairingExpired: return "pairing-expired"
-        case .scopeMismatch: return "scope-mismatch"
-        case .protocolMismatch: return "protocol-mismatch"
-        case .clientVersionMismatch: return "client-version-mismatch"
-        case .connectRejected: return "connect-rejected"
-        case .rpcFailed: return "rpc-failed"
-        case .notConnected: return "not-connected"
-        }
+        JSONEnvelope.failure(error)
     }
 }

@@ -13,27 +13,12 @@ enum ProbeOutput {
         result.untrustedFingerprint.map { "clawpair probe --trust \($0) \(result.route.url)" }
     }
 
-    static func json(_ report: ProbeReport, configuration: ProbeConfiguration) -> JSONValue {
-        report.json(configuration: configuration, trustCommand: trustCommand)
-    }
-
-    static func printText(_ report: ProbeReport, configuration: ProbeConfiguration, showAll: Bool, context: CommandContext) {
-        let style = context.style
-        let lines = report.textLines(showAll: showAll, quiet: context.globals.quiet, paint: { role, text in
-            switch role {
-            case .good: return style.green(text)
-            case .bad: return style.red(text)
-            case .warning: return style.yellow(text)
-            case .dim: return style.dim(text)
-            case .bold: return style.bold(text)
-            }
-        }, describeTrust: trustText)
+    static func printText(_ report: ProbeReport, showAll: Bool, context: CommandContext) {
+        let lines = report.textLines(showAll: showAll, quiet: context.globals.quiet, paint: context.style.paint,
+                                     describeTrust: trustText)
         for line in lines { context.print(line) }
         // Untrusted certificates: say how to accept them, on stderr (even when another route won).
         for line in report.trustAdvice(acceptCommand: trustCommand) { context.note(line) }
-        if report.winner == nil {
-            context.report(GeneralError(report.failureSummary, hint: failureHint(report), status: ErrorPresentation.status(of: report)))
-        }
     }
 
     /// How the certificate was accepted; a pin from `--trust` says so.
