@@ -39,6 +39,23 @@ public struct ResolvedDeviceRequest: Sendable, Equatable {
     }
 }
 
+extension ResolvedDeviceRequest {
+    /// What the operator is told (sanitized): what `query` resolved to, unless it was the
+    /// request id, and each superseded request followed to `current`; `verb` is e.g. "approving".
+    public func notes(query: String, superseded: [String], current: String, verb: String) -> [String] {
+        var lines: [String] = []
+        if matchedBy != .requestId {
+            lines.append("\(TerminalText.sanitize(query, maxScalars: 80)) (\(matchedBy.rawValue)) is request "
+                         + TerminalText.sanitize(request.requestId, maxScalars: 64))
+        }
+        for old in superseded {
+            lines.append("request \(TerminalText.sanitize(old, maxScalars: 64)) was superseded by the device's retry; "
+                         + "\(verb) its current request \(TerminalText.sanitize(current, maxScalars: 64))")
+        }
+        return lines
+    }
+}
+
 /// Why no single pending request matched.
 public enum DeviceRequestLookupError: Error, Sendable, Equatable {
     /// Nothing was given.

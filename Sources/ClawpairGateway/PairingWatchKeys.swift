@@ -65,6 +65,23 @@ public struct PairingWatchKeys: Sendable, Equatable {
         }
     }
 
+    /// What keys typed since the last look ask, in order: the actions (several `a` presses act
+    /// on the same newest request once), whether to quit, whether one asked for a request while
+    /// none is pending.
+    public func actions(for keys: [UInt8]) -> (actions: [PairingWatchAction], quit: Bool, nothingPending: Bool) {
+        var actions: [PairingWatchAction] = [], quit = false, nothingPending = false
+        for key in keys {
+            switch decide(key) {
+            case .quit: quit = true
+            case .act(let action, _) where !actions.contains(where: { $0.requestId == action.requestId }): actions.append(action)
+            case .act: break
+            case .nothingPending: nothingPending = true
+            case .ignored: break
+            }
+        }
+        return (actions, quit, nothingPending)
+    }
+
     /// `newest: <request id> (<name>); keys: a approve newest, …`, or the keys alone.
     public var statusLine: String {
         guard let newest else { return "no request pending; " + Self.help }

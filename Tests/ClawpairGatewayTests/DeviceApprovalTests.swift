@@ -138,6 +138,9 @@ import Testing
         #expect(outcome.resolved.request.requestId == "first")
         #expect(outcome.approved.requestId == "second")
         #expect(outcome.superseded == ["first"])
+        #expect(outcome.resolved.notes(query: "pixel", superseded: outcome.superseded, current: "second", verb: "approving")
+                == ["pixel (name) is request first",
+                    "request first was superseded by the device's retry; approving its current request second"])
         // No device in the result: role and scopes come from the request approved.
         #expect(outcome.role == "operator")
         #expect(outcome.scopes == ["operator.read", "operator.write"])

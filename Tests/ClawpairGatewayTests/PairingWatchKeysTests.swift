@@ -47,6 +47,10 @@ struct PairingWatchKeysTests {
         keys.observe(.connected(pending: [try Self.request("x", device: "d", ts: 1)], reconnect: true))
         #expect(keys.decide(UInt8(ascii: "q")) == .quit)
         #expect(keys.decide(UInt8(ascii: "Q")) == .quit)
+        // Keys typed together: a twice acts once on the newest; q asks to quit.
+        let asked = keys.actions(for: Array("aaxq".utf8))
+        #expect(asked.actions == [.approve(requestId: "x")] && asked.quit && !asked.nothingPending)
+        #expect(PairingWatchKeys().actions(for: [UInt8(ascii: "r")]).nothingPending)
         for key in [UInt8(ascii: "x"), 0x1B, 0x0A, UInt8(ascii: " ")] {
             #expect(keys.decide(key) == .ignored, "\(key)")
         }

@@ -56,8 +56,8 @@ struct DevicesApproveCommand: ParsableCommand {
             } catch let error as DeviceRequestLookupError {
                 throw DevicesCommand.lookupFailure(error, verb: "approve")
             }
-            DevicesCommand.noteResolution(query, outcome.resolved, superseded: outcome.superseded,
-                                          current: outcome.approved.requestId, verb: "approving", context: context)
+            for line in outcome.resolved.notes(query: query, superseded: outcome.superseded, current: outcome.approved.requestId,
+                                               verb: "approving") { context.note(line) }
             if context.globals.json {
                 context.printJSON(outcome.approval.json)
             } else {

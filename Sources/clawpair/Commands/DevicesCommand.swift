@@ -63,17 +63,4 @@ enum DevicesCommand {
                 status: .notFound)
         }
     }
-
-    /// Says what a name resolved to (unless it was the request id) and each supersession followed.
-    static func noteResolution(_ query: String, _ resolved: ResolvedDeviceRequest, superseded: [String], current: String,
-                               verb: String, context: CommandContext) {
-        if resolved.matchedBy != .requestId {
-            context.note("\(TerminalText.sanitize(query, maxScalars: 80)) (\(resolved.matchedBy.rawValue)) is request "
-                         + "\(TerminalText.sanitize(resolved.request.requestId, maxScalars: 64))")
-        }
-        for old in superseded {
-            context.note("request \(TerminalText.sanitize(old, maxScalars: 64)) was superseded by the device's retry; "
-                         + "\(verb) its current request \(TerminalText.sanitize(current, maxScalars: 64))")
-        }
-    }
 }

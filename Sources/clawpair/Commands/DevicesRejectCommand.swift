@@ -35,8 +35,8 @@ struct DevicesRejectCommand: ParsableCommand {
             } catch let error as DeviceRequestLookupError {
                 throw DevicesCommand.lookupFailure(error, verb: "reject")
             }
-            DevicesCommand.noteResolution(query, outcome.resolved, superseded: outcome.superseded,
-                                          current: outcome.rejected.requestId, verb: "rejecting", context: context)
+            for line in outcome.resolved.notes(query: query, superseded: outcome.superseded, current: outcome.rejected.requestId,
+                                               verb: "rejecting") { context.note(line) }
             if context.globals.json {
                 context.printJSON(outcome.rejection.json)
             } else {

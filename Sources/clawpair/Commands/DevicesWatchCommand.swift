@@ -76,16 +76,10 @@ struct DevicesWatchCommand: ParsableCommand {
         }
         return try GatewayCLI.run(context) {
             try watch.run(until: { stop = stop || signals.pending() != nil; return stop }, poll: {
-                var actions: [PairingWatchAction] = []
-                for key in keys?.available() ?? [] {
-                    switch keyed.decide(key) {
-                    case .quit: stop = true
-                    case .act(let action, _): actions.append(action)
-                    case .nothingPending: context.note("no request pending")
-                    case .ignored: break
-                    }
-                }
-                return actions
+                let asked = keyed.actions(for: keys?.available() ?? [])
+                if asked.quit { stop = true }
+                if asked.nothingPending { context.note("no request pending") }
+                return asked.actions
             }) { event in
                 let changed = keyed.observe(event)
                 defer { if keys != nil, changed { context.note(keyed.statusLine) } }
