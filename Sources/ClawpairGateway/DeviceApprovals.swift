@@ -39,6 +39,23 @@ public struct ResolvedDeviceRequest: Sendable, Equatable {
     }
 }
 
+extension ResolvedDeviceRequest {
+    /// What the operator is told (sanitized): what `query` resolved to, unless it was the
+    /// request id, and each superseded request followed to `current`; `verb` is e.g. "approving".
+    public func notes(query: String, superseded: [String], current: String, verb: String) -> [String] {
+        var lines: [String] = []
+        if matchedBy != .requestId {
+            lines.append("\(TerminalText.sanitize(query, maxScalars: 80)) (\(matchedBy.rawValue)) is request "
+                         + TerminalText.sanitize(request.requestId, maxScalars: 64))
+        }
+        for old in superseded {
+            lines.append("request \(TerminalText.sanitize(old, maxScalars: 64)) was superseded by the device's retry; "
+                         + "\(verb) its current request \(TerminalText.sanitize(current, maxScalars: 64))")
+        }
+        return lines
+    }
+}
+
 /// Why no single pending request matched.
 public enum DeviceRequestLookupError: Error, Sendable, Equatable {
     /// Nothing was given.
@@ -51,16 +68,21 @@ public enum DeviceRequestLookupError: Error, Sendable, Equatable {
     case notFound(query: String)
 }
 
+extension PendingRequest {
+    /// The order of ``DevicePairingList/sortedPending``: newer `ts` first, then request id.
+    public static func newerFirst(_ a: PendingRequest, _ b: PendingRequest) -> Bool {
+        let ta = a.ts ?? 0, tb = b.ts ?? 0
+        return ta != tb ? ta > tb : a.requestId < b.requestId
+    }
+}
+
 extension DevicePairingList {
     /// The shortest prefix accepted: shorter ones match too much by accident.
     public static let minimumPrefixLength = 4
 
     /// Pending requests newest first (by `ts`, then request id), whatever order the gateway sent.
     public var sortedPending: [PendingRequest] {
-        pending.sorted { a, b in
-            let ta = a.ts ?? 0, tb = b.ts ?? 0
-            return ta != tb ? ta > tb : a.requestId < b.requestId
-        }
+        pending.sorted(by: PendingRequest.newerFirst)
     }
 
     /// Paired devices most recently approved first (by `approvedAtMs`, then device id).
@@ -188,26 +210,58 @@ extension GatewayError {
     }
 }
 
+/// What ``OperatorSession/rejectCurrentRequest(_:maxAttempts:)`` did.
+public struct DeviceRejectionOutcome: Sendable, Equatable {
+    /// The request the query resolved to first.
+    public var resolved: ResolvedDeviceRequest
+    /// The request actually rejected: a newer one of the same device when the first was
+    /// superseded meanwhile.
+    public var rejected: PendingRequest
+    /// The gateway's answer.
+    public var rejection: DeviceRejection
+    /// Request ids of the device that were superseded between listing and rejecting.
+    public var superseded: [String]
+}
+
 extension OperatorSession {
     /// Lists, resolves `query` to the named device's current request, and approves it. When
     /// the request is superseded between the list and the approval (the gateway answers
     /// "unknown requestId"), lists again and approves that device's newer request, up to
     /// `maxAttempts` approvals in all.
     public func approveCurrentRequest(_ query: String, maxAttempts: Int = 3) throws -> DeviceApprovalOutcome {
-        let listing = try listDevices()
-        let resolved = try listing.resolvePending(query)
+        let (resolved, request, approval, superseded) = try actOnCurrentRequest(query, maxAttempts: maxAttempts) {
+            (id: String) throws(GatewayError) in try approveDevice(requestId: id)
+        }
+        return DeviceApprovalOutcome(resolved: resolved, approved: request, approval: approval, superseded: superseded)
+    }
+
+    /// As ``approveCurrentRequest(_:maxAttempts:)``, rejecting: the same names resolve to the
+    /// same device's current request, and a supersession in between is followed.
+    public func rejectCurrentRequest(_ query: String, maxAttempts: Int = 3) throws -> DeviceRejectionOutcome {
+        let (resolved, request, rejection, superseded) = try actOnCurrentRequest(query, maxAttempts: maxAttempts) {
+            (id: String) throws(GatewayError) in try rejectDevice(requestId: id)
+        }
+        return DeviceRejectionOutcome(resolved: resolved, rejected: request, rejection: rejection, superseded: superseded)
+    }
+
+    /// Resolves `query`, then calls `act` with the request id, following the device's newer
+    /// request while the gateway answers "unknown requestId".
+    private func actOnCurrentRequest<Answer>(
+        _ query: String, maxAttempts: Int, _ act: (String) throws(GatewayError) -> Answer
+    ) throws -> (ResolvedDeviceRequest, PendingRequest, Answer, [String]) {
+        let resolved = try listDevices().resolvePending(query)
         var request = resolved.request
         var superseded: [String] = []
         for attempt in 1...max(1, maxAttempts) {
-            let result: Result<DeviceApproval, GatewayError>
+            let result: Result<Answer, GatewayError>
             do {
-                result = .success(try approveDevice(requestId: request.requestId))
+                result = .success(try act(request.requestId))
             } catch {
                 result = .failure(error)
             }
             switch result {
-            case .success(let approval):
-                return DeviceApprovalOutcome(resolved: resolved, approved: request, approval: approval, superseded: superseded)
+            case .success(let answer):
+                return (resolved, request, answer, superseded)
             case .failure(let error):
                 guard error.isUnknownRequestId, attempt < maxAttempts,
                       let newer = try listDevices().currentRequest(deviceId: request.deviceId),
@@ -216,7 +270,7 @@ extension OperatorSession {
                 request = newer
             }
         }
-        throw GatewayError.protocolViolation("unreachable: approval attempts exhausted")
+        throw GatewayError.protocolViolation("unreachable: attempts exhausted")
     }
 }
 

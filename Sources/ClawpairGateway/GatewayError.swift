@@ -292,7 +292,21 @@ extension GatewayError: ClawpairError {
         let detail = shape.detailCode ?? ""
         if detail.hasPrefix("DEVICE_AUTH_") { return .deviceAuthRejected(shape) }
         if detail.hasPrefix("AUTH_") || shape.code == "UNAUTHORIZED" { return .authRejected(shape) }
+        if shape.detailCode == nil && isCredentialRefusal(message: shape.message) { return .authRejected(shape) }
         return .connectRejected(shape)
+    }
+
+    /// Refusal reasons sent as the whole message, with no `details.code`: joyhousebot 0.1.2
+    /// (`joyhousebot/gateway/connect_auth.py`) answers `{"code": "INVALID_REQUEST", "message":
+    /// "token_mismatch"}`; upstream's own messages start `unauthorized:`.
+    static let bareCredentialReasons: Set<String> = [
+        "token_mismatch", "token_missing", "password_mismatch", "password_missing", "device_token_mismatch",
+    ]
+
+    /// Whether a connect refusal without `details.code` says the credentials were refused.
+    static func isCredentialRefusal(message: String) -> Bool {
+        let text = message.lowercased()
+        return bareCredentialReasons.contains(text) || text.hasPrefix("unauthorized:") || text == "unauthorized"
     }
 
     /// Whether the gateway refused `connect` or an RPC for lack of permission (`FORBIDDEN`,

@@ -10,7 +10,7 @@
 //
 // The GET goes over clawpair's own transport (Happy Eyeballs, OpenSSL with the system roots);
 // ``JoinFetching`` is injected so the redemption's decisions are tested without sockets.
-// (A local parse until ClawpairSetupCode's join-URL parser is merged.)
+// The URL is read by ClawpairSetupCode's `JoinLink`, the one join-URL parser.
 
 #if canImport(Glibc)
 import Glibc
@@ -32,7 +32,7 @@ public struct JoinURL: Sendable, Equatable {
     public let path: String
 
     /// Shortcodes are 16 random bytes in base64url: 22 characters.
-    public static let shortcodeLength = 22
+    public static let shortcodeLength = JoinLink.shortcodeLength
     /// The most of the answer's body that is read (upstream's MAX_JOIN_PAYLOAD_BYTES).
     public static let maxBodyBytes = 24 * 1024
     /// How long the whole GET may take (upstream's JOIN_FETCH_TIMEOUT_MS).
@@ -46,32 +46,28 @@ public struct JoinURL: Sendable, Equatable {
         case plaintext(host: String)
     }
 
-    /// The join URL in `text`; nil when `text` is not an http(s) URL whose path has a `/j/`
-    /// segment (then it is something else: a setup code, a gateway URL).
+    /// The join URL in `text`, read by ClawpairSetupCode's ``JoinLink`` (the one join-URL parser);
+    /// nil when `text` is not an http(s) URL with a `/j/` segment (then it is something else: a
+    /// setup code, a gateway URL).
     public static func parse(_ text: String) throws(ParseError) -> JoinURL? {
         let trimmed = GatewayAddress.trimmed(text)
-        let lower = trimmed.lowercased()
-        let tls: Bool
-        if lower.hasPrefix("https://") { tls = true } else if lower.hasPrefix("http://") { tls = false } else { return nil }
-        let afterScheme = trimmed.dropFirst(tls ? 8 : 7)
-        let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let rest = String(afterScheme.dropFirst(authority.count))
-        let path = String(rest.prefix { $0 != "?" && $0 != "#" })
-        guard path == "/j" || path.hasSuffix("/j") || path.contains("/j/") else { return nil }
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !authority.contains("@"), path.count == rest.count, segments.count >= 3, segments[segments.count - 2] == "j",
-              isShortcode(segments[segments.count - 1]),
-              let endpoint = SetupURL.parse((tls ? "wss://" : "ws://") + authority, defaultScheme: tls ? .wss : .ws) else {
+        let link: JoinLink?
+        do {
+            link = try JoinLink.recognize(trimmed)
+        } catch .plaintextNotLoopback(let host) {
+            throw .plaintext(host: host)
+        } catch {
             throw .malformed
         }
-        if !tls && !PlaintextPolicy.isLoopback(host: endpoint.host) { throw .plaintext(host: endpoint.host) }
-        return JoinURL(text: trimmed, host: endpoint.host, port: endpoint.explicitPort ?? (tls ? 443 : 80), tls: tls, path: path)
-    }
-
-    static func isShortcode(_ text: Substring) -> Bool {
-        text.utf8.count == shortcodeLength && text.utf8.allSatisfy {
-            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F
+        guard let link else {
+            // Shaped like a join URL, but `/j/<code>` is not the end of the path (`…/j/<code>/`).
+            let lower = trimmed.lowercased()
+            guard lower.hasPrefix("https://") || lower.hasPrefix("http://"),
+                  lower.prefix(while: { $0 != "?" && $0 != "#" }).contains("/j/") else { return nil }
+            throw .malformed
         }
+        return JoinURL(text: trimmed, host: link.host, port: link.port, tls: link.tls,
+                       path: (link.contextPath ?? "") + "/j/" + link.shortcode)
     }
 
     /// The origin without the secret path, for messages: `https://host:port`.

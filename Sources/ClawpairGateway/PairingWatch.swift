@@ -182,7 +182,9 @@ public final class PairingWatch {
     /// that no reconnect can fix (refused credentials, a missing scope, a TLS trust failure)
     /// and errors thrown by `handle` end the watch; so does reaching
     /// ``PairingWatchConfiguration/maxConsecutiveFailures``.
-    public func run(until stopped: () -> Bool, handle: (PairingWatchEvent) throws -> [PairingWatchAction]) throws {
+    /// `poll`, asked as often as `stopped`, may ask for actions too (keys an operator typed).
+    public func run(until stopped: () -> Bool, poll: () -> [PairingWatchAction] = { [] },
+                    handle: (PairingWatchEvent) throws -> [PairingWatchAction]) throws {
         var failures = 0
         var connectedBefore = false
         while !stopped() {
@@ -206,7 +208,7 @@ public final class PairingWatch {
             }
             connectedBefore = true
             do {
-                try follow(session, until: stopped, handle: handle)
+                try follow(session, until: stopped, poll: poll, handle: handle)
                 session.close()
                 return
             } catch let error as GatewayError {
@@ -217,9 +219,10 @@ public final class PairingWatch {
         }
     }
 
-    private func follow(_ session: OperatorSession, until stopped: () -> Bool,
+    private func follow(_ session: OperatorSession, until stopped: () -> Bool, poll: () -> [PairingWatchAction],
                         handle: (PairingWatchEvent) throws -> [PairingWatchAction]) throws {
         while !stopped() {
+            for action in poll() { try perform(action, session, handle) }
             guard let event = try session.nextEvent(timeout: configuration.pollSlice) else { continue }
             guard var reported = try Self.interpret(event) else { continue }
             switch reported {

@@ -138,10 +138,38 @@ import Testing
         #expect(outcome.resolved.request.requestId == "first")
         #expect(outcome.approved.requestId == "second")
         #expect(outcome.superseded == ["first"])
+        #expect(outcome.resolved.notes(query: "pixel", superseded: outcome.superseded, current: "second", verb: "approving")
+                == ["pixel (name) is request first",
+                    "request first was superseded by the device's retry; approving its current request second"])
         // No device in the result: role and scopes come from the request approved.
         #expect(outcome.role == "operator")
         #expect(outcome.scopes == ["operator.read", "operator.write"])
         #expect(connection.sent.map(\.method) == ["device.pair.list", "device.pair.approve", "device.pair.list", "device.pair.approve"])
+    }
+
+    @Test("rejecting resolves names as approving does and follows a supersession")
+    func rejectFollowsSupersession() throws {
+        let first = Self.request("first", device: Self.phone, name: "Pixel", ts: 1)
+        let second = Self.request("second", device: Self.phone, name: "Pixel", ts: 2)
+        let connection = ScriptedConnection { method, params, count throws(GatewayError) in
+            switch method {
+            case "device.pair.list":
+                return .object([("pending", .array([count == 1 ? first : second])), ("paired", .array([]))])
+            case "device.pair.reject":
+                guard params?["requestId"]?.stringValue == "second" else {
+                    throw .rpcFailed(method: method, GatewayErrorShape(code: "INVALID_REQUEST", message: "unknown requestId"))
+                }
+                return .object([("requestId", "second"), ("deviceId", .string(Self.phone))])
+            default:
+                throw .protocolViolation("unexpected \(method)")
+            }
+        }
+        let outcome = try Self.session(connection).rejectCurrentRequest("pixel")
+        #expect(outcome.resolved.matchedBy == .name)
+        #expect(outcome.rejected.requestId == "second")
+        #expect(outcome.rejection.deviceId == Self.phone)
+        #expect(outcome.superseded == ["first"])
+        #expect(connection.sent.map(\.method) == ["device.pair.list", "device.pair.reject", "device.pair.list", "device.pair.reject"])
     }
 
     @Test("approving gives up when the request vanished without a successor, and after maxAttempts")

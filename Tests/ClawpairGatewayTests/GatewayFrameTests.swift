@@ -62,6 +62,13 @@ import Testing
         let auth = GatewayError.connectFailure(GatewayErrorShape(code: "INVALID_REQUEST", message: "unauthorized",
                                                                  details: ["code": "AUTH_TOKEN_MISMATCH"]))
         guard case .authRejected = auth else { Issue.record("\(auth)"); return }
+        // joyhousebot: the reason as the whole message, no details (exit 4 like upstream's).
+        for bare in ["token_mismatch", "device_token_mismatch", "unauthorized: gateway token mismatch (set gateway.remote.token)"] {
+            let refused = GatewayError.connectFailure(GatewayErrorShape(code: "INVALID_REQUEST", message: bare))
+            guard case .authRejected = refused else { Issue.record("\(bare): \(refused)"); return }
+        }
+        let other = GatewayError.connectFailure(GatewayErrorShape(code: "INVALID_REQUEST", message: "device identity incomplete"))
+        guard case .connectRejected = other else { Issue.record("\(other)"); return }
         let skew = GatewayError.connectFailure(GatewayErrorShape(code: "INVALID_REQUEST", message: "m",
                                                                  details: ["code": "DEVICE_AUTH_SIGNATURE_EXPIRED"]))
         guard case .deviceAuthRejected = skew else { Issue.record("\(skew)"); return }

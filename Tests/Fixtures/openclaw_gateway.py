@@ -13,6 +13,8 @@ Command line
         [--pending-ttl-ms 300000] [--bootstrap-ttl-ms 600000]      (test knobs, not upstream)
         [--refusal-close-delay-ms 0] [--approve-returns-token]     (test knobs, not upstream)
         [--seed-device-request NAME]...                            (test knob, not upstream)
+        [--auth-refusal-style joyhousebot]                         (test knob, not upstream)
+        [--auth-mode trusted-proxy]                                (test knob, see below)
 
 stdout: `ready <port>` once listening, then one JSON object per line:
     connect-ok      {deviceId, role, clientId, auth: token|password|bootstrap|device-token, scopes}
@@ -906,6 +908,10 @@ class Gateway:
             "password_mismatch": "unauthorized: gateway password mismatch (set gateway.remote.password to match gateway.auth.password)",
             "device_token_mismatch": "unauthorized: device token mismatch (rotate/reissue device token)",
         }
+        if self.args.auth_refusal_style == "joyhousebot":
+            # joyhousebot 0.1.2 (PyPI; joyhousebot/gateway/connect_auth.py try_authorize_connect):
+            # {"code": "INVALID_REQUEST", "message": "token_mismatch"}, no details at all.
+            raise Refusal("INVALID_REQUEST", reason, None)
         provided = "password" if auth.get("password") else "token" if auth.get("token") else \
             "bootstrap-token" if auth.get("bootstrapToken") else "device-token" if auth.get("deviceToken") else "none"
         retry = reason == "token_mismatch" and has_device and provided == "token" and not auth.get("deviceToken")
@@ -1696,7 +1702,13 @@ class Gateway:
             qr = self.qr_data_url(code)
             if qr and len(qr) <= MAX_QR_DATA_URL:
                 result["qrDataUrl"] = qr
-        result.update({"gatewayUrl": url, "auth": "password" if self.args.password is not None else "token",
+        # --auth-mode trusted-proxy: the label upstream's resolveAuthLabel gives for
+        # gateway.auth.mode=trusted-proxy with no token or password configured
+        # (extensions/device-pair/pair-command-auth.ts). The shared token/password stays this
+        # stand-in's ingress credential, in place of the identity-aware proxy in front of it.
+        label = "trusted-proxy" if self.args.auth_mode == "trusted-proxy" else \
+            "password" if self.args.password is not None else "token"
+        result.update({"gatewayUrl": url, "auth": label,
                        "urlSource": source, "access": access})
         if downgraded:
             result["accessDowngraded"] = True
@@ -1786,6 +1798,8 @@ def main():
     parser.add_argument("--pending-ttl-ms", type=int, default=300_000)
     parser.add_argument("--bootstrap-ttl-ms", type=int, default=600_000)
     parser.add_argument("--refusal-close-delay-ms", type=int, default=0)
+    parser.add_argument("--auth-mode", choices=["shared", "trusted-proxy"], default="shared")
+    parser.add_argument("--auth-refusal-style", choices=["openclaw", "joyhousebot"], default="openclaw")
     parser.add_argument("--approve-returns-token", action="store_true")
     parser.add_argument("--seed-device-request", action="append")
     args = parser.parse_args()

@@ -4,18 +4,72 @@ and prints one JSON object: {"status": exit code, "stdout": text, "terminal": ba
 written to the terminal}. Standard input is /dev/null. Used by the spinner tests
 (Tests/clawpairTests/DiscoverSpinnerTests.swift), which need a real terminal on stderr only.
 
-Usage: pty_run.py COMMAND [ARG...]
+Usage: pty_run.py [--send TEXT KEYS | --signal TEXT SIGNAL]... COMMAND [ARG...]
+
+With --send or --signal steps, standard input is the terminal too: once TEXT has appeared on the
+terminal (after the previous step's text), KEYS are typed or SIGNAL (e.g. TERM) is sent; after
+the command exits the result adds "restored": whether the terminal is back in canonical mode
+with echo. The command is killed after 30 s.
 """
 import base64
 import json
 import os
 import pty
+import select
+import signal
 import subprocess
 import sys
+import termios
 import threading
+import time
+
+
+def scripted(steps, command) -> int:
+    master, slave = pty.openpty()
+    child = subprocess.Popen(command, stdin=slave, stdout=subprocess.PIPE, stderr=slave, close_fds=True)
+    stdout = []
+    reader = threading.Thread(target=lambda: stdout.append(child.stdout.read()))
+    reader.start()
+    terminal = bytearray()
+    searched = 0
+    deadline = time.monotonic() + 30
+    while True:
+        ready, _, _ = select.select([master], [], [], 0.1)
+        if ready:
+            terminal += os.read(master, 65536)
+        if steps:
+            kind, text, what = steps[0]
+            found = terminal.find(text.encode(), searched)
+            if found >= 0:
+                searched = found + len(text.encode())
+                steps.pop(0)
+                if kind == "send":
+                    os.write(master, what.encode())
+                else:
+                    child.send_signal(getattr(signal, "SIG" + what))
+        if child.poll() is not None and not ready:
+            break
+        if time.monotonic() > deadline:
+            child.kill()
+    mode = termios.tcgetattr(slave)
+    os.close(slave)
+    reader.join()
+    os.close(master)
+    restored = bool(mode[3] & termios.ICANON) and bool(mode[3] & termios.ECHO)
+    print(json.dumps({"status": child.returncode, "stdout": stdout[0].decode("utf-8", "replace"),
+                      "terminal": base64.b64encode(bytes(terminal)).decode("ascii"), "restored": restored,
+                      "unsent": len(steps)}))
+    return 0
 
 
 def main() -> int:
+    steps = []
+    args = sys.argv[1:]
+    while args and args[0] in ("--send", "--signal"):
+        steps.append((args[0][2:], args[1], args[2]))
+        args = args[3:]
+    if steps:
+        return scripted(steps, args)
     master, slave = pty.openpty()
     child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave,
                              close_fds=True)

@@ -212,6 +212,76 @@ struct ApprovalsCLITests {
         }
     }
 
+    @Test("a gateway that refuses credentials without details.code (joyhousebot): devices list and gateways check exit 4")
+    func refusalWithoutDetailCode() async throws {
+        try await GatewayCommandTests.withHome { home in
+            let nodeHome = ["CLAWPAIR_HOME": home.directory + "/node"]
+            var options = TestGatewayOptions(token: Self.token)
+            options.extraArguments = ["--auth-refusal-style", "joyhousebot"]
+            try await withTestGateway(options) { gateway in
+                let wrong = try home.run(["devices", "list", "--url", gateway.url, "--token", "wrong"])
+                #expect(wrong.status == 4, "\(wrong)")
+                let refusal = try await gateway.waitForLog("connect-refused")
+                #expect(refusal["detailCode"] is NSNull && refusal["message"] as? String == "token_mismatch", "\(refusal)")
+                let wrongJSON = try home.run(["devices", "list", "--url", gateway.url, "--token", "wrong", "--json"])
+                #expect(wrongJSON.status == 4, "\(wrongJSON)")
+                _ = try Self.json(wrongJSON.stdout)
+
+                let minted = try home.op(gateway, ["qr", "--setup-code-only", "--node"])
+                #expect(try home.run(["pair", "-"], environment: nodeHome, stdin: minted.stdout).status == 0)
+                let nodes = try Self.json(try home.op(gateway, ["nodes", "status", "--last-connected", "24h", "--json"]).stdout)
+                let nodeId = try #require((nodes["nodes"] as? [[String: Any]])?.first?["nodeId"] as? String)
+                #expect(try home.op(gateway, ["devices", "remove", nodeId]).status == 0)
+                let refused = try home.run(["gateways", "check"], environment: nodeHome)
+                #expect(refused.status == 4, "\(refused)")
+                #expect(refused.stdout == "node: refused\n", "\(refused)")
+            }
+        }
+    }
+
+    /// `devices watch` on a pseudo-terminal (Tests/Fixtures/pty_run.py): `steps` are
+    /// `--send TEXT KEYS` / `--signal TEXT SIGNAL` triples.
+    static func watchOnTerminal(_ home: Home, _ gateway: TestGateway, _ steps: [String]) throws -> (status: Int, terminal: String, restored: Bool) {
+        let fixture = Harness.fixturesDirectory.appendingPathComponent("pty_run.py").path
+        let result = try ClawpairBinary.runProgram(Harness.python3, [fixture] + steps + [ClawpairBinary.path, "devices", "watch",
+                                                   "--url", gateway.url, "--token-file", home.tokenFile],
+                                                   environment: home.environment.merging(["PATH": "/usr/bin:/bin", "TERM": "xterm"]) { _, new in new })
+        let object = try json(result.stdout)
+        let encoded = try #require(object["terminal"] as? String, "\(result)")
+        let bytes = try #require(Data(base64Encoded: encoded))
+        #expect(object["unsent"] as? Int == 0, "\(String(decoding: bytes, as: UTF8.self))")
+        return (try #require(object["status"] as? Int), String(decoding: bytes, as: UTF8.self), try #require(object["restored"] as? Bool))
+    }
+
+    @Test("devices watch on a terminal: a approves the newest request, r rejects it, q or SIGTERM quits, the terminal restored")
+    func watchKeys() async throws {
+        try await GatewayCommandTests.withHome { home in
+            var options = TestGatewayOptions(token: Self.token)
+            options.extraArguments = ["--seed-device-request", "phone"]
+            try await withTestGateway(options) { gateway in
+                let phone = try #require(try Self.pending(home, gateway).first?["requestId"] as? String)
+                let approving = try Self.watchOnTerminal(home, gateway, ["--send", "newest: \(phone) (phone); keys: a approve newest, "
+                                                                         + "r reject newest, q quit", "a", "--send", "approved \(phone) by key", "q"])
+                #expect(approving.status == 0, "\(approving.terminal)")
+                #expect(approving.restored, "\(approving.terminal)")
+                #expect(approving.terminal.contains("no request pending; keys: a approve newest, r reject newest, q quit"), "\(approving.terminal)")
+                let approved = try await gateway.waitForLog("approved") { $0["requestId"] as? String == phone }
+                #expect(approved["requestId"] as? String == phone)
+            }
+            var second = TestGatewayOptions(token: Self.token)
+            second.extraArguments = ["--seed-device-request", "laptop"]
+            try await withTestGateway(second) { gateway in
+                let laptop = try #require(try Self.pending(home, gateway).first?["requestId"] as? String)
+                let rejecting = try Self.watchOnTerminal(home, gateway, ["--send", "newest: \(laptop) (laptop)", "r",
+                                                                         "--signal", "rejected \(laptop) by key", "TERM"])
+                #expect(rejecting.status == 0, "\(rejecting.terminal)")
+                #expect(rejecting.restored, "\(rejecting.terminal)")
+                _ = try await gateway.waitForLog("rejected") { $0["requestId"] as? String == laptop }
+                #expect(try Self.pending(home, gateway).isEmpty)
+            }
+        }
+    }
+
     @Test("devices watch: approves by rule and logs it, streams JSON lines, survives a gateway restart, stops on SIGTERM")
     func watchSurvivesRestart() async throws {
         try await GatewayCommandTests.withHome { home in

@@ -250,6 +250,52 @@ struct GatewayCommandTests {
         }
     }
 
+    @Test("devices reject names the device as approve does: by display name, prefix; unknown is exit 3")
+    func rejectResolvesNames() async throws {
+        try await Self.withHome { home in
+            var options = TestGatewayOptions(token: Self.token)
+            options.extraArguments = ["--seed-device-request", "phone", "--seed-device-request", "tablet"]
+            try await withTestGateway(options) { gateway in
+                let phone = try await gateway.waitForLog("pending")
+                let tablet = try await gateway.waitForLog("pending", occurrence: 2)
+                let phoneRequest = try #require(phone["requestId"] as? String)
+                let phoneDevice = try #require(phone["deviceId"] as? String)
+                let byName = try home.op(gateway, ["devices", "reject", "Phone"])
+                #expect(byName.status == 0, "\(byName)")
+                #expect(byName.stdout == "Rejected request \(phoneRequest) from device \(phoneDevice.prefix(12))….\n", "\(byName)")
+                #expect(byName.stderr.contains("Phone (name) is request \(phoneRequest)"), "\(byName)")
+                let rejected = try await gateway.waitForLog("rejected")
+                #expect(rejected["requestId"] as? String == phoneRequest)
+
+                let tabletDevice = try #require(tablet["deviceId"] as? String)
+                let byPrefix = try home.op(gateway, ["devices", "reject", String(tabletDevice.prefix(8)) + "…", "--json"])
+                #expect(byPrefix.status == 0, "\(byPrefix)")
+                #expect(try Self.json(byPrefix.stdout)["requestId"] as? String == tablet["requestId"] as? String, "\(byPrefix)")
+
+                let gone = try home.op(gateway, ["devices", "reject", "phone"])
+                #expect(gone.status == 3, "\(gone)")
+                #expect(gone.stderr.contains("no pending pairing request matches phone"), "\(gone)")
+            }
+        }
+    }
+
+    @Test("qr shows the trusted-proxy auth label of a gateway whose ingress auth is a trusted proxy")
+    func qrTrustedProxyLabel() async throws {
+        try await Self.withHome { home in
+            var options = TestGatewayOptions(token: Self.token)
+            options.extraArguments = ["--auth-mode", "trusted-proxy"]
+            try await withTestGateway(options) { gateway in
+                let human = try home.op(gateway, ["qr", "--no-ascii"])
+                #expect(human.status == 0, "\(human)")
+                let lines = human.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+                #expect(lines.contains("Auth: trusted-proxy"), "\(human)")
+                #expect(lines.contains("Access: full"), "\(human)")
+                let json = try Self.json(try home.op(gateway, ["qr", "--json"]).stdout)
+                #expect(json["auth"] as? String == "trusted-proxy", "\(json)")
+            }
+        }
+    }
+
     @Test("qr mints a code that setup-code decode and qr scan read back")
     func qrMint() async throws {
         try await Self.withHome { home in

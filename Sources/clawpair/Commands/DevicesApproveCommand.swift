@@ -56,14 +56,8 @@ struct DevicesApproveCommand: ParsableCommand {
             } catch let error as DeviceRequestLookupError {
                 throw DevicesCommand.lookupFailure(error, verb: "approve")
             }
-            if outcome.resolved.matchedBy != .requestId {
-                context.note("\(TerminalText.sanitize(query, maxScalars: 80)) (\(outcome.resolved.matchedBy.rawValue)) is request "
-                             + "\(TerminalText.sanitize(outcome.resolved.request.requestId, maxScalars: 64))")
-            }
-            for old in outcome.superseded {
-                context.note("request \(TerminalText.sanitize(old, maxScalars: 64)) was superseded by the device's retry; "
-                             + "approving its current request \(TerminalText.sanitize(outcome.approved.requestId, maxScalars: 64))")
-            }
+            for line in outcome.resolved.notes(query: query, superseded: outcome.superseded, current: outcome.approved.requestId,
+                                               verb: "approving") { context.note(line) }
             if context.globals.json {
                 context.printJSON(outcome.approval.json)
             } else {

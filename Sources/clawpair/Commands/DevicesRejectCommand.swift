@@ -2,18 +2,20 @@ import ClawpairCLIKit
 import ClawpairCore
 import ClawpairGateway
 
-/// `clawpair devices reject REQUEST_ID`.
+/// `clawpair devices reject DEVICE`.
 struct DevicesRejectCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "reject",
         abstract: "Reject a pending pairing request",
         discussion: [
-            "Checks that the request is still pending, then calls device.pair.reject. The device stays unpaired and may "
-                + "ask again. To unpair a device that is already approved, use 'clawpair devices remove'.",
+            "Names the device as 'clawpair devices approve' does: its device id, a request id, a unique prefix of either "
+                + "(at least 4 characters), or its display name, resolved to the device's current request just before "
+                + "device.pair.reject. The device stays unpaired and may ask again. To unpair a device that is already "
+                + "approved, use 'clawpair devices remove'.",
         ],
         options: GatewayCLI.connectionOptions,
-        arguments: [ArgumentSpec("request-id", help: "The pending request's id.")],
-        examples: [Example("clawpair devices reject 3f0c2d1e-8a7b-4c5d-9e6f-0a1b2c3d4e5f", "Refuse a request you do not recognise")],
+        arguments: [ArgumentSpec("device", help: "A device id, request id, unique prefix of either, or display name.")],
+        examples: [Example("clawpair devices reject 3f0c2d1e", "Refuse a request you do not recognise")],
         sections: GatewayCLI.sections(json: "With --json, device.pair.reject's payload: {\"requestId\", \"deviceId\"}."),
         runner: DevicesRejectCommand.runner
     )
@@ -26,13 +28,20 @@ struct DevicesRejectCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            let request = try DevicesCommand.requirePending(arguments.positionals[0], in: try session.listDevices(), verb: "reject")
-            let rejection = try session.rejectDevice(requestId: request.requestId)
+            let query = arguments.positionals[0]
+            let outcome: DeviceRejectionOutcome
+            do {
+                outcome = try session.rejectCurrentRequest(query)
+            } catch let error as DeviceRequestLookupError {
+                throw DevicesCommand.lookupFailure(error, verb: "reject")
+            }
+            for line in outcome.resolved.notes(query: query, superseded: outcome.superseded, current: outcome.rejected.requestId,
+                                               verb: "rejecting") { context.note(line) }
             if context.globals.json {
-                context.printJSON(rejection.json)
+                context.printJSON(outcome.rejection.json)
             } else {
-                context.print("Rejected request \(TerminalText.sanitize(request.requestId, maxScalars: 64)) from device "
-                              + "\(GatewayOutput.shortId(request.deviceId)).")
+                context.print("Rejected request \(TerminalText.sanitize(outcome.rejected.requestId, maxScalars: 64)) from device "
+                              + "\(GatewayOutput.shortId(outcome.rejected.deviceId)).")
             }
             return .success
         }

@@ -12,7 +12,8 @@ struct DevicesWatchCommand: ParsableCommand {
                 + "device.pair.resolved, device.pair.changed, device.pair.setup.completed, node.pair.*) and prints each "
                 + "as it arrives: the request id, the device's name and id, the role and scopes it asks for, its address, "
                 + "its age, and flags: repair (an already paired device asks again) and supersedes (the device's retry "
-                + "replaced its earlier request). When the connection drops or the gateway restarts, it reconnects "
+                + "replaced its earlier request). On a terminal, keys act on the newest pending request: a approves it, "
+                + "r rejects it, q quits; a status line on stderr names the request and the keys. When the connection drops or the gateway restarts, it reconnects "
                 + "(after 0.5 s, 1 s, 2 s, then every 5 s) and lists the pending requests again. Stop it with Ctrl-C.",
             "For scripts, --approve-role and --approve-from approve the requests that match every rule given (a repair "
                 + "request too: it asks for access again), and only with --yes; each decision is logged on stderr. "
@@ -59,8 +60,11 @@ struct DevicesWatchCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         let signals = TerminationSignals()
         var stop = false
-        var pendingByDevice: [String: String] = [:]
         var rule: [String: String] = [:]
+        // On a terminal (and not --json): a approves the newest request, r rejects it, q quits.
+        let keys = context.globals.json ? nil : KeyInput()
+        defer { keys?.restore() }
+        var keyed = PairingWatchKeys()
         let watch = PairingWatch {
             do {
                 return try GatewayCLI.connectOperator(arguments, context)
@@ -71,7 +75,14 @@ struct DevicesWatchCommand: ParsableCommand {
             }
         }
         return try GatewayCLI.run(context) {
-            try watch.run(until: { stop = stop || signals.pending() != nil; return stop }) { event in
+            try watch.run(until: { stop = stop || signals.pending() != nil; return stop }, poll: {
+                let asked = keyed.actions(for: keys?.available() ?? [])
+                if asked.quit { stop = true }
+                if asked.nothingPending { context.note("no request pending") }
+                return asked.actions
+            }) { event in
+                let changed = keyed.observe(event)
+                defer { if keys != nil, changed { context.note(keyed.statusLine) } }
                 var actions: [PairingWatchAction] = []
                 if context.globals.json { context.printJSONLine(event.json(rule: (event.action?.requestId).flatMap { rule[$0] })) }
                 switch event {
@@ -96,7 +107,7 @@ struct DevicesWatchCommand: ParsableCommand {
                 case .acted(let action, _):
                     let id = TerminalText.sanitize(action.requestId, maxScalars: 64)
                     human(context) { "\(action.pastTense) \(id)" + (rule[action.requestId].map { " (\($0))" } ?? "") }
-                    context.note("\(action.pastTense) \(id) by rule: \(rule[action.requestId] ?? "-")")
+                    context.note("\(action.pastTense) \(id) " + (rule[action.requestId].map { "by rule: \($0)" } ?? "by key"))
                 case .actionFailed(let action, let error):
                     context.note("could not mark \(TerminalText.sanitize(action.requestId, maxScalars: 64)) \(action.pastTense): \(error.message)")
                 case .disconnected(let error, let retry):
