@@ -12,7 +12,9 @@ struct IdentityExportCommand: ParsableCommand {
         discussion: [
             "openclaw writes OpenClaw's TS device.json (what the Node CLI and gateway read), openclaw-swift the "
                 + "Swift apps' form, pem the PKCS#8 private key (with --public, the SPKI public key instead), and "
-                + "device-auth the store's device token cache as OpenClaw's device-auth.json.",
+                + "device-auth the store's device token cache as OpenClaw's device-auth.json (the tokens 'identity import' "
+                + "brought in; tokens 'clawpair pair' receives are kept per gateway in the paired-gateways registry, "
+                + "'clawpair gateways list').",
             "Everything but --public output holds secrets. With --output FILE the export is written atomically with "
                 + "mode 0600 and an existing file is replaced only with --force; otherwise it goes to standard "
                 + "output. Nothing is written into ~/.openclaw unless you name a file there with --output.",
