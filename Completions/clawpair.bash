@@ -257,6 +257,8 @@ _clawpair() {
         "clawpair pair|--target-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair pair|--wait") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair pair|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair pair|--trust") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair pair|--tls-fingerprint") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair gateways check|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair gateways check|--trust") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair gateways check|--tls-fingerprint") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
@@ -300,7 +302,7 @@ _clawpair() {
         "clawpair nodes reject") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes rename") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes remove") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair pair") opts="--role --name --gateway-name --code-file --target-file --wait --timeout --allow-insecure --v3 --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair pair") opts="--role --name --gateway-name --code-file --target-file --wait --timeout --allow-insecure --v3 --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list use check forget" ;;
         "clawpair gateways list") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways use") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;

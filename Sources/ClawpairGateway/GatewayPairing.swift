@@ -56,8 +56,10 @@ public enum PairingError: Error, Sendable, CustomStringConvertible {
     /// The setup code has no bootstrap token, token or password (it only names a gateway).
     case noCredential
     /// No route of the code reached the gateway: each route's URL and failure.
-    /// `trustFailure`: at least one failed TLS trust (pin or system roots).
-    case noRoute(failures: [(url: String, reason: String)], trustFailure: Bool)
+    /// `trustFailure`: at least one failed TLS trust (pin or system roots); `untrustedFingerprint`:
+    /// the SHA-256 of the first certificate that failed system trust without a pin (what a user
+    /// who checked it passes as ``PairingOptions/pin``).
+    case noRoute(failures: [(url: String, reason: String)], trustFailure: Bool, untrustedFingerprint: String? = nil)
     /// The request was still pending when `wait` ran out.
     case notApproved(requestId: String?, waitedMs: Int64)
     /// The request was rejected: `device.pair.resolved` said so (`reason` empty), the refusal
@@ -80,7 +82,7 @@ public enum PairingError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .codeExpired(let ms): return "the setup code expired \(WallClock.iso8601(ms: ms) ?? "")"
         case .noCredential: return "the setup code carries no bootstrap token, token or password"
-        case .noRoute(let failures, _):
+        case .noRoute(let failures, _, _):
             return "no route of the setup code reached the gateway (\(failures.map { "\($0.url): \($0.reason)" }.joined(separator: "; ")))"
         case .notApproved(let id, let waitedMs):
             return "pairing request \(id.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "") was not approved within \(DurationText.describe(milliseconds: waitedMs))"
@@ -160,6 +162,10 @@ public struct PairingOptions: Sendable, Equatable {
     /// How often a long wait reports ``PairingProgress/stillWaiting(elapsed:requestId:)``, and
     /// the longest piece a held socket waits before asking again (default 30 s, at least 1 s).
     public var progressInterval: Duration = .seconds(30)
+    /// A TLS pin the user checked (`--trust` / `--tls-fingerprint`): the SHA-256 fingerprint,
+    /// normalized, that every wss:// route's certificate must have instead of the setup code's
+    /// pin or the system roots. Nil: the code's pin on its primary route, else the system roots.
+    public var pin: String? = nil
 
     /// Options with the command line's defaults: 5 minutes of waiting, 10 s per attempt.
     public init(role: GatewayRole = .node, deviceName: String, gatewayName: String? = nil, wait: Duration = .seconds(300),
@@ -372,14 +378,19 @@ public struct GatewayPairing {
         // 1. Which route answers?
         let report: ProbeReport
         do {
-            report = try transport.probe(ProbeCandidates.routes(of: setup, codeIndex: 0),
+            report = try transport.probe(ProbeCandidates.routes(of: setup, codeIndex: 0).map { Self.pinned($0, options.pin) },
                                          configuration: ProbeConfiguration(timeout: options.timeout, allowInsecure: options.allowInsecure))
         } catch {
             throw .transport(error)
         }
         guard let winner = report.winningResult else {
+            let untrusted = report.results.lazy.compactMap { result -> String? in
+                if case .tlsUntrusted(let observed?, _)? = result.failure { return observed }
+                return nil
+            }.first
             throw .noRoute(failures: report.results.map { ($0.route.url, $0.failure?.message ?? "no answer") },
-                           trustFailure: report.results.contains { $0.failure?.isTrustFailure == true })
+                           trustFailure: report.results.contains { $0.failure?.isTrustFailure == true },
+                           untrustedFingerprint: untrusted)
         }
         var endpoint = GatewayEndpoint(route: winner.route)
         if let address = winner.address { endpoint.knownAddresses = [address.ip] }
@@ -412,6 +423,16 @@ public struct GatewayPairing {
         let methods = answer.hello.methods
         result.commandApprovalFollows = options.role == .node && !methods.isEmpty && !methods.contains("node.pair.request")
         return result
+    }
+
+    /// `route` pinned to the user's `pin` when it is a wss:// route (the pin replaces the setup
+    /// code's own: the user checked it); plaintext routes and a nil pin leave it as it is.
+    static func pinned(_ route: ProbeRoute, _ pin: String?) -> ProbeRoute {
+        guard let pin, route.tls else { return route }
+        var route = route
+        route.expectedFingerprint = pin
+        route.pinSource = .trust
+        return route
     }
 
     /// Hand-off tokens are kept only from a bootstrap connect over wss://, or over ws:// to a

@@ -288,15 +288,36 @@ import Testing
     func noRoute() throws {
         let (outcome, run) = try Self.pair([Self.hello()], probeFailures: [.refused("connection refused")])
         defer { Self.cleanUp(run) }
-        guard case .failure(.noRoute(let failures, let trust)) = outcome else { Issue.record("\(outcome)"); return }
+        guard case .failure(.noRoute(let failures, let trust, let fingerprint)) = outcome else { Issue.record("\(outcome)"); return }
         #expect(failures.map(\.url) == [Self.lanURL])
         #expect(failures.first?.reason == ProbeFailure.refused("connection refused").message)
-        #expect(!trust)
+        #expect(!trust && fingerprint == nil)
         #expect(run.gateway.requests.isEmpty)
 
         let (untrusted, other) = try Self.pair([Self.hello()], probeFailures: [.tlsUntrusted(observed: nil, reason: "self-signed")])
         defer { Self.cleanUp(other) }
-        guard case .failure(.noRoute(_, true)) = untrusted else { Issue.record("\(untrusted)"); return }
+        guard case .failure(.noRoute(_, true, nil)) = untrusted else { Issue.record("\(untrusted)"); return }
+
+        let seen = String(repeating: "ab", count: 32)
+        let (observed, third) = try Self.pair([Self.hello()], probeFailures: [.tlsUntrusted(observed: seen, reason: "self-signed")])
+        defer { Self.cleanUp(third) }
+        guard case .failure(.noRoute(_, true, seen)) = observed else { Issue.record("\(observed)"); return }
+    }
+
+    @Test("a user's pin (--trust) pins every wss:// route instead of the code's, and is the pin stored; ws:// routes keep none")
+    func userPin() throws {
+        let pin = String(repeating: "cd", count: 32)
+        var options = PairingOptions(deviceName: "kitchen-pi", wait: .seconds(60))
+        options.pin = pin
+        let setup = try Self.setup(urls: ["wss://gw.example.test:443", Self.lanURL])
+        let (outcome, run) = try Self.pair([Self.hello()], setup: setup, options: options)
+        defer { Self.cleanUp(run) }
+        guard case .success(let result) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(result.gateway.tlsFingerprint == pin)
+        let routes = ProbeCandidates.routes(of: setup, codeIndex: 0).map { GatewayPairing.pinned($0, pin) }
+        #expect(routes.map(\.expectedFingerprint) == [pin, nil])
+        #expect(routes.first?.pinSource == .trust)
+        #expect(GatewayPairing.pinned(routes[1], nil).expectedFingerprint == nil)
     }
 
     @Test("pairing again updates the gateway's record (same id, the new token); another gateway on that host gets a new name")

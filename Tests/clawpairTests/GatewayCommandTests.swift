@@ -458,6 +458,34 @@ struct GatewayCommandTests {
         }
     }
 
+    @Test("pair --trust: a code without a pin to a self-signed gateway is exit 4 with the exact --trust command; with it, it pairs and stores the pin")
+    func pairTrust() async throws {
+        try await Self.withHome { home in
+            let certificate = try await TestCertificate.make()
+            defer { certificate.remove() }
+            var options = TestGatewayOptions(token: Self.token)
+            options.certificate = certificate
+            try await withTestGateway(options) { gateway in
+                // --public-url names the URL in the code, so the gateway adds no tlsFingerprint (it pins only its own bind URL).
+                let minted = try home.run(["qr", "--setup-code-only", "--node", "--url", gateway.url, "--token-file", home.tokenFile,
+                                           "--tls-fingerprint", certificate.fingerprint, "--public-url", gateway.url])
+                #expect(minted.status == 0, "\(minted)")
+                let decoded = try home.run(["setup-code", "decode", "--json", "-"], stdin: minted.stdout)
+                #expect(!decoded.stdout.contains(certificate.fingerprint), "the code carries no pin: \(decoded.stdout)")
+                let node = ["CLAWPAIR_HOME": home.directory + "/node-home"]
+                let refused = try home.run(["pair", "-", "--wait", "0"], environment: node, stdin: minted.stdout)
+                #expect(refused.status == 4, "\(refused)")
+                #expect(refused.stderr.contains("clawpair pair --trust \(certificate.fingerprint) - < code.txt"), "\(refused.stderr)")
+                let paired = try home.run(["pair", "-", "--trust", certificate.fingerprint, "--json"], environment: node, stdin: minted.stdout)
+                #expect(paired.status == 0, "\(paired)")
+                let record = try #require(try Self.json(paired.stdout)["gateway"] as? [String: Any])
+                #expect(record["tlsFingerprint"] as? String == certificate.fingerprint)
+                let wrong = try home.run(["pair", "-", "--trust", String(repeating: "ab", count: 32)], environment: node, stdin: minted.stdout)
+                #expect(wrong.status == 4, "a pin that does not match refuses: \(wrong)")
+            }
+        }
+    }
+
     @Test("TLS: the pin decides; a wrong pin or an untrusted certificate is exit 4")
     func tlsPin() async throws {
         try await Self.withHome { home in

@@ -36,7 +36,7 @@ struct PairCommand: ParsableCommand {
             .value("timeout", "MS", help: "Limit for probing and for each connection attempt (default 10000)."),
             .flag("allow-insecure", help: "Also dial ws:// routes to hosts that need wss:// (public and tailnet addresses)."),
             .flag("v3", help: "Sign the v3 connect payload (binds platform and device family) instead of v2."),
-        ],
+        ] + GatewayCLI.trustOptions,
         arguments: [ArgumentSpec("setup-code", help: "The setup code in any form 'setup-code decode' accepts, a join URL "
                                  + "(https://GATEWAY/j/CODE, from 'clawpair devices join-code'), or - for standard input (prefer - or "
                                  + "--target-file: arguments are visible to other users).", optional: true)],
@@ -111,10 +111,11 @@ struct PairCommand: ParsableCommand {
         let (setup, joinURL) = try JoinRedemption.setup(from: code.text) { _ in visible() }
         if let joinURL { context.note("Redeemed the join URL at \(joinURL.origin) (it works only once).") }
         if joinURL == nil && GatewayPairing.credential(of: setup) != nil { visible() }
-        let options = PairingOptions(role: role, deviceName: arguments.value("name") ?? HostName.current(fallback: "linux"),
+        var options = PairingOptions(role: role, deviceName: arguments.value("name") ?? HostName.current(fallback: "linux"),
                                      gatewayName: arguments.value("gateway-name"), wait: .milliseconds(waitMs),
                                      timeout: .milliseconds(timeoutMs), allowInsecure: arguments.flag("allow-insecure"),
                                      payloadVersion: arguments.flag("v3") ? .v3 : .v2, platform: GatewayCLI.platformName())
+        options.pin = try GatewayCLI.pin(arguments)
         let registry = GatewayRegistry(home: try GatewayCLI.home(context))
         let pairing = GatewayPairing(setup: setup, options: options, registry: registry,
                                      transport: NetworkPairingTransport(configuration: GatewayCLI.clientConfiguration(timeout: options.timeout)),

@@ -259,7 +259,7 @@ enum ErrorPresentation {
         switch error {
         case .codeExpired, .notApproved, .rejected, .requestExpired: return .refused
         case .noCredential: return .usage
-        case .noRoute(_, let trustFailure): return trustFailure ? .refused : .notFound
+        case .noRoute(_, let trustFailure, _): return trustFailure ? .refused : .notFound
         case .gateway(let inner): return present(inner).exitStatus
         case .transport(let inner): return present(inner).exitStatus
         case .identity(let inner): return present(inner).exitStatus
@@ -402,6 +402,9 @@ enum ErrorPresentation {
         switch error {
         case .codeExpired: return "mint a new one on the gateway: clawpair qr (or openclaw qr)"
         case .noCredential: return "it only names a gateway; mint a pairing code with 'clawpair qr'"
+        case .noRoute(_, _, let fingerprint?):
+            return "the gateway's certificate is not trusted: check that it is your gateway's (on the gateway host: openssl x509 -in CERT "
+                + "-noout -fingerprint -sha256), then accept it: clawpair pair --trust \(fingerprint) - < code.txt"
         case .noRoute: return "'clawpair probe --all - < code.txt' shows every route's outcome"
         case .notApproved(let requestId, _):
             return "approve it (\(PairingRequired(requestId: requestId).approveCommand)), then run 'clawpair pair' again with the same code while it is valid"
