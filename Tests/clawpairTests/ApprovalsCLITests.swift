@@ -174,6 +174,29 @@ struct ApprovalsCLITests {
         }
     }
 
+    @Test("a missing scope is exit 4: an operator paired with a limited code (no operator.pairing) lists nodes but not devices")
+    func missingScope() async throws {
+        try await GatewayCommandTests.withHome { home in
+            let operatorHome = ["CLAWPAIR_HOME": home.directory + "/limited"]
+            try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
+                let minted = try home.op(gateway, ["qr", "--setup-code-only", "--limited"])
+                #expect(minted.status == 0, "\(minted)")
+                let paired = try home.run(["pair", "-", "--role", "operator"], environment: operatorHome, stdin: minted.stdout)
+                #expect(paired.status == 0, "\(paired)")
+                let nodes = try home.run(["nodes", "list"], environment: operatorHome)
+                #expect(nodes.status == 0, "operator.read is enough for node.list: \(nodes)")
+                let devices = try home.run(["devices", "list"], environment: operatorHome)
+                #expect(devices.status == 4, "\(devices)")
+                #expect(devices.stderr.contains("operator.pairing"), "\(devices.stderr)")
+                let json = try home.run(["devices", "list", "--json"], environment: operatorHome)
+                #expect(json.status == 4, "\(json)")
+                let envelope = try Self.json(json.stdout)
+                let error = try #require(envelope["error"] as? [String: Any], "\(json.stdout)")
+                #expect(envelope["ok"] as? Bool == false && error["message"] as? String != nil, "\(json.stdout)")
+            }
+        }
+    }
+
     @Test("a paired node offline: status --connected says so; gateways check: refused after remove (4, pair again), unreachable (3)")
     func offlineNodeAndCheck() async throws {
         try await GatewayCommandTests.withHome { home in
