@@ -163,8 +163,9 @@ public struct PairingOptions: Sendable, Equatable {
     /// the longest piece a held socket waits before asking again (default 30 s, at least 1 s).
     public var progressInterval: Duration = .seconds(30)
     /// A TLS pin the user checked (`--trust` / `--tls-fingerprint`): the SHA-256 fingerprint,
-    /// normalized, that every wss:// route's certificate must have instead of the setup code's
-    /// pin or the system roots. Nil: the code's pin on its primary route, else the system roots.
+    /// normalized, that every wss:// route without a pin of its own must match instead of the
+    /// system roots (the setup code's pin stays on its primary route, as `clawpair probe` does:
+    /// ``ProbeCandidates/applyPin(_:source:to:)``). Nil: the code's pin, else the system roots.
     public var pin: String? = nil
 
     /// Options with the command line's defaults: 5 minutes of waiting, 10 s per attempt.
@@ -378,7 +379,9 @@ public struct GatewayPairing {
         // 1. Which route answers?
         let report: ProbeReport
         do {
-            report = try transport.probe(ProbeCandidates.routes(of: setup, codeIndex: 0).map { Self.pinned($0, options.pin) },
+            var routes = ProbeCandidates.routes(of: setup, codeIndex: 0)
+            if let pin = options.pin { ProbeCandidates.applyPin(pin, source: .trust, to: &routes) }
+            report = try transport.probe(routes,
                                          configuration: ProbeConfiguration(timeout: options.timeout, allowInsecure: options.allowInsecure))
         } catch {
             throw .transport(error)
@@ -423,16 +426,6 @@ public struct GatewayPairing {
         let methods = answer.hello.methods
         result.commandApprovalFollows = options.role == .node && !methods.isEmpty && !methods.contains("node.pair.request")
         return result
-    }
-
-    /// `route` pinned to the user's `pin` when it is a wss:// route (the pin replaces the setup
-    /// code's own: the user checked it); plaintext routes and a nil pin leave it as it is.
-    static func pinned(_ route: ProbeRoute, _ pin: String?) -> ProbeRoute {
-        guard let pin, route.tls else { return route }
-        var route = route
-        route.expectedFingerprint = pin
-        route.pinSource = .trust
-        return route
     }
 
     /// Hand-off tokens are kept only from a bootstrap connect over wss://, or over ws:// to a

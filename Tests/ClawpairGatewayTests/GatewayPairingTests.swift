@@ -15,7 +15,9 @@ import Testing
         var answers: [Result<PairingHello, GatewayError>]
         var probeFailures: [ProbeFailure]?
         private(set) var requests: [ConnectRequest] = []
-        private(set) var probes = 0
+        /// The routes of each probe, in order.
+        private(set) var probedRoutes: [[ProbeRoute]] = []
+        var probes: Int { probedRoutes.count }
 
         init(_ answers: [Result<PairingHello, GatewayError>], probeFailures: [ProbeFailure]? = nil) {
             self.answers = answers
@@ -23,7 +25,7 @@ import Testing
         }
 
         func probe(_ routes: [ProbeRoute], configuration: ProbeConfiguration) throws(TransportError) -> ProbeReport {
-            probes += 1
+            probedRoutes.append(routes)
             if let failures = probeFailures {
                 let results = zip(routes, failures).enumerated().map { index, pair in
                     var result = ProbeResult(route: pair.0, index: index)
@@ -304,7 +306,7 @@ import Testing
         guard case .failure(.noRoute(_, true, seen)) = observed else { Issue.record("\(observed)"); return }
     }
 
-    @Test("a user's pin (--trust) pins every wss:// route instead of the code's, and is the pin stored; ws:// routes keep none")
+    @Test("a user's pin (--trust) pins every wss:// route the code left unpinned, and is the pin stored; ws:// routes keep none")
     func userPin() throws {
         let pin = String(repeating: "cd", count: 32)
         var options = PairingOptions(deviceName: "kitchen-pi", wait: .seconds(60))
@@ -314,10 +316,17 @@ import Testing
         defer { Self.cleanUp(run) }
         guard case .success(let result) = outcome else { Issue.record("\(outcome)"); return }
         #expect(result.gateway.tlsFingerprint == pin)
-        let routes = ProbeCandidates.routes(of: setup, codeIndex: 0).map { GatewayPairing.pinned($0, pin) }
-        #expect(routes.map(\.expectedFingerprint) == [pin, nil])
-        #expect(routes.first?.pinSource == .trust)
-        #expect(GatewayPairing.pinned(routes[1], nil).expectedFingerprint == nil)
+        #expect(run.gateway.probedRoutes.first?.map(\.expectedFingerprint) == [pin, nil])
+        #expect(run.gateway.probedRoutes.first?.first?.pinSource == .trust)
+
+        // The code's own pin stays on its primary route (as probe's --trust): the user's covers the rest.
+        let codePin = String(repeating: "ef", count: 32)
+        let (code, _) = try SetupCode.make(urls: ["wss://gw.example.test:443", "wss://10.0.0.5:18789"], bootstrapToken: "bootstrap-token-0123456789",
+                                           expiresAtMs: 1_800_000_600_000, tlsFingerprint: codePin, defaultScheme: .ws)
+        let (_, pinned) = try Self.pair([Self.hello()], setup: try SetupCode.parse(code), options: options)
+        defer { Self.cleanUp(pinned) }
+        #expect(pinned.gateway.probedRoutes.first?.map(\.expectedFingerprint) == [codePin, pin])
+        #expect(pinned.gateway.probedRoutes.first?.map(\.pinSource) == [.setupCode, .trust])
     }
 
     @Test("pairing again updates the gateway's record (same id, the new token); another gateway on that host gets a new name")
