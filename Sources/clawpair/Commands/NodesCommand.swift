@@ -23,6 +23,10 @@ enum NodesCommand {
         .value("last-connected", "DURATION", help: "Only nodes connected now or seen within DURATION, with a unit (24h, 30m, 7d)."),
     ]
 
+    /// The man-page sections of `nodes list` and `nodes status` (both print node.list's payload).
+    static let listSections = GatewayCLI.sections(json: "With --json, node.list's payload: {\"ts\", \"nodes\": [NodeListNode...], "
+                                                      + "\"activeNodeId\"?} (with --connected or --last-connected, only the nodes shown).")
+
     /// `--last-connected` in milliseconds (nil when not given); a bare number is refused.
     static func lastConnected(_ arguments: ParsedArguments) throws -> Int64? {
         guard let text = arguments.value("last-connected") else { return nil }

@@ -14,8 +14,7 @@ struct NodesListCommand: ParsableCommand {
         ],
         options: NodesCommand.filterOptions + GatewayCLI.connectionOptions,
         examples: [Example("clawpair nodes list --last-connected 24h", "Nodes connected now or seen in the last day")],
-        sections: GatewayCLI.sections(json: "With --json, node.list's payload: {\"ts\", \"nodes\": [NodeListNode...], "
-                                              + "\"activeNodeId\"?} (with --connected or --last-connected, only the nodes shown)."),
+        sections: NodesCommand.listSections,
         runner: NodesListCommand.runner
     )
 

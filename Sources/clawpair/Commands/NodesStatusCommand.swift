@@ -14,8 +14,7 @@ struct NodesStatusCommand: ParsableCommand {
         options: NodesCommand.filterOptions + GatewayCLI.connectionOptions,
         examples: [Example("clawpair nodes status", "What is connected to the local gateway?"),
                    Example("clawpair nodes status --last-connected 24h", "Nodes seen in the last day")],
-        sections: GatewayCLI.sections(json: "With --json, node.list's payload: {\"ts\", \"nodes\": [NodeListNode...], "
-                                              + "\"activeNodeId\"?} (with --connected or --last-connected, only the nodes shown)."),
+        sections: NodesCommand.listSections,
         runner: NodesStatusCommand.runner
     )
 
