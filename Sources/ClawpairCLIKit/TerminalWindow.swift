@@ -11,4 +11,11 @@ public enum TerminalWindow {
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
+
+    /// The width of standard output's terminal when text `width` columns wide would not fit
+    /// on it (its lines would wrap); nil when it fits, or standard output is not a terminal.
+    public static func narrower(than width: Int, stdoutIsTTY: Bool) -> Int? {
+        guard stdoutIsTTY, let columns = columns(), columns < width else { return nil }
+        return columns
+    }
 }

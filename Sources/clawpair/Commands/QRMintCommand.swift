@@ -169,7 +169,7 @@ struct QRMintCommand: ParsableCommand {
                 try AtomicFile.write(try code.rendering(format).bytes, to: output, mode: 0o600, replacing: arguments.flag("force"))
             } else if format.terminalStyle != nil {
                 let drawn = try code.rendering(format, layout: .terminal)
-                if context.stdoutIsTTY, let columns = TerminalWindow.columns(), columns < drawn.width {
+                if let columns = TerminalWindow.narrower(than: drawn.width, stdoutIsTTY: context.stdoutIsTTY) {
                     // Wrapped lines would not scan; the code was minted, so the setup code below still pairs.
                     context.warn("the QR code is \(drawn.width) columns wide but the terminal has \(columns), so it is not drawn "
                                  + "(it would not scan): enter the setup code below, widen the window, or write an image with -o pair.png")

@@ -232,7 +232,7 @@ struct QRRenderCommand: ParsableCommand {
             }
             return .success
         }
-        if !format.isImage, context.stdoutIsTTY, let columns = TerminalWindow.columns(), columns < width {
+        if !format.isImage, let columns = TerminalWindow.narrower(than: width, stdoutIsTTY: context.stdoutIsTTY) {
             let problem = "the QR code is \(width) columns wide but the terminal has \(columns)"
             guard force else {
                 throw GeneralError(problem + ": its lines would wrap and it would not scan",
