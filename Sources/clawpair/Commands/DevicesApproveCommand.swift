@@ -50,75 +50,31 @@ struct DevicesApproveCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
             guard let query else { return try preview(session, context) }
-            let outcome: DeviceApprovalOutcome
-            do {
-                outcome = try session.approveCurrentRequest(query)
-            } catch let error as DeviceRequestLookupError {
-                throw DevicesCommand.lookupFailure(error, verb: "approve")
-            }
-            for line in outcome.resolved.notes(query: query, superseded: outcome.superseded, current: outcome.approved.requestId,
-                                               verb: "approving") { context.note(line) }
-            if context.globals.json {
-                context.printJSON(outcome.approval.json)
-            } else {
-                context.print(Self.summary(outcome))
-            }
+            try DevicesCommand.act("approve", query, context) { try session.approveCurrentRequest($0) }
             return .success
         }
     }
 
-    /// `Approved Pixel 8 (aaaaaaaaaaaa…) as operator with scopes operator.read,operator.write.`
-    static func summary(_ outcome: DeviceApprovalOutcome) -> String {
-        let device = outcome.approval.device
-        let name = GatewayOutput.field(device?.operatorLabel ?? device?.displayName ?? outcome.approved.displayName)
-        var line = "Approved \(name == "-" ? "device" : name) (\(GatewayOutput.shortId(device?.deviceId ?? outcome.approved.deviceId)))"
-        let roles = outcome.roles.map { TerminalText.sanitize($0, maxScalars: 24) }
-        if !roles.isEmpty {
-            line += " as " + roles.joined(separator: ",")
-            line += outcome.scopes.isEmpty ? " with no scopes" : " with scopes " + ScopeList.summary(outcome.scopes, maxScalars: 200)
-        }
-        return line + "."
-    }
-
     /// No name or --latest: the newest request and the command that approves it; with --yes, approve it.
     private func preview(_ session: OperatorSession, _ context: CommandContext) throws -> ExitStatus {
-        let listing = try session.listDevices()
-        guard let newest = listing.sortedPending.first else {
+        guard let newest = try session.listDevices().sortedPending.first else {
             throw GeneralError("no pairing request is pending", hint: "the device shows a request id while it waits; "
                                + "'clawpair devices watch' shows requests as they arrive", status: .notFound)
         }
         if yes {
             let outcome = try session.approveCurrentRequest(newest.requestId)
-            if context.globals.json { context.printJSON(outcome.approval.json) } else { context.print(Self.summary(outcome)) }
+            context.show(outcome.approval.json, outcome.summary)
             return .success
         }
         let command = "clawpair devices approve \(TerminalText.sanitize(newest.requestId, maxScalars: 64))"
         if context.globals.json {
             context.printJSON(.object([("approved", false), ("request", newest.json), ("command", .string(command))]))
         } else {
-            Self.describe(newest, context: context)
+            for (label, value) in newest.details(now: context.nowMs) { context.print(TextColumns.label(label, width: 13) + value) }
             context.print("")
             context.print("To approve it: \(command)")
             context.note("(nothing was approved: check the device, then run that command, or add --latest --yes)")
         }
         return .success
-    }
-
-    static func describe(_ request: PendingRequest, context: CommandContext) {
-        let rows: [(String, String)] = [
-            ("Request", GatewayOutput.field(request.requestId, max: 64)),
-            ("Device", GatewayOutput.field(request.deviceId, max: 64)),
-            ("Name", GatewayOutput.field(request.displayName)),
-            ("Platform", GatewayOutput.field(request.platform)),
-            ("Client", GatewayOutput.field(request.clientId) + " / " + GatewayOutput.field(request.clientMode)),
-            ("Role", request.role != nil ? GatewayOutput.field(request.role) : GatewayOutput.list(request.roles)),
-            ("Scopes", ScopeList.summary(request.scopes ?? [], maxScalars: 200)),
-            ("Address", GatewayOutput.field(request.remoteIp, max: 46)),
-            ("Requested", GatewayOutput.age(request.ts, now: context.nowMs)),
-            ("Repair", request.isRepair ? "yes (already paired; asks again)" : "no"),
-        ]
-        for (label, value) in rows {
-            context.print(IdentityCLI.row(label, value))
-        }
     }
 }

@@ -33,15 +33,9 @@ struct DevicesClearCommand: ParsableCommand {
         try GatewayCLI.withOperator(arguments, context) { session in
             let identity = try GatewayCLI.identity(context)
             let result = try session.clearDevices(rejectPending: arguments.flag("pending"), keepDeviceId: identity.deviceId)
-            if context.globals.json {
-                context.printJSON(result.json)
-                return .success
-            }
-            context.print("Removed \(result.removedDevices.count) device\(result.removedDevices.count == 1 ? "" : "s")"
-                          + (arguments.flag("pending") ? ", rejected \(result.rejectedPending.count) pending request"
-                             + (result.rejectedPending.count == 1 ? "" : "s") : "") + ".")
-            if let kept = result.kept.first {
-                context.note("Kept this machine's device \(GatewayOutput.shortId(kept)); to remove it too: "
+            context.show(result.json, result.summary(rejectingPending: arguments.flag("pending")))
+            if let kept = result.kept.first, !context.globals.json {
+                context.note("Kept this machine's device \(RecordText.shortId(kept)); to remove it too: "
                              + "clawpair devices remove \(TerminalText.sanitize(kept, maxScalars: 80))")
             }
             return .success

@@ -17,25 +17,32 @@ enum DevicesCommand {
                       DevicesRevokeCommand.spec, DevicesJoinCodeCommand.spec]
     )
 
-
     /// `--device ID` and `--role ROLE`, both required (rotate, revoke).
     static func deviceAndRole(_ arguments: ParsedArguments) throws -> (deviceId: String, role: String) {
-        guard let deviceId = arguments.value("device"), !deviceId.isEmpty else { throw UsageError("--device ID is required") }
-        guard let role = arguments.value("role"), !role.isEmpty else { throw UsageError("--role ROLE is required", hint: "operator or node") }
-        return (deviceId, role)
+        (try arguments.required("device", "ID"), try arguments.required("role", "ROLE", hint: "operator or node"))
     }
 
     /// The one paired device `query` names (id, name, label or unique prefix).
     static func pairedDevice(_ query: String, in listing: DevicePairingList) throws -> PairedDevice {
-        let matches = listing.pairedDevices(matching: query)
-        if matches.count == 1 { return matches[0] }
-        let shown = TerminalText.sanitize(query, maxScalars: 80)
-        if matches.isEmpty {
-            throw GeneralError("no paired device matches \(shown)", hint: "'clawpair devices list' shows paired devices", status: .notFound)
+        do throws(PairedDeviceLookupError) {
+            return try listing.pairedDevice(named: query)
+        } catch {
+            guard case .notFound = error else { throw GeneralError(error.message, hint: "give more of the device id", status: .usage) }
+            throw GeneralError(error.message, hint: "'clawpair devices list' shows paired devices", status: .notFound)
         }
-        let names = matches.prefix(8).map { "\(GatewayOutput.shortId($0.deviceId)) (\(GatewayOutput.field($0.operatorLabel ?? $0.displayName, max: 32)))" }
-        throw GeneralError("\(shown) matches \(matches.count) paired devices: " + names.joined(separator: "; "),
-                           hint: "give more of the device id", status: .usage)
+    }
+
+    /// Approves or rejects (`act`, named by `verb`) the current request of the device `query`
+    /// names, then says what the name resolved to and what was done.
+    static func act<Outcome: DeviceRequestOutcome>(_ verb: String, _ query: String, _ context: CommandContext,
+                                                   _ act: (String) throws -> Outcome) throws {
+        do {
+            let outcome = try act(query)
+            for line in outcome.notes(query: query) { context.note(line) }
+            context.show(outcome.json, outcome.summary)
+        } catch let error as DeviceRequestLookupError {
+            throw lookupFailure(error, verb: verb)
+        }
     }
 
     /// A failed lookup as the command line shows it: ambiguous and paired are usage errors (2)
@@ -43,24 +50,16 @@ enum DevicesCommand {
     static func lookupFailure(_ error: DeviceRequestLookupError, verb: String) -> GeneralError {
         switch error {
         case .emptyQuery:
-            return GeneralError("give a device id, request id, prefix or name", status: .usage)
-        case .ambiguous(let query, let candidates):
-            let shown = candidates.prefix(8).map { request in
-                "\(TerminalText.sanitize(request.requestId, maxScalars: 64)) (\(GatewayOutput.field(request.displayName, max: 32)), "
-                    + "device \(GatewayOutput.shortId(request.deviceId)))"
-            }
-            return GeneralError("\(TerminalText.sanitize(query, maxScalars: 80)) matches \(candidates.count) devices' requests: "
-                                + shown.joined(separator: "; "),
-                                hint: "give more of the id: clawpair devices \(verb) <request-id>", status: .usage)
-        case .alreadyPaired(let query, let device):
-            return GeneralError("\(TerminalText.sanitize(query, maxScalars: 80)) is a paired device's id or name, with no pending request "
-                                + "(device \(GatewayOutput.shortId(device.deviceId)))",
-                                hint: verb == "reject" ? "to unpair it: clawpair devices remove \(TerminalText.sanitize(device.deviceId, maxScalars: 80))"
+            return GeneralError(error.message, status: .usage)
+        case .ambiguous:
+            return GeneralError(error.message, hint: "give more of the id: clawpair devices \(verb) <request-id>", status: .usage)
+        case .alreadyPaired(_, let device):
+            return GeneralError(error.message, hint: verb == "reject"
+                                    ? "to unpair it: clawpair devices remove \(TerminalText.sanitize(device.deviceId, maxScalars: 80))"
                                     : "it is already approved; 'clawpair devices list' shows pending requests", status: .usage)
-        case .notFound(let query):
-            return GeneralError("no pending pairing request matches \(TerminalText.sanitize(query, maxScalars: 80))", hint:
-                "it may have been approved, rejected or expired (after 5 minutes); 'clawpair devices list' shows the pending ones",
-                status: .notFound)
+        case .notFound:
+            return GeneralError(error.message, hint: "it may have been approved, rejected or expired (after 5 minutes); "
+                                + "'clawpair devices list' shows the pending ones", status: .notFound)
         }
     }
 }

@@ -3,7 +3,7 @@ import ClawpairCore
 import ClawpairGateway
 
 /// `clawpair devices join-code`: a single-use join URL for a node, as `openclaw devices join-code`.
-struct DevicesJoinCodeCommand: ParsableCommand {
+struct DevicesJoinCodeCommand: ArgumentsCommand {
     static let spec = CommandSpec(
         name: "join-code",
         abstract: "Mint a single-use join URL for a node (OpenClaw 2026.7+)",
@@ -17,20 +17,13 @@ struct DevicesJoinCodeCommand: ParsableCommand {
 
     let arguments: ParsedArguments
 
-    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        self.arguments = arguments
-    }
-
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
             let code = try JoinCode.mint(session)
             if context.globals.json { context.printJSON(code.json); return .success }
             context.print(code.url)
             context.note("Single use\(code.expiresAtMs.map { ", valid until \(WallClock.iso8601(ms: $0) ?? "")" } ?? ""). On the node: clawpair pair --target-file FILE")
-            if code.loopbackOnly {
-                context.warn("the gateway is only bound to loopback: this join URL works only on this machine or through a tunnel; "
-                             + "set gateway.publicOrigin to the gateway's public HTTPS origin so other machines can join")
-            }
+            if let warning = code.loopbackWarning { context.warn(warning) }
             return .success
         }
     }

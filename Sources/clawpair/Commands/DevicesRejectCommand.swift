@@ -3,7 +3,7 @@ import ClawpairCore
 import ClawpairGateway
 
 /// `clawpair devices reject DEVICE`.
-struct DevicesRejectCommand: ParsableCommand {
+struct DevicesRejectCommand: ArgumentsCommand {
     static let spec = CommandSpec(
         name: "reject",
         abstract: "Reject a pending pairing request",
@@ -22,27 +22,9 @@ struct DevicesRejectCommand: ParsableCommand {
 
     let arguments: ParsedArguments
 
-    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        self.arguments = arguments
-    }
-
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            let query = arguments.positionals[0]
-            let outcome: DeviceRejectionOutcome
-            do {
-                outcome = try session.rejectCurrentRequest(query)
-            } catch let error as DeviceRequestLookupError {
-                throw DevicesCommand.lookupFailure(error, verb: "reject")
-            }
-            for line in outcome.resolved.notes(query: query, superseded: outcome.superseded, current: outcome.rejected.requestId,
-                                               verb: "rejecting") { context.note(line) }
-            if context.globals.json {
-                context.printJSON(outcome.rejection.json)
-            } else {
-                context.print("Rejected request \(TerminalText.sanitize(outcome.rejected.requestId, maxScalars: 64)) from device "
-                              + "\(GatewayOutput.shortId(outcome.rejected.deviceId)).")
-            }
+            try DevicesCommand.act("reject", arguments.positionals[0], context) { try session.rejectCurrentRequest($0) }
             return .success
         }
     }

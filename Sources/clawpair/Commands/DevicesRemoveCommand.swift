@@ -3,7 +3,7 @@ import ClawpairCore
 import ClawpairGateway
 
 /// `clawpair devices remove DEVICE_ID`.
-struct DevicesRemoveCommand: ParsableCommand {
+struct DevicesRemoveCommand: ArgumentsCommand {
     static let spec = CommandSpec(
         name: "remove",
         abstract: "Unpair a device and close its connections",
@@ -21,10 +21,6 @@ struct DevicesRemoveCommand: ParsableCommand {
 
     let arguments: ParsedArguments
 
-    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        self.arguments = arguments
-    }
-
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
             let deviceId = arguments.positionals[0]
@@ -33,7 +29,7 @@ struct DevicesRemoveCommand: ParsableCommand {
             if listing.paired(deviceId: deviceId) == nil {
                 if let request = listing.pending(requestId: deviceId) {
                     throw GeneralError("\(shown) is a pending request id, not a paired device id", hint:
-                        "to refuse the request: clawpair devices reject \(shown) (its device id is \(GatewayOutput.field(request.deviceId, max: 64)))",
+                        "to refuse the request: clawpair devices reject \(shown) (its device id is \(RecordText.field(request.deviceId, max: 64)))",
                         status: .usage)
                 }
                 let matches = listing.paired.map(\.deviceId).filter { $0.hasPrefix(deviceId) && !deviceId.isEmpty }
@@ -43,11 +39,7 @@ struct DevicesRemoveCommand: ParsableCommand {
                 throw GeneralError("no paired device has the id \(shown)", hint: "'clawpair devices list' shows paired devices", status: .notFound)
             }
             let removal = try session.removeDevice(deviceId: deviceId)
-            if context.globals.json {
-                context.printJSON(removal.json)
-            } else {
-                context.print("Removed device \(shown).")
-            }
+            context.show(removal.json, "Removed device \(shown).")
             return .success
         }
     }

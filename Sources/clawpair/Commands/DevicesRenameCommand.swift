@@ -33,11 +33,8 @@ struct DevicesRenameCommand: ParsableCommand {
         try GatewayCLI.withOperator(arguments, context) { session in
             let device = try DevicesCommand.pairedDevice(arguments.positionals[0], in: try session.listDevices())
             let result = try session.renameDevice(deviceId: device.deviceId, label: label)
-            if context.globals.json {
-                context.printJSON(result.json)
-            } else {
-                context.print("Renamed device \(GatewayOutput.shortId(device.deviceId)) to \(GatewayOutput.field(result.name ?? label, max: 64)).")
-            }
+            context.show(result.json, "Renamed device \(RecordText.shortId(device.deviceId)) to "
+                         + "\(RecordText.field(result.name ?? label, max: 64)).")
             return .success
         }
     }

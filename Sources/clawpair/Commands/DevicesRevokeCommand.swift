@@ -29,11 +29,8 @@ struct DevicesRevokeCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
             let revocation = try session.revokeDeviceToken(deviceId: deviceId, role: role)
-            if context.globals.json {
-                context.printJSON(revocation.json)
-            } else {
-                context.print("Revoked the \(TerminalText.sanitize(role, maxScalars: 16)) token of \(GatewayOutput.shortId(deviceId)).")
-            }
+            context.show(revocation.json, "Revoked the \(TerminalText.sanitize(role, maxScalars: 16)) token of "
+                         + "\(RecordText.shortId(deviceId)).")
             return .success
         }
     }

@@ -39,16 +39,12 @@ struct DevicesRotateCommand: ParsableCommand {
         try GatewayCLI.withOperator(arguments, context) { session in
             let rotation = try session.rotateDeviceToken(deviceId: deviceId, role: role, scopes: scopes.isEmpty ? nil : scopes)
             let reveal = arguments.flag("reveal")
-            if context.globals.json {
-                context.printJSON(reveal ? rotation.revealedJSON : rotation.json)
-                return .success
-            }
-            context.print("Rotated the \(TerminalText.sanitize(role, maxScalars: 16)) token of \(GatewayOutput.shortId(deviceId)) "
-                          + "(scopes \(GatewayOutput.list(rotation.scopes, max: 200))).")
+            context.show(reveal ? rotation.revealedJSON : rotation.json, rotation.summary(deviceId: deviceId, role: role))
+            guard !context.globals.json else { return .success }
             if let token = rotation.token {
                 if reveal { context.print(token) } else { context.note("The gateway returned the new token; --reveal prints it.") }
             } else {
-                context.note("The token was withheld (\(GatewayOutput.field(rotation.tokenDelivery))): the device receives it when it next connects.")
+                context.note(rotation.withheldNote)
             }
             return .success
         }

@@ -43,14 +43,12 @@ struct DevicesWatchCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         self.arguments = arguments
-        var networks: [IPNetwork] = []
-        for text in arguments.values("approve-from") {
-            guard let network = IPNetwork(text) else {
-                throw UsageError("invalid --approve-from: \(TerminalText.sanitize(text, maxScalars: 64))", hint: "give a CIDR such as 10.0.0.0/8 or fd00::/8")
-            }
-            networks.append(network)
+        do throws(PairingAutoApproval.InvalidNetwork) {
+            rules = try PairingAutoApproval(role: arguments.value("approve-role"), cidrs: arguments.values("approve-from"))
+        } catch {
+            throw UsageError("invalid --approve-from: \(TerminalText.sanitize(error.text, maxScalars: 64))",
+                             hint: "give a CIDR such as 10.0.0.0/8 or fd00::/8")
         }
-        rules = PairingAutoApproval(role: arguments.value("approve-role"), networks: networks)
         if !rules.isEmpty && !arguments.flag("yes") {
             throw UsageError("--approve-role and --approve-from approve devices: add --yes", hint: "without rules, watch only shows requests")
         }
@@ -60,11 +58,10 @@ struct DevicesWatchCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         let signals = TerminationSignals()
         var stop = false
-        var rule: [String: String] = [:]
         // On a terminal (and not --json): a approves the newest request, r rejects it, q quits.
         let keys = context.globals.json ? nil : KeyInput()
         defer { keys?.restore() }
-        var keyed = PairingWatchKeys()
+        var log = PairingWatchLog(rules: rules, jsonLines: context.globals.json, interactive: keys != nil)
         let watch = PairingWatch {
             do {
                 return try GatewayCLI.connectOperator(arguments, context)
@@ -76,77 +73,22 @@ struct DevicesWatchCommand: ParsableCommand {
         }
         return try GatewayCLI.run(context) {
             try watch.run(until: { stop = stop || signals.pending() != nil; return stop }, poll: {
-                let asked = keyed.actions(for: keys?.available() ?? [])
-                if asked.quit { stop = true }
-                if asked.nothingPending { context.note("no request pending") }
-                return asked.actions
+                let (output, quit) = log.pressed(keys?.available() ?? [])
+                if quit { stop = true }
+                return emit(output, context)
             }) { event in
-                let changed = keyed.observe(event)
-                defer { if keys != nil, changed { context.note(keyed.statusLine) } }
-                var actions: [PairingWatchAction] = []
-                if context.globals.json { context.printJSONLine(event.json(rule: (event.action?.requestId).flatMap { rule[$0] })) }
-                switch event {
-                case .connected(let pending, let reconnect):
-                    if !context.globals.json {
-                        context.note(reconnect ? "Reconnected; \(pending.count) pending." : "Watching for pairing requests; \(pending.count) pending. Ctrl-C stops.")
-                        for request in pending.reversed() { context.print(Self.line(request, supersedes: nil, context: context)) }
-                    }
-                    actions = pending.reversed().compactMap { decide($0, &rule, context) }
-                case .requested(let request, let supersedes):
-                    human(context) { Self.line(request, supersedes: supersedes, context: context) }
-                    actions = decide(request, &rule, context).map { [$0] } ?? []
-                case .resolved(let resolution):
-                    human(context) { "resolved \(TerminalText.sanitize(resolution.requestId, maxScalars: 64)): \(GatewayOutput.field(resolution.decision))" }
-                case .setupCompleted(let completion, let uncertain):
-                    human(context) {
-                        "setup code used by \(GatewayOutput.field(completion.deviceName)) (\(GatewayOutput.shortId(completion.deviceId))), "
-                            + "access \(GatewayOutput.field(completion.access))" + (uncertain ? " (delivery uncertain)" : "")
-                    }
-                case .other(let name, _):
-                    human(context) { "event \(TerminalText.sanitize(name, maxScalars: 64))" }
-                case .acted(let action, _):
-                    let id = TerminalText.sanitize(action.requestId, maxScalars: 64)
-                    human(context) { "\(action.pastTense) \(id)" + (rule[action.requestId].map { " (\($0))" } ?? "") }
-                    context.note("\(action.pastTense) \(id) " + (rule[action.requestId].map { "by rule: \($0)" } ?? "by key"))
-                case .actionFailed(let action, let error):
-                    context.note("could not mark \(TerminalText.sanitize(action.requestId, maxScalars: 64)) \(action.pastTense): \(error.message)")
-                case .disconnected(let error, let retry):
-                    context.note("connection lost: \(error.message); reconnecting in "
-                                 + DurationText.describe(milliseconds: PairingWatchEvent.milliseconds(retry)))
-                }
-                return actions
+                emit(log.handle(event, now: context.nowMs), context)
             }
             return .success
         }
     }
 
-    /// The rule decision for `request`, logged; an approval when every rule holds and --yes.
-    private func decide(_ request: PendingRequest, _ rule: inout [String: String], _ context: CommandContext) -> PairingWatchAction? {
-        guard !rules.isEmpty else { return nil }
-        let (approve, reason) = rules.check(request)
-        guard approve else {
-            context.note("not approving \(TerminalText.sanitize(request.requestId, maxScalars: 64)): \(reason)")
-            return nil
+    /// Prints `output` (its JSON line, then its lines in order) and returns its actions.
+    private func emit(_ output: PairingWatchOutput, _ context: CommandContext) -> [PairingWatchAction] {
+        if let json = output.json { context.printJSONLine(json) }
+        for line in output.lines {
+            if line.isNote { context.note(line.text) } else { context.print(line.text) }
         }
-        rule[request.requestId] = reason
-        return .approve(requestId: request.requestId)
-    }
-
-    /// Prints `line()` unless --json.
-    private func human(_ context: CommandContext, _ line: () -> String) {
-        if !context.globals.json { context.print(line()) }
-    }
-
-    /// `request <id>  <name> (<device>)  <role>  <scopes>  from <ip>  <age>  [flags]`.
-    static func line(_ request: PendingRequest, supersedes: String?, context: CommandContext) -> String {
-        let role = request.role != nil ? GatewayOutput.field(request.role, max: 16) : GatewayOutput.list(request.roles, max: 24)
-        var flags: [String] = []
-        if request.isRepair { flags.append("repair") }
-        if request.silent { flags.append("silent") }
-        if let supersedes { flags.append("supersedes \(TerminalText.sanitize(supersedes, maxScalars: 64))") }
-        let age = GatewayOutput.age(request.ts, now: max(context.nowMs, request.ts ?? 0))
-        return "request \(GatewayOutput.field(request.requestId, max: 64))  \(GatewayOutput.field(request.displayName, max: 32)) "
-            + "(\(GatewayOutput.shortId(request.deviceId)))  \(role)  \(ScopeList.summary(request.scopes ?? []))  from "
-            + "\(GatewayOutput.field(request.remoteIp, max: 46))  \(age)" + (flags.isEmpty ? "" : "  [\(flags.joined(separator: ", "))]")
+        return output.actions
     }
 }

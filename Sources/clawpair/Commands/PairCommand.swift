@@ -68,22 +68,18 @@ struct PairCommand: ParsableCommand {
 
     let arguments: ParsedArguments
     let role: GatewayRole
-    let waitMs: Int64
-    let timeoutMs: Int64
+    let wait: Duration
+    let timeout: Duration
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         self.arguments = arguments
-        if let text = arguments.value("role") {
-            guard let parsed = GatewayRole(rawValue: text.lowercased()) else {
-                throw UsageError("unknown role '\(TerminalText.sanitize(text, maxScalars: 32))'", hint: "use node or operator")
-            }
-            role = parsed
-        } else {
-            role = .node
+        let roleText = arguments.value("role") ?? GatewayRole.node.rawValue
+        guard let role = GatewayRole(rawValue: roleText.lowercased()) else {
+            throw UsageError("unknown role '\(TerminalText.sanitize(roleText, maxScalars: 32))'", hint: "use node or operator")
         }
-        waitMs = try DurationOption.milliseconds(arguments.value("wait"), option: "wait", default: 300_000, allowZero: true)
-        timeoutMs = try DurationOption.milliseconds(arguments.value("timeout"), option: "timeout", default: GatewayCLI.defaultTimeoutMs,
-                                                    allowZero: false)
+        self.role = role
+        wait = try arguments.duration("wait", defaultMs: 300_000, allowZero: true)
+        timeout = try GatewayCLI.timeout(arguments)
         let sources = [arguments.positionals.first, arguments.value("code-file"), arguments.value("target-file")].compactMap { $0 }.count
         if sources > 1 { throw UsageError("give the setup code once: as an argument, with --code-file or with --target-file") }
         if sources == 0 {
@@ -92,17 +88,16 @@ struct PairCommand: ParsableCommand {
         }
     }
 
-    func run(_ context: CommandContext) throws -> ExitStatus {
-        try GatewayCLI.run(context) { try pair(context) }
-    }
-
     /// The code's text, and whether it came from the command line (visible to other users).
     private func readCode(_ context: CommandContext) throws -> (text: String, inArgv: Bool) {
         try JoinRedemption.readTarget(argument: arguments.positionals.first, codeFile: arguments.value("code-file"),
                                       targetFile: arguments.value("target-file")) { limit in
-            if context.stdinIsTTY { context.note("Paste the setup code, then press Ctrl-D:") }
-            return try context.readStandardInput(limit)
+            try context.readBytes(prompting: "Paste the setup code, then press Ctrl-D:", limit: limit)
         }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try GatewayCLI.run(context) { try pair(context) }
     }
 
     private func pair(_ context: CommandContext) throws -> ExitStatus {
@@ -112,8 +107,8 @@ struct PairCommand: ParsableCommand {
         if let joinURL { context.note("Redeemed the join URL at \(joinURL.origin) (it works only once).") }
         if joinURL == nil && GatewayPairing.credential(of: setup) != nil { visible() }
         var options = PairingOptions(role: role, deviceName: arguments.value("name") ?? HostName.current(fallback: "linux"),
-                                     gatewayName: arguments.value("gateway-name"), wait: .milliseconds(waitMs),
-                                     timeout: .milliseconds(timeoutMs), allowInsecure: arguments.flag("allow-insecure"),
+                                     gatewayName: arguments.value("gateway-name"), wait: wait,
+                                     timeout: timeout, allowInsecure: arguments.flag("allow-insecure"),
                                      payloadVersion: arguments.flag("v3") ? .v3 : .v2, platform: GatewayCLI.platformName())
         options.pin = try GatewayCLI.pin(arguments)
         let registry = GatewayRegistry(home: try GatewayCLI.home(context))
@@ -131,31 +126,14 @@ struct PairCommand: ParsableCommand {
     }
 
     private func report(_ progress: PairingProgress, _ context: CommandContext) {
-        switch progress {
-        case .reachable(let url):
-            context.note("Gateway answers at \(url)")
-        case .pending(let pairing), .superseded(let pairing):
-            let id = pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) }
-            context.note("Waiting for approval of pairing request \(id ?? "(id not given)").")
-            context.note("On the gateway host run: \(pairing.approveCommand)")
-            context.note("  (or: openclaw devices approve \(id ?? "<requestId>"))")
-        case .handoffTokensIgnored(let count):
-            context.note("Ignored \(count) hand-off token(s) issued over plaintext to a non-local host.")
-        case .stillWaiting(let elapsed, let id):
-            context.note("Still waiting (\(DurationText.describe(milliseconds: GatewayPairing.milliseconds(elapsed)))) for approval of pairing request "
-                         + "\(GatewayError.describe(requestId: id)); on the gateway host run: \(PairingRequired(requestId: id).approveCommand)")
-        case .approved, .rejected, .expired: break
-        }
+        for line in progress.notes(approveCommand: { PairingRequired(requestId: $0).approveCommand }) { context.note(line) }
     }
 
     private func show(_ result: PairingResult, registry: GatewayRegistry, context: CommandContext) {
-        let record = result.gateway, token = result.token
         if context.globals.json { return context.printJSON(result.json) }
-        context.print("Paired with \(TerminalText.sanitize(record.name, maxScalars: 80)) (\(result.url)) as \(token.role)"
-                      + (token.scopes.isEmpty ? "" : " with scopes \(token.scopes.joined(separator: ","))") + ".")
-        context.print("Stored \(result.tokens.map(\.role).joined(separator: " and ")) token(s) in \(registry.directory) (gateway id \(record.id)).")
+        for line in result.summary(registryDirectory: registry.directory) { context.print(line) }
         if result.becameActive { context.note("It is now the default gateway for clawpair commands ('clawpair gateways use' changes that).") }
-        if token.role == GatewayRole.node.rawValue {
+        if result.token.role == GatewayRole.node.rawValue {
             context.note(result.commandApprovalFollows ? "Step 2: unless the code approved them, an operator approves this node's commands on the "
                          + "gateway ('clawpair nodes pending' lists it there)." : "Next: 'clawpair nodes status' on the gateway shows this machine.")
         } else {

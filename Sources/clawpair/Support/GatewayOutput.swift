@@ -1,4 +1,5 @@
 import ClawpairCLIKit
+import ClawpairCore
 
 /// The command files' name for ClawpairCLIKit's record rendering.
 typealias GatewayOutput = RecordText

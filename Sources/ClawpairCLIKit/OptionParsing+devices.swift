@@ -1,0 +1,47 @@
+import ClawpairCore
+
+/// A command whose arguments need no checks beyond the parser's: it keeps them and does its
+/// work in `run`. Conforming types get `init(parsing:context:)`; a struct whose only stored
+/// property is `let arguments: ParsedArguments` needs nothing else but `spec` and `run`.
+public protocol ArgumentsCommand: ParsableCommand {
+    /// The command with its parsed arguments.
+    init(arguments: ParsedArguments)
+}
+
+extension ArgumentsCommand {
+    public init(parsing arguments: ParsedArguments, context: CommandContext) throws {
+        self.init(arguments: arguments)
+    }
+}
+
+extension ParsedArguments {
+    /// The value of `--option`, which must be given and not empty: otherwise the usage error
+    /// `--option VALUE is required` (with `hint`), e.g. `required("role", "ROLE", hint: "operator or node")`.
+    public func required(_ option: String, _ valueName: String, hint: String? = nil) throws(UsageError) -> String {
+        guard let text = value(option), !text.isEmpty else { throw UsageError("--\(option) \(valueName) is required", hint: hint) }
+        return text
+    }
+
+    /// The duration of `--option` by ``DurationOption``'s rule (`defaultMs` milliseconds when not
+    /// given; 0 only with `allowZero`; at most `maximumMs`); a bad value is a usage error naming it.
+    public func duration(_ option: String, defaultMs: Int64, allowZero: Bool,
+                         maximumMs: Int64 = DurationOption.defaultMaximumMs) throws(UsageError) -> Duration {
+        .milliseconds(try DurationOption.milliseconds(value(option), option: option, default: defaultMs, allowZero: allowZero,
+                                                      maximum: maximumMs))
+    }
+}
+
+extension CommandContext {
+    /// A command's one result: `json` as its document under `--json` (``printJSON(_:)``), else
+    /// `text` for people on standard output. Each is built only when printed.
+    public func show(_ json: @autoclosure () -> JSONValue, _ text: @autoclosure () -> String) {
+        if globals.json { printJSON(json()) } else { print(text()) }
+    }
+
+    /// Standard input (at most `limit` bytes), first telling a person at a terminal `prompt` on
+    /// stderr (e.g. `Paste the setup code, then press Ctrl-D:`; not with `-q`).
+    public func readBytes(prompting prompt: String, limit: Int) throws -> [UInt8] {
+        if stdinIsTTY { note(prompt) }
+        return try readStandardInput(limit)
+    }
+}

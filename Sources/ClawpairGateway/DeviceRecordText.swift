@@ -1,0 +1,260 @@
+// Device pairing records for people: the rows of `devices list`, a request's details, the
+// one-line forms `devices watch` and `devices approve` print. Every string a gateway sent is
+// sanitized and cut (RecordText); absent values read `-`. No line names a command: what to
+// run next is the caller's wording.
+
+import ClawpairCore
+
+extension PendingRequest {
+    /// Its role, else its roles: `node`, `operator,node`.
+    var roleText: String {
+        self.role != nil ? RecordText.field(self.role, max: 16) : RecordText.list(self.roles, max: 24)
+    }
+
+    /// `repair`, `silent`, and `supersedes ID` when `supersedes` is given.
+    func flags(supersedes: String? = nil) -> [String] {
+        var flags: [String] = []
+        if isRepair { flags.append("repair") }
+        if silent { flags.append("silent") }
+        if let supersedes { flags.append("supersedes \(TerminalText.sanitize(supersedes, maxScalars: 64))") }
+        return flags
+    }
+
+    /// The request as label/value rows: request, device, name, platform, client, role, scopes,
+    /// address, age at `now` (epoch ms) and whether it is a repair.
+    public func details(now: Int64) -> [(label: String, value: String)] {
+        [
+            ("Request", RecordText.field(requestId, max: 64)),
+            ("Device", RecordText.field(deviceId, max: 64)),
+            ("Name", RecordText.field(self.displayName)),
+            ("Platform", RecordText.field(self.platform)),
+            ("Client", RecordText.field(self.clientId) + " / " + RecordText.field(self.clientMode)),
+            ("Role", self.role != nil ? RecordText.field(self.role) : RecordText.list(self.roles)),
+            ("Scopes", ScopeList.summary(self.scopes ?? [], maxScalars: 200)),
+            ("Address", RecordText.field(self.remoteIp, max: 46)),
+            ("Requested", RecordText.age(ts, now: now)),
+            ("Repair", isRepair ? "yes (already paired; asks again)" : "no"),
+        ]
+    }
+
+    /// `request <id>  <name> (<device>)  <role>  <scopes>  from <ip>  <age>  [flags]`, as a
+    /// live event: the age is never negative (a request stamped after `now`, by a gateway clock
+    /// ahead of ours, is `0ms` old), and `supersedes` is the request id it replaced.
+    public func eventLine(supersedes: String?, now: Int64) -> String {
+        let marks = flags(supersedes: supersedes)
+        let age = RecordText.age(ts, now: max(now, ts ?? 0))
+        return "request \(RecordText.field(requestId, max: 64))  \(RecordText.field(self.displayName, max: 32)) "
+            + "(\(RecordText.shortId(deviceId)))  \(roleText)  \(ScopeList.summary(self.scopes ?? []))  from "
+            + "\(RecordText.field(self.remoteIp, max: 46))  \(age)" + (marks.isEmpty ? "" : "  [\(marks.joined(separator: ", "))]")
+    }
+}
+
+extension DevicePairingList {
+    /// The columns of ``pendingRows(now:)``.
+    public static let pendingColumns = ["REQUEST", "DEVICE", "NAME", "ROLE", "SCOPES", "IP", "AGE", "FLAGS"]
+    /// The columns of ``pairedRows(now:)``.
+    public static let pairedColumns = ["DEVICE", "NAME", "ROLES", "SCOPES", "IP", "APPROVED", "SEEN"]
+
+    /// One row per pending request, newest first (``sortedPending``), ages at `now` (epoch ms).
+    public func pendingRows(now: Int64) -> [[String]] {
+        sortedPending.map { request in
+            let marks = request.flags()
+            return [RecordText.field(request.requestId, max: 64), RecordText.shortId(request.deviceId),
+                    RecordText.field(request.displayName, max: 32), request.roleText, ScopeList.summary(request.scopes ?? []),
+                    RecordText.field(request.remoteIp, max: 46), RecordText.age(request.ts, now: now),
+                    marks.isEmpty ? "-" : marks.joined(separator: ",")]
+        }
+    }
+
+    /// One row per paired device, most recently approved first (``sortedPaired``): its label
+    /// (else its name), roles, scopes, address, approval age and `now` when connected, else
+    /// when it was last seen.
+    public func pairedRows(now: Int64) -> [[String]] {
+        sortedPaired.map { device in
+            let roles = device.roles != nil ? RecordText.list(device.roles, max: 24) : RecordText.field(device.role, max: 16)
+            return [RecordText.shortId(device.deviceId), RecordText.field(device.operatorLabel ?? device.displayName, max: 32),
+                    roles, ScopeList.summary(device.scopes ?? []), RecordText.field(device.remoteIp, max: 46),
+                    RecordText.age(device.approvedAtMs, now: now),
+                    device.connected ? "now" : RecordText.age(device.lastSeenAtMs, now: now)]
+        }
+    }
+}
+
+/// What acting on a named device's current request did (``DeviceApprovalOutcome``,
+/// ``DeviceRejectionOutcome``): the gateway's answer and the lines that tell a person.
+public protocol DeviceRequestOutcome: Sendable {
+    /// The request the query resolved to first.
+    var resolved: ResolvedDeviceRequest { get }
+    /// The request acted on (a newer one when the first was superseded meanwhile).
+    var current: PendingRequest { get }
+    /// Request ids of the device that were superseded before the action took.
+    var superseded: [String] { get }
+    /// The gateway's answer as JSON, tokens redacted.
+    var json: JSONValue { get }
+    /// One line for people: what was done to which device.
+    var summary: String { get }
+    /// `approving` or `rejecting`, for the notes.
+    static var verb: String { get }
+}
+
+extension DeviceRequestOutcome {
+    /// What `query` resolved to and each supersession followed (``ResolvedDeviceRequest/notes(query:superseded:current:verb:)``).
+    public func notes(query: String) -> [String] {
+        resolved.notes(query: query, superseded: superseded, current: current.requestId, verb: Self.verb)
+    }
+}
+
+extension DeviceApprovalOutcome: DeviceRequestOutcome {
+    public var current: PendingRequest { approved }
+    public var json: JSONValue { approval.json }
+    public static var verb: String { "approving" }
+
+    /// `Approved Pixel 8 (aaaaaaaaaaaa…) as operator with scopes operator.read,operator.write.`
+    public var summary: String {
+        let device = approval.device
+        let name = RecordText.field(device?.operatorLabel ?? device?.displayName ?? approved.displayName)
+        var line = "Approved \(name == "-" ? "device" : name) (\(RecordText.shortId(device?.deviceId ?? approved.deviceId)))"
+        let roles = self.roles.map { TerminalText.sanitize($0, maxScalars: 24) }
+        if !roles.isEmpty {
+            line += " as " + roles.joined(separator: ",")
+            line += scopes.isEmpty ? " with no scopes" : " with scopes " + ScopeList.summary(scopes, maxScalars: 200)
+        }
+        return line + "."
+    }
+}
+
+extension DeviceRejectionOutcome: DeviceRequestOutcome {
+    public var current: PendingRequest { rejected }
+    public var json: JSONValue { rejection.json }
+    public static var verb: String { "rejecting" }
+
+    /// `Rejected request <id> from device <short id>.`
+    public var summary: String {
+        "Rejected request \(TerminalText.sanitize(rejected.requestId, maxScalars: 64)) from device "
+            + "\(RecordText.shortId(rejected.deviceId))."
+    }
+}
+
+extension DeviceClearing {
+    /// `Removed 2 devices, rejected 1 pending request.`; the rejections only when
+    /// `rejectingPending` (they were asked for).
+    public func summary(rejectingPending: Bool) -> String {
+        "Removed \(removedDevices.count) device\(removedDevices.count == 1 ? "" : "s")"
+            + (rejectingPending ? ", rejected \(rejectedPending.count) pending request"
+               + (rejectedPending.count == 1 ? "" : "s") : "") + "."
+    }
+}
+
+extension DeviceRequestLookupError: ClawpairError {
+    /// What did not match, the query sanitized; candidates by request id, name and short device id.
+    public var message: String {
+        switch self {
+        case .emptyQuery:
+            return "give a device id, request id, prefix or name"
+        case .ambiguous(let query, let candidates):
+            let shown = candidates.prefix(8).map { request in
+                "\(TerminalText.sanitize(request.requestId, maxScalars: 64)) (\(RecordText.field(request.displayName, max: 32)), "
+                    + "device \(RecordText.shortId(request.deviceId)))"
+            }
+            return "\(TerminalText.sanitize(query, maxScalars: 80)) matches \(candidates.count) devices' requests: "
+                + shown.joined(separator: "; ")
+        case .alreadyPaired(let query, let device):
+            return "\(TerminalText.sanitize(query, maxScalars: 80)) is a paired device's id or name, with no pending request "
+                + "(device \(RecordText.shortId(device.deviceId)))"
+        case .notFound(let query):
+            return "no pending pairing request matches \(TerminalText.sanitize(query, maxScalars: 80))"
+        }
+    }
+}
+
+/// Why ``DevicePairingList/pairedDevice(named:)`` found no single device.
+public enum PairedDeviceLookupError: ClawpairError, Equatable {
+    /// No paired device has that id, name, label or id prefix.
+    case notFound(query: String)
+    /// Several paired devices match.
+    case ambiguous(query: String, candidates: [PairedDevice])
+
+    /// What did not match, the query sanitized; up to 8 candidates by short id and name.
+    public var message: String {
+        switch self {
+        case .notFound(let query):
+            return "no paired device matches \(TerminalText.sanitize(query, maxScalars: 80))"
+        case .ambiguous(let query, let candidates):
+            let names = candidates.prefix(8).map {
+                "\(RecordText.shortId($0.deviceId)) (\(RecordText.field($0.operatorLabel ?? $0.displayName, max: 32)))"
+            }
+            return "\(TerminalText.sanitize(query, maxScalars: 80)) matches \(candidates.count) paired devices: "
+                + names.joined(separator: "; ")
+        }
+    }
+}
+
+extension DevicePairingList {
+    /// The one paired device `query` names (``pairedDevices(matching:)``: id, label or name, or
+    /// a unique id prefix).
+    public func pairedDevice(named query: String) throws(PairedDeviceLookupError) -> PairedDevice {
+        let matches = pairedDevices(matching: query)
+        if matches.count == 1 { return matches[0] }
+        throw matches.isEmpty ? .notFound(query: query) : .ambiguous(query: query, candidates: matches)
+    }
+}
+
+extension PairingResult {
+    /// `Paired with NAME (URL) as ROLE with scopes S.` and `Stored node token(s) in DIRECTORY
+    /// (gateway id ID).`; `registryDirectory` is where the registry keeps the record.
+    public func summary(registryDirectory: String) -> [String] {
+        ["Paired with \(TerminalText.sanitize(gateway.name, maxScalars: 80)) (\(url)) as \(token.role)"
+            + (token.scopes.isEmpty ? "" : " with scopes \(token.scopes.joined(separator: ","))") + ".",
+         "Stored \(tokens.map(\.role).joined(separator: " and ")) token(s) in \(registryDirectory) (gateway id \(gateway.id))."]
+    }
+}
+
+extension PairingProgress {
+    /// What the person pairing is told at this step (none for the ends, which the result or the
+    /// error reports): where the gateway answers, the pending request and how an operator
+    /// approves it, the time waited. `approveCommand` is the caller's command that approves a
+    /// request id (nil: the gateway gave none); OpenClaw's own command is named beside it.
+    public func notes(approveCommand: (String?) -> String) -> [String] {
+        switch self {
+        case .reachable(let url):
+            return ["Gateway answers at \(url)"]
+        case .pending(let pairing), .superseded(let pairing):
+            let id = pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) }
+            return ["Waiting for approval of pairing request \(id ?? "(id not given)").",
+                    "On the gateway host run: \(approveCommand(pairing.requestId))",
+                    "  (or: openclaw devices approve \(id ?? "<requestId>"))"]
+        case .handoffTokensIgnored(let count):
+            return ["Ignored \(count) hand-off token(s) issued over plaintext to a non-local host."]
+        case .stillWaiting(let elapsed, let id):
+            let waited = DurationText.describe(milliseconds: GatewayPairing.milliseconds(elapsed))
+            return ["Still waiting (\(waited)) for approval of pairing "
+                    + "request \(GatewayError.describe(requestId: id)); on the gateway host run: \(approveCommand(id))"]
+        case .approved, .rejected, .expired:
+            return []
+        }
+    }
+}
+
+extension JoinCode {
+    /// The advice for a code only this machine can use (``loopbackOnly``); nil otherwise.
+    public var loopbackWarning: String? {
+        guard loopbackOnly else { return nil }
+        return "the gateway is only bound to loopback: this join URL works only on this machine or through a tunnel; "
+            + "set gateway.publicOrigin to the gateway's public HTTPS origin so other machines can join"
+    }
+}
+
+extension TokenRotation {
+    /// `Rotated the ROLE token of DEVICE (scopes S).`: `deviceId` and `role` as asked (the answer
+    /// may omit them).
+    public func summary(deviceId: String, role: String) -> String {
+        "Rotated the \(TerminalText.sanitize(role, maxScalars: 16)) token of \(RecordText.shortId(deviceId)) "
+            + "(scopes \(RecordText.list(scopes, max: 200)))."
+    }
+
+    /// Where the new token went when the answer does not carry it: the device receives it when it
+    /// next connects.
+    public var withheldNote: String {
+        "The token was withheld (\(RecordText.field(tokenDelivery))): the device receives it when it next connects."
+    }
+}

@@ -1,0 +1,49 @@
+import ClawpairCLIKit
+import ClawpairCore
+import Testing
+
+/// A command that keeps its arguments (ArgumentsCommand) and prints its `--name`.
+private struct Echo: ArgumentsCommand {
+    static let spec = CommandSpec(name: "echo", abstract: "Echo", options: [.value("name", "NAME", help: "A name.")],
+                                  runner: Echo.runner)
+    let arguments: ParsedArguments
+
+    func run(_ context: CommandContext) throws -> ClawpairCLIKit.ExitStatus {
+        let name = try arguments.required("name", "NAME", hint: "e.g. --name box")
+        context.show(.object([("name", .string(name))]), "name \(name)")
+        return .success
+    }
+}
+
+private let root = CommandSpec(name: "tool", abstract: "A tool", subcommands: [Echo.spec])
+
+@Suite("devices option helpers")
+struct OptionParsingDevicesTests {
+    /// Runs `tool echo ARGS...`: status, stdout, stderr.
+    private func run(_ arguments: [String]) -> (status: Int32, stdout: String, stderr: String) {
+        let out = Captured(), err = Captured()
+        let status = CommandLineTool.run(root: root, arguments: ["echo"] + arguments, version: "1", makeContext: { globals in
+            CommandContext(stdout: out, stderr: err, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false,
+                           environment: [:], globals: globals, nowMs: 0, readStandardInput: { _ in [] })
+        })
+        return (status, out.value, err.value)
+    }
+
+    @Test("an ArgumentsCommand runs with its parsed arguments; show prints the text, or the JSON document under --json")
+    func show() {
+        #expect(run(["--name", "box"]) == (0, "name box\n", ""))
+        let json = run(["--name", "box", "--json"])
+        #expect(json.status == 0)
+        #expect(json.stdout == "{\n  \"ok\": true,\n  \"name\": \"box\"\n}\n")
+    }
+
+    @Test("required: a missing or empty value is a usage error naming the option and its value, with the hint")
+    func required() {
+        for arguments in [[], ["--name", ""]] {
+            let result = run(arguments)
+            #expect(result.status == 2)
+            #expect(result.stdout == "")
+            #expect(result.stderr == "error: --name NAME is required\nhint: e.g. --name box\n")
+        }
+    }
+}
