@@ -258,3 +258,22 @@ extension TokenRotation {
         "The token was withheld (\(RecordText.field(tokenDelivery))): the device receives it when it next connects."
     }
 }
+
+extension TokenRevocation {
+    /// `Revoked the ROLE token of DEVICE.`: `deviceId` and `role` as asked (the answer may omit them).
+    public func summary(deviceId: String, role: String) -> String {
+        "Revoked the \(TerminalText.sanitize(role, maxScalars: 16)) token of \(RecordText.shortId(deviceId))."
+    }
+}
+
+extension PairedDevice {
+    /// The longest label `device.pair.rename` takes, in characters.
+    public static let maxLabelLength = 64
+
+    /// `text` as a label the gateway takes: without surrounding whitespace, 1 to
+    /// ``maxLabelLength`` characters; nil otherwise.
+    public static func label(_ text: String) -> String? {
+        let label = String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        return (1...maxLabelLength).contains(label.count) ? label : nil
+    }
+}

@@ -46,4 +46,26 @@ struct OptionParsingDevicesTests {
             #expect(result.stderr == "error: --name NAME is required\nhint: e.g. --name box\n")
         }
     }
+
+    @Test("duration: the default when absent, the option's value by the duration rule, a bad value named")
+    func duration() throws {
+        let spec = CommandSpec(name: "t", abstract: "T", options: [.value("wait", "MS", help: "Wait.")], runner: { _, _ in .success })
+        func parsed(_ arguments: [String]) throws -> ParsedArguments { try ArgumentParser.parse(arguments, root: spec) }
+        #expect(try parsed([]).duration("wait", defaultMs: 300_000, allowZero: true) == .seconds(300))
+        #expect(try parsed(["--wait", "1m30s"]).duration("wait", defaultMs: 1, allowZero: false) == .seconds(90))
+        #expect(try parsed(["--wait", "0"]).duration("wait", defaultMs: 1, allowZero: true) == .zero)
+        #expect(throws: UsageError.self) { try parsed(["--wait", "0"]).duration("wait", defaultMs: 1, allowZero: false) }
+        #expect(throws: UsageError.self) { try parsed(["--wait", "11m"]).duration("wait", defaultMs: 1, allowZero: false) }
+        #expect(try parsed(["--wait", "11m"]).duration("wait", defaultMs: 1, allowZero: false, maximumMs: 3_600_000) == .seconds(660))
+    }
+
+    @Test("readBytes prompts a person at a terminal, then reads standard input; no prompt otherwise")
+    func readBytes() throws {
+        let (terminal, _, prompts) = context(stdin: Array("code".utf8), stdinIsTTY: true)
+        #expect(try terminal.readBytes(prompting: "Paste it:", limit: 3) == Array("cod".utf8))
+        #expect(prompts.value == "Paste it:\n")
+        let (piped, _, silent) = context(stdin: Array("code".utf8))
+        #expect(try piped.readBytes(prompting: "Paste it:", limit: 64) == Array("code".utf8))
+        #expect(silent.value == "")
+    }
 }

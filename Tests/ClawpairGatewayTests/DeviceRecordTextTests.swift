@@ -137,3 +137,49 @@ import Testing
         }
     }
 }
+
+/// Token and join-code results, labels.
+@Suite struct DeviceTokenTextTests {
+    static let device = String(repeating: "5", count: 64)
+
+    @Test("rotation and revocation summaries name the role and the short device id; a withheld token says where it went")
+    func tokens() throws {
+        let rotation = try TokenRotation(json: .object([("deviceId", .string(Self.device)), ("role", "operator"),
+                                                        ("scopes", .array(["operator.read"])), ("tokenDelivery", "withheld-cross-device")]))
+        #expect(rotation.summary(deviceId: Self.device, role: "operator")
+                == "Rotated the operator token of 555555555555… (scopes operator.read).")
+        #expect(rotation.withheldNote
+                == "The token was withheld (withheld-cross-device): the device receives it when it next connects.")
+        let revocation = try TokenRevocation(json: .object([("deviceId", .string(Self.device)), ("role", "node")]))
+        #expect(revocation.summary(deviceId: Self.device, role: "node") == "Revoked the node token of 555555555555….")
+    }
+
+    @Test("a loopback-only join code warns; one with a public origin does not")
+    func joinCode() {
+        #expect(JoinCode(url: "https://gw.example/j/abc", expiresAtMs: nil, loopbackOnly: false).loopbackWarning == nil)
+        let warning = JoinCode(url: "http://127.0.0.1:18789/j/abc", expiresAtMs: nil, loopbackOnly: true).loopbackWarning
+        #expect(warning?.hasPrefix("the gateway is only bound to loopback: ") == true)
+        #expect(warning?.contains("gateway.publicOrigin") == true)
+    }
+
+    @Test("labels: trimmed, 1 to 64 characters")
+    func labels() {
+        #expect(PairedDevice.label("  Anna's phone \n") == "Anna's phone")
+        #expect(PairedDevice.label(String(repeating: "x", count: 64))?.count == 64)
+        #expect(PairedDevice.label(String(repeating: "x", count: 65)) == nil)
+        #expect(PairedDevice.label(" \t ") == nil)
+    }
+
+    @Test("pairing summary: the gateway, URL, role and scopes; the tokens stored and where")
+    func pairingSummary() {
+        let token = StoredDeviceToken(token: "secret", role: "node", scopes: [], issuedAtMs: nil)
+        let gateway = PairedGateway(id: "gw-1", name: "studio", urls: ["wss://studio:18789"], tlsFingerprint: nil, deviceId: Self.device,
+                                    tokens: [token], pairedAtMs: 1)
+        let result = PairingResult(gateway: gateway, url: "wss://studio:18789", deviceId: Self.device, token: token, tokens: [token],
+                                   requestId: nil, becameActive: true)
+        #expect(result.summary(registryDirectory: "/home/u/.config/clawpair/gateways") == [
+            "Paired with studio (wss://studio:18789) as node.",
+            "Stored node token(s) in /home/u/.config/clawpair/gateways (gateway id gw-1).",
+        ])
+    }
+}

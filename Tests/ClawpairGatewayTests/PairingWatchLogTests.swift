@@ -65,6 +65,26 @@ import Testing
         #expect(connected.lines.isEmpty && connected.actions == [.approve(requestId: "r-2")])
     }
 
+    @Test("interactive: keys act on the newest request, each change of it is noted, a key with nothing pending says so")
+    func keys() throws {
+        var log = PairingWatchLog(rules: PairingAutoApproval(role: nil, networks: []), jsonLines: false, interactive: true)
+        let empty = log.pressed([UInt8(ascii: "a")])
+        #expect(empty.output.lines == [.note("no request pending")] && empty.output.actions.isEmpty && !empty.quit)
+        let request = try Self.request("r-1", role: "node", ip: "10.1.2.3")
+        let connected = log.handle(.connected(pending: [request], reconnect: false), now: Self.now)
+        #expect(connected.lines.last == .note("newest: r-1 (box); " + PairingWatchKeys.help))
+        let pressed = log.pressed([UInt8(ascii: "r"), UInt8(ascii: "q")])
+        #expect(pressed.output.actions == [.reject(requestId: "r-1")] && pressed.output.lines.isEmpty && pressed.quit)
+        let resolved = log.handle(.resolved(try PairingResolution(json: .object([("requestId", "r-1"), ("decision", "rejected")]))),
+                                  now: Self.now)
+        #expect(resolved.lines == [.output("resolved r-1: rejected"), .note("no request pending; " + PairingWatchKeys.help)])
+        #expect(log.handle(.other(name: "device.pair.changed", payload: nil), now: Self.now).lines.count == 1)
+
+        var quiet = PairingWatchLog(rules: Self.rules, jsonLines: false)
+        #expect(quiet.keys == nil && quiet.pressed([UInt8(ascii: "a")]).output == PairingWatchOutput())
+        #expect(!quiet.handle(.connected(pending: [request], reconnect: false), now: Self.now).lines.contains { $0.text.hasPrefix("newest") })
+    }
+
     @Test("without rules nothing is decided or noted")
     func noRules() throws {
         var log = PairingWatchLog(rules: PairingAutoApproval(role: nil, networks: []), jsonLines: false)

@@ -1,5 +1,4 @@
 import ClawpairCLIKit
-import ClawpairCore
 import ClawpairGateway
 
 /// `clawpair devices reject DEVICE`.

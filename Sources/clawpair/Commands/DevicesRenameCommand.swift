@@ -23,10 +23,10 @@ struct DevicesRenameCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         self.arguments = arguments
-        label = String(arguments.positionals[1].drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
-        guard !label.isEmpty, label.count <= 64 else {
+        guard let label = PairedDevice.label(arguments.positionals[1]) else {
             throw UsageError("the label must have 1 to 64 characters", hint: "the gateway refuses longer ones")
         }
+        self.label = label
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {

@@ -1,5 +1,4 @@
 import ClawpairCLIKit
-import ClawpairCore
 import ClawpairGateway
 
 /// `clawpair devices revoke --device ID --role R`.
@@ -29,8 +28,7 @@ struct DevicesRevokeCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
             let revocation = try session.revokeDeviceToken(deviceId: deviceId, role: role)
-            context.show(revocation.json, "Revoked the \(TerminalText.sanitize(role, maxScalars: 16)) token of "
-                         + "\(RecordText.shortId(deviceId)).")
+            context.show(revocation.json, revocation.summary(deviceId: deviceId, role: role))
             return .success
         }
     }

@@ -1,5 +1,4 @@
 import ClawpairCLIKit
-import ClawpairCore
 import ClawpairGateway
 
 /// `clawpair devices rotate --device ID --role R [--scope S]...`.

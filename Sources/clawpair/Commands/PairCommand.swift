@@ -1,8 +1,6 @@
 import ClawpairCLIKit
 import ClawpairCore
 import ClawpairGateway
-import ClawpairIdentity
-import ClawpairSetupCode
 
 /// `clawpair pair SETUP-CODE`: pair this machine with a gateway, as a node (default) or an
 /// operator, and keep the issued device token(s) in the registry.
