@@ -35,13 +35,12 @@ struct DevicesApproveCommand: ParsableCommand {
 
     let arguments: ParsedArguments
     let query: String?
-    let latest: Bool
     let yes: Bool
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         self.arguments = arguments
         query = arguments.positionals.first
-        latest = arguments.flag("latest")
+        let latest = arguments.flag("latest")
         yes = arguments.flag("yes")
         if latest && query != nil { throw UsageError("give a device or --latest, not both") }
         if yes && !latest { throw UsageError("--yes goes with --latest", hint: "with a device named no confirmation is needed") }

@@ -115,16 +115,14 @@ struct PairCommand: ParsableCommand {
                                      clock: SystemPairingClock(wallClockMs: context.nowMs))
         let result: PairingResult
         do {
-            result = try pairing.run(identity: { try GatewayCLI.identity(context) }) { report($0, context) }
+            result = try pairing.run(identity: { try GatewayCLI.identity(context) }) { progress in
+                for line in progress.notes(approveCommand: { PairingRequired(requestId: $0).approveCommand }) { context.note(line) }
+            }
         } catch {
             throw ErrorPresentation.unwrapped(error)
         }
         show(result, registry: registry, context: context)
         return .success
-    }
-
-    private func report(_ progress: PairingProgress, _ context: CommandContext) {
-        for line in progress.notes(approveCommand: { PairingRequired(requestId: $0).approveCommand }) { context.note(line) }
     }
 
     private func show(_ result: PairingResult, registry: GatewayRegistry, context: CommandContext) {
