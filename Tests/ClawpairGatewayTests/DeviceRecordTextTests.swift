@@ -78,6 +78,12 @@ import Testing
         let rejected = try DeviceRejection(json: .object([("requestId", "req-1")]))
         let rejection = DeviceRejectionOutcome(resolved: resolved, rejected: request, rejection: rejected, superseded: [])
         #expect(rejection.summary == "Rejected request req-1 from device aaaaaaaaaaaa….")
+        #expect(rejection.json == rejected.json && outcome.json == approval.json)
+        #expect(outcome.notes(query: "pixel") == ["pixel (name) is request req-1"])
+        let superseded = DeviceRejectionOutcome(resolved: resolved, rejected: try PendingRequest(json: Self.laptopRequest),
+                                                rejection: rejected, superseded: ["req-1"])
+        #expect(superseded.notes(query: "pixel") == ["pixel (name) is request req-1",
+                                                     "request req-1 was superseded by the device's retry; rejecting its current request req-2"])
 
         var clearing = DeviceClearing()
         clearing.removedDevices = [Self.phone]
