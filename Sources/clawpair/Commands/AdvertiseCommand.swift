@@ -59,10 +59,8 @@ struct AdvertiseCommand: ParsableCommand {
         runner: AdvertiseCommand.runner
     )
 
-    let load: () throws(ClawpairErrorBox) -> AdvertiseSettings
-    let gated: Bool
+    let source: GatewayAdvertiser.Source
     let overrides: BeaconOverrides
-    let environment: [String: String]
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         let fingerprint = try arguments.parsed("tls-fingerprint", TLSFingerprint.normalize) { _ in
@@ -71,24 +69,21 @@ struct AdvertiseCommand: ParsableCommand {
         let txt = try arguments.parsedValues("txt", isNot: "KEY=VALUE", TXTPair.init(entry:))
         overrides = BeaconOverrides(instanceName: arguments.value("name"), displayName: arguments.value("display-name"),
                                     fingerprint: fingerprint, txt: txt)
-        gated = arguments.flag("from-openclaw-config")
-        if gated {
-            for option in ["port", "tls", "mode", "ssh-port", "tailnet-dns"] where arguments.flag(option) || arguments.value(option) != nil {
+        if arguments.flag("from-openclaw-config") {
+            for option in ["port", "tls", "mode", "ssh-port", "tailnet-dns"] where arguments.given(option) {
                 throw UsageError("--\(option) cannot be combined with --from-openclaw-config", hint: "set it in the config file")
             }
             guard let path = arguments.positionals.first ?? OpenClawConfig.path(environment: context.environment) else {
                 throw UsageError("no config path: HOME is not set", hint: "give the path of openclaw.json")
             }
-            environment = context.environment
-            load = { () throws(ClawpairErrorBox) in try AdvertiseSettings.load(path: path, environment: context.environment) }
+            source = .config(path: path, environment: context.environment)
         } else {
             guard arguments.positionals.isEmpty else { throw UsageError("CONFIG is only read with --from-openclaw-config") }
             guard let port = try arguments.port("port") else { throw UsageError("--port is required", hint: "e.g. --port 18789") }
             let mode: BeaconMode = try arguments.choice("mode", noun: "mode", default: .minimal)
             let settings = AdvertiseSettings(port: port, tls: arguments.flag("tls") || fingerprint != nil, mode: mode,
                                              sshPort: try arguments.port("ssh-port"), tailnetDns: arguments.value("tailnet-dns"))
-            environment = [:]
-            load = { () throws(ClawpairErrorBox) in settings }
+            source = .settings(settings)
             // A TXT entry that cannot fit is a usage error, found before anything is registered.
             do {
                 _ = try ServicePlan.beacon(settings, health: GatewayHealth(answering: true), overrides: overrides,
@@ -102,14 +97,8 @@ struct AdvertiseCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         let signals = TerminationSignals()
         let hangup = ReloadSignal()
-        let host = HostName.current(fallback: "openclaw")
-        let advertiser = try GatewayAdvertiser(
-            serviceType: BeaconIdentity.serviceType, load: load,
-            compose: { [overrides, environment] (settings, health) throws(ClawpairErrorBox) in
-                try ServicePlan.beacon(settings, health: health, overrides: overrides, osHostname: host, environment: environment)
-            },
-            healthCheck: gated ? ProbeHealthCheck() : nil, registrar: AvahiServiceRegistrar(),
-            events: { report($0, context) })
+        let advertiser = try GatewayAdvertiser.gateway(source, overrides: overrides, osHostname: HostName.current(fallback: "openclaw"),
+                                                       events: { report($0, context) })
         try advertiser.run(stop: { signals.pending() != nil }, reload: { hangup.pending() })
         return .success
     }
