@@ -101,6 +101,7 @@ struct ZoneCommand: ParsableCommand {
         }
         let ipv6 = try arguments.parsed("ipv6", isNot: "an IPv6 address",
                                         hint: "e.g. fd7a:115c:a1e0::8801:e04c (no brackets or zone)", IPv6Address.init)
+        let port = try arguments.port("port") ?? BeaconIdentity.defaultPort
         let fingerprint = try arguments.parsed("tls-fingerprint", TLSFingerprint.normalize) { _ in
             UsageError("--tls-fingerprint is not a SHA-256 fingerprint",
                        hint: "give 64 hex digits or 32 colon-separated pairs, optionally prefixed sha256:")
@@ -113,7 +114,7 @@ struct ZoneCommand: ParsableCommand {
         }
         options = .gateway(
             domain: domain, tailnetIPv4: ipv4.description, tailnetIPv6: ipv6?.description,
-            gatewayPort: try arguments.port("port") ?? BeaconIdentity.defaultPort, displayName: arguments.value("display-name"),
+            gatewayPort: port, displayName: arguments.value("display-name"),
             tls: arguments.flag("tls"), tlsFingerprint: fingerprint, instanceLabel: arguments.value("instance-label"),
             hostLabel: arguments.value("host-label"), tailnetDns: arguments.value("tailnet-dns"), mode: mode,
             sshPort: try arguments.port("ssh-port"), cliPath: arguments.value("cli-path"),
