@@ -64,7 +64,8 @@ struct AdvertiseCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         let fingerprint = try arguments.parsed("tls-fingerprint", TLSFingerprint.normalize) { _ in
-            UsageError("--tls-fingerprint is not a SHA-256 fingerprint", hint: "give 64 hex digits, optionally as colon-separated pairs")
+            UsageError("--tls-fingerprint is not a SHA-256 fingerprint",
+                       hint: "give 64 hex digits, optionally as colon-separated pairs")
         }
         let txt = try arguments.parsedValues("txt", isNot: "KEY=VALUE", TXTPair.init(entry:))
         overrides = BeaconOverrides(instanceName: arguments.value("name"), displayName: arguments.value("display-name"),
@@ -97,7 +98,8 @@ struct AdvertiseCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         let signals = TerminationSignals()
         let hangup = ReloadSignal()
-        let advertiser = try GatewayAdvertiser.gateway(source, overrides: overrides, osHostname: HostName.current(fallback: "openclaw"),
+        let advertiser = try GatewayAdvertiser.gateway(source, overrides: overrides,
+                                                       osHostname: HostName.current(fallback: "openclaw"),
                                                        events: { report($0, context) })
         try advertiser.run(stop: { signals.pending() != nil }, reload: { hangup.pending() })
         return .success

@@ -137,7 +137,8 @@ struct ProbeCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         let backend = try arguments.parsed("discover-backend", { GatewayBrowser.LocalBackend(rawValue: $0) }) { text in
-            UsageError("invalid --discover-backend: \(TerminalText.sanitize(text, maxScalars: 32))", hint: "use auto, avahi or native")
+            UsageError("invalid --discover-backend: \(TerminalText.sanitize(text, maxScalars: 32))",
+                       hint: "use auto, avahi or native")
         }
         if backend != nil && !arguments.flag("discover") { throw UsageError("--discover-backend needs --discover") }
         discover = arguments.flag("discover") ? backend ?? .auto : nil
@@ -177,8 +178,8 @@ struct ProbeCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         var list = ProbeCandidateList()
         for candidate in candidates {
-            guard let text = candidate != "-" ? candidate
-                    : try context.readText(prompting: "Paste the setup code, then press Ctrl-D:", limit: SetupCode.maxInputBytes) else {
+            guard let text = candidate != "-" ? candidate : try context.readText(
+                prompting: "Paste the setup code, then press Ctrl-D:", limit: SetupCode.maxInputBytes) else {
                 throw GeneralError("standard input is not UTF-8 text", hint: "pipe in the setup code itself")
             }
             let notices: [ProbeCandidateList.Notice]
