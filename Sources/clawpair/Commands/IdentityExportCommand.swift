@@ -74,8 +74,7 @@ struct IdentityExportCommand: ParsableCommand {
             export = publicOnly ? .publicKey(identity) : .identity(identity, form: IdentityFileForm(rawValue: format) ?? .openclaw)
         }
         if let output {
-            let wrote = try export.write(to: output, replacing: force)
-            if !context.globals.quiet { context.note(TerminalText.sanitize(wrote, maxScalars: 4096)) }
+            context.note(TerminalText.sanitize(try export.write(to: output, replacing: force), maxScalars: 4096))
         } else {
             if export.holdsSecrets && context.stdoutIsTTY {
                 context.warn("this output holds a secret; redirect it to a file (or use --output FILE) rather than a terminal")

@@ -46,14 +46,8 @@ enum IdentityCLI {
         return (found.loaded, found.path)
     }
 
-    /// A human name of a file form.
-    static func describe(_ form: IdentityFileForm) -> String { form.displayName }
-
     /// Lines in the two-column layout of `show`.
     static func row(_ label: String, _ value: String, width: Int = 13) -> String {
         TextColumns.label(label, width: width) + value
     }
 }
-
-/// Quoting for shell commands printed as advice (ClawpairCore's).
-typealias IdentityShellQuote = ShellQuote

@@ -1,0 +1,141 @@
+import ClawpairCore
+import ClawpairIdentity
+import Foundation
+import Testing
+
+/// The one-call flows of `identity new`, `identity import` and `identity show`:
+/// `CreatedIdentity.create`, `IdentityStore.importFiles` and `IdentitySummary.load`.
+@Suite struct IdentityFlowCodesTests {
+    /// A scratch directory, an environment whose store is `<dir>/store`, and that store.
+    static func scratch() throws -> (dir: String, environment: [String: String], store: IdentityStore) {
+        let dir = try KeyFileTests.temporaryDirectory()
+        let environment = ["HOME": dir, "CLAWPAIR_HOME": dir + "/store"]
+        return (dir, environment, try IdentityStore.locate(environment: environment))
+    }
+
+    @Test func createWritesTheStoreOrANamedFileAndReplacesOnlyWhenAsked() throws {
+        let (dir, environment, store) = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let created = try CreatedIdentity.create(at: nil, replacing: false, environment: environment, nowMs: 1_737_264_000_000)
+        #expect(created.path == store.identityPath && !created.replaced)
+        #expect(IdentityFile.status(path: store.identityPath)?.mode == 0o600)
+        let stored = try store.loadIdentity()
+        #expect(stored.form == .openclaw && stored.identity.deviceId == created.identity.deviceId)
+        #expect(created.json == .object([
+            ("path", .string(store.identityPath)), ("deviceId", .string(created.identity.deviceId)),
+            ("publicKey", .string(created.identity.publicKey.base64URL)), ("publicKeyPem", .string(created.identity.publicKey.pem)),
+            ("createdAtMs", .int(1_737_264_000_000)), ("createdAt", .string("2025-01-19T05:20:00.000Z")), ("replaced", .bool(false)),
+        ]))
+        #expect(throws: IdentityError.alreadyExists(path: store.identityPath)) {
+            _ = try CreatedIdentity.create(at: nil, replacing: false, environment: environment, nowMs: 2)
+        }
+        #expect(try store.loadIdentity().identity.deviceId == created.identity.deviceId)
+        let again = try CreatedIdentity.create(at: nil, replacing: true, environment: environment, nowMs: 2)
+        #expect(again.replaced && again.identity.deviceId != created.identity.deviceId)
+
+        let named = dir + "/node-device.json"
+        let file = try CreatedIdentity.create(at: named, replacing: false, environment: environment, nowMs: 3)
+        #expect(file.path == named && !file.replaced)
+        #expect(try IdentityFile.load(path: named, defaultCreatedAtMs: 0).identity.deviceId == file.identity.deviceId)
+    }
+
+    @Test func createRefusesOpenClawsStateAsTheStore() throws {
+        let dir = try KeyFileTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let environment = ["HOME": dir, "CLAWPAIR_HOME": dir + "/.openclaw"]
+        #expect(throws: IdentityError.self) {
+            _ = try CreatedIdentity.create(at: nil, replacing: false, environment: environment, nowMs: 1)
+        }
+    }
+
+    @Test func importFilesStoresIdentityAndCacheAndReportsThem() throws {
+        let (dir, environment, store) = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let identity = try DeviceIdentity.generate(createdAtMs: 1)
+        let path = dir + "/device.json"
+        try IdentityFile.write(identity, form: .openclawSwift, to: path, replacing: false)
+        var cache = DeviceTokenCache(deviceId: identity.deviceId)
+        cache.store(.init(token: "tok", role: "operator", scopes: ["operator.read"], updatedAtMs: 3))
+
+        var files = IdentityImportSet()
+        files.add(try ImportedFile.load(path: path, defaultCreatedAtMs: 0), source: path)
+        files.add(.tokenCache(cache), source: "-")
+        #expect(files.isOneDevice)
+        var warnings: [String] = []
+        let report = try store.importFiles(files, replacing: false, environment: environment) { warnings.append($0) }
+        #expect(warnings.isEmpty)
+        #expect(try store.loadIdentity().identity.deviceId == identity.deviceId)
+        #expect(store.tokenEntries(for: identity.deviceId).entries.map(\.role) == ["operator"])
+        #expect(report.lines == [
+            "Imported identity \(identity.deviceId) from \(path) (OpenClaw Swift form) into \(store.identityPath)",
+            "Imported device tokens for operator from - into \(store.tokenCachePath)",
+        ])
+        #expect(report.json == .object([
+            ("identity", .object([
+                ("path", .string(store.identityPath)), ("source", .string(path)), ("form", .string("openclaw-swift")),
+                ("deviceId", .string(identity.deviceId)), ("publicKey", .string(identity.publicKey.base64URL)),
+                ("deviceIdCorrected", .bool(false)),
+            ])),
+            ("tokenCache", .object([("path", .string(store.tokenCachePath)), ("source", .string("-")),
+                                    ("roles", .array([.string("operator")]))])),
+        ]))
+
+        // The same key again: unchanged; a cache alone is checked against the stored identity.
+        var again = IdentityImportSet()
+        again.add(try ImportedFile.load(path: path, defaultCreatedAtMs: 0), source: path)
+        let unchanged = try store.importFiles(again, replacing: false, environment: environment)
+        #expect(unchanged.lines == ["\(store.identityPath) already holds this identity (\(identity.deviceId))"])
+        #expect(unchanged.tokenCache == nil)
+        var foreign = IdentityImportSet()
+        foreign.add(.tokenCache(DeviceTokenCache(deviceId: String(repeating: "0", count: 64))), source: "c.json")
+        #expect(throws: IdentityError.self) { try store.importFiles(foreign, replacing: true, environment: environment) }
+        var empty = IdentityImportSet()
+        empty.add(.tokenCache(DeviceTokenCache(deviceId: identity.deviceId)), source: "c.json")
+        #expect(try store.importFiles(empty, replacing: true, environment: environment).lines
+                == ["Imported device tokens for no roles from c.json into \(store.tokenCachePath)"])
+
+        // Two identities are not one device's.
+        var two = IdentityImportSet()
+        two.add(try ImportedFile.load(path: path, defaultCreatedAtMs: 0), source: path)
+        two.add(try ImportedFile.load(path: path, defaultCreatedAtMs: 0), source: path)
+        #expect(!two.isOneDevice)
+    }
+
+    @Test func importFilesWarnsOfACorrectedDeviceId() throws {
+        let (dir, environment, store) = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let identity = try DeviceIdentity.generate(createdAtMs: 1)
+        let path = dir + "/device.json"
+        try IdentityFile.write(identity, form: .openclaw, to: path, replacing: false)
+        let wrong = String(repeating: "f", count: 64)
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: identity.deviceId, with: wrong)
+        try KeyFileTests.write(text, to: path)
+        var files = IdentityImportSet()
+        files.add(try ImportedFile.load(path: path, defaultCreatedAtMs: 0), source: path)
+        var warnings: [String] = []
+        let report = try store.importFiles(files, replacing: false, environment: environment) { warnings.append($0) }
+        #expect(warnings == ["\(path) said deviceId \(wrong); the key's deviceId is \(identity.deviceId), which was stored"])
+        #expect(report.identity?.deviceIdCorrected == true)
+        #expect(try store.loadIdentity().identity.deviceId == identity.deviceId)
+    }
+
+    @Test func summaryLoadsTheStoresIdentityWithItsTokensOrANamedFile() throws {
+        let (dir, environment, store) = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let identity = try CreatedIdentity.create(at: nil, replacing: false, environment: environment, nowMs: 1).identity
+        var cache = DeviceTokenCache(deviceId: identity.deviceId)
+        cache.store(.init(token: "tok", role: "node", scopes: [], updatedAtMs: 3))
+        try store.importTokenCache(cache, source: "c.json", replacing: false)
+        let (summary, warnings) = try IdentitySummary.load(path: nil, environment: environment)
+        #expect(summary.path == store.identityPath && summary.tokens.map(\.role) == ["node"] && warnings.isEmpty)
+
+        try KeyFileTests.write("{", to: store.tokenCachePath)
+        let (damaged, problems) = try IdentitySummary.load(path: nil, environment: environment)
+        #expect(damaged.tokens.isEmpty && problems.count == 1 && problems[0].hasPrefix("token cache: "))
+
+        let named = dir + "/other.json"
+        try IdentityFile.write(try DeviceIdentity.generate(createdAtMs: 2), form: .openclaw, to: named, replacing: false)
+        let (other, none) = try IdentitySummary.load(path: named, environment: environment)
+        #expect(other.path == named && other.tokens.isEmpty && none.isEmpty)
+    }
+}
