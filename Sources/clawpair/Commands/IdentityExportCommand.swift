@@ -68,9 +68,9 @@ struct IdentityExportCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         let export: IdentityExport
         if format == "device-auth" {
-            export = .tokenCache(try DeviceTokenCache.load(path: IdentityCLI.store(context).tokenCachePath))
+            export = .tokenCache(try DeviceTokenCache.load(path: IdentityStore.locate(environment: context.environment).tokenCachePath))
         } else {
-            let identity = try IdentityCLI.load(arguments, context).0.identity
+            let identity = try IdentityCLI.identity(arguments, context)
             export = publicOnly ? .publicKey(identity) : .identity(identity, form: IdentityFileForm(rawValue: format) ?? .openclaw)
         }
         if let output {

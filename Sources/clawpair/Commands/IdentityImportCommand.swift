@@ -68,8 +68,8 @@ struct IdentityImportCommand: ParsableCommand {
         guard imports.isOneDevice else {
             throw UsageError("give at most one identity file and one token cache", hint: "import them one device at a time")
         }
-        let report = try IdentityCLI.store(context).importFiles(imports, replacing: force, environment: context.environment,
-                                                                warn: context.warn)
+        let store = try IdentityStore.locate(environment: context.environment)
+        let report = try store.importFiles(imports, replacing: force, environment: context.environment, warn: context.warn)
         if context.globals.json {
             context.printJSON(report.json)
         } else if !context.globals.quiet {

@@ -108,12 +108,12 @@ struct IdentitySignConnectCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         let token = try Self.token.read(arguments, context) ?? ""
-        let (loaded, _) = try IdentityCLI.load(arguments, context)
+        let identity = try IdentityCLI.identity(arguments, context)
         var payload = defaults
-        (payload.deviceId, payload.token) = (loaded.identity.deviceId, token)
-        if batch { return try runBatch(loaded.identity, base: payload, context) }
+        (payload.deviceId, payload.token) = (identity.deviceId, token)
+        if batch { return try runBatch(identity, base: payload, context) }
 
-        let signed = try loaded.identity.signConnect(payload, selfCheck: true)
+        let signed = try identity.signConnect(payload, selfCheck: true)
         context.output(json: signed.json(includePayload: printPayload),
                        text: (printPayload ? payload.text + "\n" : "") + signed.signature.base64URL + "\n")
         return .success

@@ -54,7 +54,7 @@ struct IdentityVerifyCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         let key = try arguments.value("public-key").map { try DevicePublicKey.parse(textOrFile: $0, what: "--public-key") }
-            ?? IdentityCLI.load(arguments, context).0.identity.publicKey
+            ?? IdentityCLI.identity(arguments, context).publicKey
         let check = key.check(signatureText: signatureText, payload: try readPayload(context))
         if context.globals.json { context.printJSON(check.json) }
         guard check.valid else {
