@@ -138,4 +138,25 @@ import Testing
         let (other, none) = try IdentitySummary.load(path: named, environment: environment)
         #expect(other.path == named && other.tokens.isEmpty && none.isEmpty)
     }
+
+    @Test func exportFormatsByNameAndTheExportEachMakes() throws {
+        #expect(IdentityExport.Format.allCases.map(\.rawValue) == ["openclaw", "openclaw-swift", "pem", "device-auth"])
+        #expect(IdentityExport.Format.allCases.map(\.identityForm) == [.openclaw, .openclawSwift, .pem, nil])
+        let identity = try DeviceIdentity.generate(createdAtMs: 1)
+        let cache = DeviceTokenCache(deviceId: identity.deviceId)
+        struct Unread: Error {}
+        for format in [IdentityExport.Format.openclaw, .openclawSwift, .pem] {
+            let export = try IdentityExport.make(format, publicOnly: false, identity: { identity }, tokenCache: { throw Unread() })
+            guard case .identity(let exported, let form) = export else { Issue.record("\(format): \(export)"); continue }
+            #expect(exported === identity && form == format.identityForm)
+        }
+        let pub = try IdentityExport.make(.pem, publicOnly: true, identity: { identity }, tokenCache: { throw Unread() })
+        #expect(!pub.holdsSecrets)
+        let tokens = try IdentityExport.make(.deviceAuth, publicOnly: false, identity: { throw Unread() }, tokenCache: { cache })
+        guard case .tokenCache(let exported) = tokens else { Issue.record("\(tokens)"); return }
+        #expect(exported == cache)
+        #expect(throws: Unread.self) {
+            _ = try IdentityExport.make(.deviceAuth, publicOnly: false, identity: { identity }, tokenCache: { throw Unread() })
+        }
+    }
 }
