@@ -80,16 +80,14 @@ struct SetupCodeEncodeCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         let token = try Self.token.require(arguments, context)
-        do throws(SetupCodeExpiry.Problem) {
-            try SetupCodeExpiry.checkInFuture(expiresAtMs, nowMs: context.nowMs)
-        } catch {
-            throw Self.present(error)
-        }
         let code: String, payload: SetupCodePayload
-        do throws(SetupCodeError) {
+        do {
+            try SetupCodeExpiry.checkInFuture(expiresAtMs, nowMs: context.nowMs)
             (code, payload) = try SetupCode.make(urls: urls, bootstrapToken: token, expiresAtMs: expiresAtMs,
                                                  tlsFingerprint: tlsFingerprint, defaultScheme: .wss)
-        } catch {
+        } catch let problem as SetupCodeExpiry.Problem {
+            throw Self.present(problem)
+        } catch let error as SetupCodeError {
             throw Self.present(error)
         }
         context.output(json: SetupCode.mintedJSON(code: code, payload: payload),
