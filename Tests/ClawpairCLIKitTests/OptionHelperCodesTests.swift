@@ -70,4 +70,13 @@ struct CommandContextOutputTests {
         #expect(jsonOut.value == JSONValue.object([("ok", .bool(true)), ("n", .int(1))]).pretty(terminalSafe: true) + "\n")
         #expect(json.jsonOutput.printedDocument)
     }
+
+    @Test("a secret on the command line: the warning names what it was and the command that reads it from stdin")
+    func onCommandLine() {
+        let (context, out, err) = context()
+        context.warnOnCommandLine("this setup code", instead: "tool decode -")
+        #expect(out.value == "")
+        #expect(err.value == "warning: this setup code was given on the command line, where other users can see it "
+                + "(ps, shell history); pipe it in instead: tool decode -\n")
+    }
 }

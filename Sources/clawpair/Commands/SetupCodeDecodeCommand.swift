@@ -102,7 +102,7 @@ struct SetupCodeDecodeCommand: ParsableCommand {
             throw SetupCodeJSON.presented(error)
         }
         if let joinURL {
-            warnIfOnCommandLine("join URL", context)
+            if input != nil { context.warnOnCommandLine("this join URL", instead: "clawpair setup-code decode -") }
             let rows = joinURL.textRows(showSecrets: showSecrets, secretNote: Self.secretNote, paint: context.style.paint)
             context.output(json: joinURL.json(showSecrets: showSecrets), text: lines(rows + [
                 ("Redeem", "clawpair pair <join URL>"), ("Note", "decode does not fetch the link: fetching it would use it up"),
@@ -120,7 +120,9 @@ struct SetupCodeDecodeCommand: ParsableCommand {
             throw SetupCodeJSON.presented(error, hint: "\(path) is a file; to decode what it holds, run: "
                                                    + "clawpair setup-code decode - < \(path)")
         }
-        if decoded.hasCredential { warnIfOnCommandLine("setup code", context) }
+        if input != nil, decoded.hasCredential {
+            context.warnOnCommandLine("this setup code", instead: "clawpair setup-code decode -")
+        }
         var failure: (any ClawpairError)?
         if decoded.isExpired(nowMs: context.nowMs), let expiresAtMs = decoded.expiresAtMs {
             failure = SetupCodeError.expired(expiresAtMs: expiresAtMs, nowMs: context.nowMs)
@@ -140,11 +142,5 @@ struct SetupCodeDecodeCommand: ParsableCommand {
     /// `rows` in the two-column layout, labels in bold.
     private func lines(_ rows: [(label: String, value: String)], _ context: CommandContext) -> String {
         TextColumns.lines(rows, width: 17, styleLabel: context.style.bold)
-    }
-
-    private func warnIfOnCommandLine(_ what: String, _ context: CommandContext) {
-        guard input != nil else { return }
-        context.warn("this \(what) was given on the command line, where other users can see it (ps, shell "
-                     + "history); pipe it in instead: clawpair setup-code decode -")
     }
 }
