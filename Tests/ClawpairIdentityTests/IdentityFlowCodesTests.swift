@@ -13,6 +13,13 @@ import Testing
         return (dir, environment, try IdentityStore.locate(environment: environment))
     }
 
+    /// A new identity written to `<dir>/device.json` in `form`, and that path.
+    static func identityFile(in dir: String, form: IdentityFileForm) throws -> (DeviceIdentity, String) {
+        let identity = try DeviceIdentity.generate(createdAtMs: 1)
+        try IdentityFile.write(identity, form: form, to: dir + "/device.json", replacing: false)
+        return (identity, dir + "/device.json")
+    }
+
     @Test func createWritesTheStoreOrANamedFileAndReplacesOnlyWhenAsked() throws {
         let (dir, environment, store) = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -51,9 +58,7 @@ import Testing
     @Test func importFilesStoresIdentityAndCacheAndReportsThem() throws {
         let (dir, environment, store) = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let identity = try DeviceIdentity.generate(createdAtMs: 1)
-        let path = dir + "/device.json"
-        try IdentityFile.write(identity, form: .openclawSwift, to: path, replacing: false)
+        let (identity, path) = try Self.identityFile(in: dir, form: .openclawSwift)
         var cache = DeviceTokenCache(deviceId: identity.deviceId)
         cache.store(.init(token: "tok", role: "operator", scopes: ["operator.read"], updatedAtMs: 3))
 
@@ -104,9 +109,7 @@ import Testing
     @Test func importFilesWarnsOfACorrectedDeviceId() throws {
         let (dir, environment, store) = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let identity = try DeviceIdentity.generate(createdAtMs: 1)
-        let path = dir + "/device.json"
-        try IdentityFile.write(identity, form: .openclaw, to: path, replacing: false)
+        let (identity, path) = try Self.identityFile(in: dir, form: .openclaw)
         let wrong = String(repeating: "f", count: 64)
         let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: identity.deviceId, with: wrong)
         try KeyFileTests.write(text, to: path)
