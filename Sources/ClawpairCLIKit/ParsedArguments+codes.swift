@@ -3,17 +3,15 @@ import ClawpairCore
 extension ParsedArguments {
     /// The value of `--option` as a time in ms since the epoch (a non-negative integer) when
     /// given; otherwise a usage error `--option 'TEXT' is not a time in ms since the epoch` (the
-    /// text sanitized and cut to 40 characters). Nil when not given.
+    /// text sanitized and cut to 40 characters; see ``parsed(_:isNot:hint:maxScalars:_:)``). Nil
+    /// when not given.
     public func epochMs(_ option: String) throws(UsageError) -> Int64? {
-        guard let text = value(option) else { return nil }
-        guard let ms = Int64(text), ms >= 0 else {
-            throw UsageError("--\(option) '\(TerminalText.sanitize(text, maxScalars: 40))' is not a time in ms since the epoch")
-        }
-        return ms
+        try parsed(option, isNot: "a time in ms since the epoch", maxScalars: 40) { Int64($0).flatMap { $0 >= 0 ? $0 : nil } }
     }
 
-    /// A usage error `give --first or --second, not both` when both options have a value.
-    public func exclusive(_ first: String, _ second: String) throws(UsageError) {
+    /// A usage error `give --first or --second, not both` when both options have a value (the
+    /// wording of commands that need one of the two; ``exclusive(_:_:)`` says they do not go together).
+    public func notBoth(_ first: String, _ second: String) throws(UsageError) {
         if value(first) != nil && value(second) != nil { throw UsageError("give --\(first) or --\(second), not both") }
     }
 }

@@ -2,8 +2,8 @@ import ClawpairCLIKit
 import ClawpairCore
 import Testing
 
-/// `ParsedArguments.epochMs`, `exclusive` and `SecretInput.require`.
-@Suite("option helpers: epoch ms, exclusive options, a required secret")
+/// `ParsedArguments.epochMs`, `notBoth` and `SecretInput.require`.
+@Suite("option helpers: epoch ms, one of two options, a required secret")
 struct OptionHelperCodesTests {
     static let root = CommandSpec(name: "tool", abstract: "A tool", subcommands: [
         CommandSpec(name: "use", abstract: "Uses values", options: [
@@ -30,13 +30,13 @@ struct OptionHelperCodesTests {
         }
     }
 
-    @Test("exclusive: either option alone or neither passes, both is a usage error naming them")
-    func exclusive() throws {
+    @Test("not both: either option alone or neither passes, both is a usage error naming them")
+    func notBoth() throws {
         for arguments in [[], ["--payload", "p"], ["--payload-file", "f"]] {
-            try parse(arguments).exclusive("payload", "payload-file")
+            try parse(arguments).notBoth("payload", "payload-file")
         }
         #expect(throws: UsageError("give --payload or --payload-file, not both")) {
-            try parse(["--payload", "p", "--payload-file", "f"]).exclusive("payload", "payload-file")
+            try parse(["--payload", "p", "--payload-file", "f"]).notBoth("payload", "payload-file")
         }
     }
 

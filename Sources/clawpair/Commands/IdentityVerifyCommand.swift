@@ -43,11 +43,11 @@ struct IdentityVerifyCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         guard let signature = arguments.value("signature") else { throw UsageError("give the signature with --signature") }
-        try arguments.exclusive("payload", "payload-file")
+        try arguments.notBoth("payload", "payload-file")
         if arguments.value("payload") == nil && arguments.value("payload-file") == nil {
             throw UsageError("give the signed text with --payload, --payload - or --payload-file FILE")
         }
-        try arguments.exclusive("public-key", "identity")
+        try arguments.notBoth("public-key", "identity")
         signatureText = signature
         self.arguments = arguments
     }
