@@ -73,6 +73,10 @@ public struct QRRendering: Sendable, Equatable {
     public let width: Int
     /// Pixels (images) or terminal lines.
     public let height: Int
+    /// The symbol drawn.
+    public let code: QRCode
+    /// The scale and quiet zone it was drawn with.
+    public let layout: QRLayout
 }
 
 extension QRCode {
@@ -85,13 +89,15 @@ extension QRCode {
             let text = terminalText(style: style, layout: layout)
             return QRRendering(format: format, bytes: Array(text.utf8), text: text,
                                width: terminalColumns(style: style, layout: layout),
-                               height: terminalLines(style: style, layout: layout))
+                               height: terminalLines(style: style, layout: layout), code: self, layout: layout)
         }
         let side = layout.pixelsPerSide(self)
         if format == .svg {
             let text = svg(layout: layout)
-            return QRRendering(format: format, bytes: Array(text.utf8), text: text, width: side, height: side)
+            return QRRendering(format: format, bytes: Array(text.utf8), text: text, width: side, height: side,
+                               code: self, layout: layout)
         }
-        return QRRendering(format: format, bytes: try png(layout: layout), text: nil, width: side, height: side)
+        return QRRendering(format: format, bytes: try png(layout: layout), text: nil, width: side, height: side,
+                           code: self, layout: layout)
     }
 }
