@@ -62,10 +62,6 @@ public struct MintedSetupCode: Sendable, Equatable {
     /// ``downgradeWarning`` when it applies (painted ``TextRole/warning``), `Source:` and
     /// `Expires: in N min (ISO 8601 time)`, rounded to the nearest minute at `nowMs`.
     public func textLines(nowMs: Int64, paint: (TextRole, String) -> String = { $1 }) -> [String] {
-        func field(_ value: String?, max: Int = 40) -> String {
-            guard let value, !value.isEmpty else { return "-" }
-            return TerminalText.sanitize(value, maxScalars: max)
-        }
         var lines = ["Setup code: \(result.setupCode)",
                      "Gateway: \(TerminalText.sanitize(result.gatewayUrl ?? decoded.primary.url, maxScalars: 300))"]
         lines += (result.gatewayUrls ?? []).dropFirst().map { "Fallback: \(TerminalText.sanitize($0, maxScalars: 300))" }
@@ -74,6 +70,19 @@ public struct MintedSetupCode: Sendable, Equatable {
         let minutes = max(0, Monotonic.saturatingAdd(Monotonic.saturatingSubtract(expiresAtMs, nowMs), 30_000) / 60_000)
         return lines + ["Source: \(field(result.urlSource, max: 80))",
                         "Expires: in \(minutes) min (\(WallClock.iso8601(ms: expiresAtMs) ?? "?"))"]
+    }
+}
+
+extension OperatorSession {
+    /// Mints a setup code (``mintSetupCode(_:)``) with `bootstrapProfile` (nil: full access) and
+    /// checks it (``MintedSetupCode``). The code carries `publicURL`; without one, the URL this
+    /// session reached the gateway through when a phone can dial it (``SetupCodeRequest/reachedURL(_:)``),
+    /// unless `preferRemoteURL` asks for the gateway's configured remote URL.
+    public func mintSetupCode(bootstrapProfile: String?, publicURL: String?, preferRemoteURL: Bool,
+                              nowMs: Int64) throws(GatewayError) -> MintedSetupCode {
+        let url = publicURL ?? (preferRemoteURL ? nil : SetupCodeRequest.reachedURL(target.endpoint))
+        let request = SetupCodeRequest(bootstrapProfile: bootstrapProfile, publicURL: url, preferRemoteURL: preferRemoteURL)
+        return try MintedSetupCode(mintSetupCode(request), nowMs: nowMs)
     }
 }
 
@@ -93,4 +102,21 @@ extension SetupStatus {
         let uncertain = self == .deliveryUncertain(completion)
         return .object([("used", true), ("uncertain", .bool(uncertain)), ("completion", completion.json)])
     }
+
+    /// For people (sanitized, absent values `-`): `The code was used by Phone (0123456789ab…),
+    /// access node.`, or `…, access node; the gateway is not sure it received its credentials.`;
+    /// nil while ``outstanding``.
+    public var usedText: String? {
+        guard let completion else { return nil }
+        let id = completion.deviceId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? ""
+        let shortId = id.isEmpty ? "-" : id.count > 14 ? String(id.prefix(12)) + "…" : id
+        return "The code was used by \(field(completion.deviceName)) (\(shortId)), access \(field(completion.access))"
+            + (self == .completed(completion) ? "." : "; the gateway is not sure it received its credentials.")
+    }
+}
+
+/// A sanitized single-line field of a gateway record, `-` when absent or empty.
+private func field(_ value: String?, max: Int = 40) -> String {
+    guard let value, !value.isEmpty else { return "-" }
+    return TerminalText.sanitize(value, maxScalars: max)
 }

@@ -6,6 +6,8 @@ import ClawpairCore
 /// A failure (reading the file, decoding the image, running zbar) is kept in ``error`` instead
 /// of being thrown, so a batch of images goes on past a bad one and can report every image.
 public struct ImageScan: Sendable {
+    /// How messages name the image (a path, `standard input`).
+    public let name: String
     /// The decoded image (its format, size and the decoder's warnings); nil when it could not be read.
     public let loaded: LoadedImage?
     /// The codes found, in zbar's order; empty when there is none or the image failed.
@@ -13,19 +15,21 @@ public struct ImageScan: Sendable {
     /// Why the image could not be read, decoded or scanned; nil when it was searched.
     public let error: (any Error)?
 
-    /// Reads the image's bytes with `read` (a file, standard input), decodes them within
-    /// `limits` (``ImageLoader/load(_:limits:)``) and searches the image with `scanner`.
-    public init(reading read: () throws -> [UInt8], limits: ImageLimits = .default, scanner: QRScanner = QRScanner()) {
+    /// Reads the image named `name` with `read` (a file, standard input), decodes it within
+    /// `limits` (``ImageLoader/load(_:limits:)``) and searches it with `scanner`.
+    public init(named name: String, reading read: () throws -> [UInt8], limits: ImageLimits = .default,
+                scanner: QRScanner = QRScanner()) {
         do {
             let loaded = try ImageLoader.load(try read(), limits: limits)
-            self.init(loaded: loaded, codes: try scanner.scan(loaded.image), error: nil)
+            self.init(named: name, loaded: loaded, codes: try scanner.scan(loaded.image), error: nil)
         } catch {
-            self.init(loaded: nil, codes: [], error: error)
+            self.init(named: name, loaded: nil, codes: [], error: error)
         }
     }
 
     /// A result as given (for tests and for callers that decode or scan on their own).
-    public init(loaded: LoadedImage?, codes: [ScannedCode], error: (any Error)?) {
+    public init(named name: String, loaded: LoadedImage?, codes: [ScannedCode], error: (any Error)?) {
+        self.name = name
         self.loaded = loaded
         self.codes = codes
         self.error = error
@@ -35,6 +39,21 @@ public struct ImageScan: Sendable {
     public var summary: String? {
         loaded.map { "\($0.format.displayName), \($0.image.width)×\($0.image.height) pixels, "
             + "\(codes.count) QR code\(codes.count == 1 ? "" : "s")" }
+    }
+
+    /// What was found, for a diagnostic log: `NAME: SUMMARY`, then `NAME: decoder warning: W` for
+    /// each warning (sanitized); empty when the image could not be read.
+    public var detailLines: [String] {
+        guard let summary, let loaded else { return [] }
+        return ["\(name): \(summary)"] + loaded.warnings.map { "\(name): decoder warning: \(TerminalText.sanitize($0))" }
+    }
+
+    /// ``error`` with ``name`` in front (`pair.png: the PNG image is damaged: …`), unless it is
+    /// a file error of ``FileIO``, whose message names the file already.
+    public var namedError: (any Error)? {
+        guard let error else { return nil }
+        let inner = (error as? ClawpairErrorBox)?.error ?? error
+        return inner is SystemError || inner is FileIO.TooLarge ? error : ContextualError(name, error)
     }
 
     /// `clawpair qr scan --json`'s object for the image named `name` (as given: a path or `-`):

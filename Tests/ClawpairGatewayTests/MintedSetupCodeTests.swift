@@ -1,5 +1,6 @@
 import ClawpairCore
-import ClawpairGateway
+@testable import ClawpairGateway
+import ClawpairIdentity
 import ClawpairSetupCode
 import Testing
 
@@ -83,5 +84,44 @@ import Testing
         #expect(SetupStatus.completed(completion).json == .object([("used", true), ("uncertain", false), ("completion", completion.json)]))
         #expect(SetupStatus.deliveryUncertain(completion).json
                 == .object([("used", true), ("uncertain", true), ("completion", completion.json)]))
+    }
+
+    @Test("a setup status for people: who used the code, sanitized, - when absent; uncertain delivery said")
+    func usedText() throws {
+        let phone = try SetupCompletion(json: .object([("deviceId", .string(String(repeating: "ab", count: 32))),
+                                                       ("deviceName", "Phone\u{1B}"), ("access", "node")]))
+        #expect(SetupStatus.completed(phone).usedText
+                == "The code was used by \(TerminalText.sanitize("Phone\u{1B}")) (abababababab…), access node.")
+        let bare = try SetupCompletion(json: .object([("deviceId", "short-id")]))
+        #expect(SetupStatus.deliveryUncertain(bare).usedText
+                == "The code was used by - (short-id), access -; the gateway is not sure it received its credentials.")
+        #expect(SetupStatus.completed(try SetupCompletion(json: .object([]))).usedText == "The code was used by - (-), access -.")
+        #expect(SetupStatus.outstanding.usedText == nil)
+    }
+
+    @Test("mint on a session: the reached URL unless loopback, --public-url or the remote URL; the code checked")
+    func mintOnASession() throws {
+        let code = try Self.code()
+        let connection = DeviceApprovalTests.ScriptedConnection { method, _, _ throws(GatewayError) in
+            #expect(method == "device.pair.setupCode")
+            return .object([("setupCode", .string(code)), ("expiresAtMs", .int(Self.now + 5))])
+        }
+        let loopback = try DeviceApprovalTests.session(connection)
+        let minted = try loopback.mintSetupCode(bootstrapProfile: "node", publicURL: nil, preferRemoteURL: false, nowMs: Self.now)
+        #expect(minted.expiresAtMs == Self.now + 5 && minted.result.setupCode == code)
+        #expect(connection.sent[0].params == .object([("includeQr", false), ("bootstrapProfile", "node")]))
+        _ = try loopback.mintSetupCode(bootstrapProfile: nil, publicURL: "wss://gw.example.com", preferRemoteURL: false,
+                                       nowMs: Self.now)
+        #expect(connection.sent[1].params == .object([("includeQr", false), ("publicUrl", "wss://gw.example.com")]))
+
+        let endpoint = try GatewayEndpoint(parsing: "wss://gw.tail1234.ts.net")
+        let plan = OperatorPlan(target: OperatorTarget(endpoint: endpoint, record: nil, source: .commandLineURL),
+                                credential: OperatorCredential(auth: ConnectAuth(), source: .none))
+        let remote = OperatorSession(connection: connection, hello: HelloOK(["type": "hello-ok", "protocol": 4])!, plan: plan,
+                                     timeout: .seconds(1))
+        _ = try remote.mintSetupCode(bootstrapProfile: nil, publicURL: nil, preferRemoteURL: false, nowMs: Self.now)
+        #expect(connection.sent[2].params == .object([("includeQr", false), ("publicUrl", "wss://gw.tail1234.ts.net:443")]))
+        _ = try remote.mintSetupCode(bootstrapProfile: nil, publicURL: nil, preferRemoteURL: true, nowMs: Self.now)
+        #expect(connection.sent[3].params == .object([("includeQr", false), ("preferRemoteUrl", true)]))
     }
 }

@@ -72,11 +72,8 @@ struct QRMintCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            let publicURL = arguments.value("public-url")
-                ?? (arguments.flag("remote") ? nil : SetupCodeRequest.reachedURL(session.target.endpoint))
-            let minted = try MintedSetupCode(session.mintSetupCode(SetupCodeRequest(bootstrapProfile: profile, publicURL: publicURL,
-                                                                                    preferRemoteURL: arguments.flag("remote"))),
-                                             nowMs: context.nowMs)
+            let minted = try session.mintSetupCode(bootstrapProfile: profile, publicURL: arguments.value("public-url"),
+                                                   preferRemoteURL: arguments.flag("remote"), nowMs: context.nowMs)
             if arguments.flag("setup-code-only") {
                 context.print(minted.result.setupCode)
                 if minted.result.accessDowngraded { context.warn(MintedSetupCode.downgradeWarning) }
@@ -95,17 +92,14 @@ struct QRMintCommand: ParsableCommand {
             context.note("Waiting for a device to use the code (until it expires in \(DurationText.describe(milliseconds: remaining)))…")
             let signals = TerminationSignals()
             let status = try session.waitForSetupUse(setupId: setupId, within: .milliseconds(remaining), stopped: { signals.pending() != nil })
-            guard let completion = status.completion else {
+            guard let used = status.usedText else {
                 throw GeneralError("no device used the code before it expired (or the wait was stopped)",
                                    hint: "mint another: clawpair qr", status: .notFound)
             }
             if context.globals.json {
                 context.printJSON(minted.json(setupStatus: status))
             } else {
-                context.note("The code was used by \(RecordText.field(completion.deviceName)) (\(RecordText.shortId(completion.deviceId))), "
-                             + "access \(RecordText.field(completion.access))"
-                             + (status == .completed(completion) ? "." : "; the gateway is not sure it received its credentials.")
-                             + " 'clawpair devices list' shows it.")
+                context.note(used + " 'clawpair devices list' shows it.")
             }
             return .success
         }

@@ -80,14 +80,10 @@ struct QRScanCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         let scanner = QRScanner()
-        let scans = images.map { name in
-            let scan = ImageScan(reading: { try context.readFile(name, limit: ImageLimits.defaultMaxFileBytes) }, scanner: scanner)
-            if context.globals.verbosity > 0, let summary = scan.summary {
-                context.note("\(displayName(name)): \(summary)")
-                for warning in scan.loaded?.warnings ?? [] {
-                    context.note("\(displayName(name)): decoder warning: \(TerminalText.sanitize(warning))")
-                }
-            }
+        let scans = images.map { image in
+            let read = { try context.readFile(image, limit: ImageLimits.defaultMaxFileBytes) }
+            let scan = ImageScan(named: displayName(image), reading: read, scanner: scanner)
+            for line in context.globals.verbosity > 0 ? scan.detailLines : [] { context.note(line) }
             return scan
         }
         let found = scans.reduce(0) { $0 + $1.codes.count }
@@ -101,9 +97,7 @@ struct QRScanCommand: ParsableCommand {
         } else {
             printHuman(scans, context: context)
         }
-        for (name, scan) in zip(images, scans) {
-            if let error = scan.error { context.report(ErrorPresentation.present(named(name, error))) }
-        }
+        for error in scans.compactMap(\.namedError) { context.report(ErrorPresentation.present(error)) }
         if failed { return .failure }
         if found == 0 {
             let damage = scans.lazy.compactMap { $0.loaded?.warnings.first }.first
@@ -142,13 +136,6 @@ struct QRScanCommand: ParsableCommand {
             SetupCodeJSON.decoded(setup, nowMs: context.nowMs, showSecrets: false, failure: setup.expiryFailure(nowMs: context.nowMs))
         }
         return .object(code.jsonMembers + [("setupCode", setup ?? .null)])
-    }
-
-    /// `error` with the image's name in front, unless its message already names the file.
-    private func named(_ name: String, _ error: any Error) -> any Error {
-        let inner = (error as? ClawpairErrorBox)?.error ?? error
-        if inner is SystemError || inner is FileIO.TooLarge { return error }
-        return ContextualError(displayName(name), error)
     }
 
     private func displayName(_ name: String) -> String {
