@@ -1,3 +1,5 @@
+import ClawpairCore
+
 /// The ways a `QRCode` can be drawn: the four terminal styles, then the two image formats.
 ///
 /// Choose one from an output path with `forOutput(_:otherwise:)`, then draw with
@@ -58,6 +60,15 @@ public enum QRFormat: String, Sendable, CaseIterable {
         case "tif", "tiff": return "TIFF"
         default: return nil
         }
+    }
+
+    /// Why drawing this format into the file `path` would mislead, or nil: its name promises
+    /// another image format (``imageFormatNamed(by:)``), e.g. `pair.jpg names a JPEG image, but
+    /// this would write utf8 text into it` (the path sanitized).
+    public func misnamedOutput(_ path: String) -> String? {
+        guard let named = Self.imageFormatNamed(by: path), named != rawValue.uppercased() else { return nil }
+        let drawn = isImage ? rawValue.uppercased() : "\(rawValue) text"
+        return "\(TerminalText.sanitize(path)) names a \(named) image, but this would write \(drawn) into it"
     }
 }
 

@@ -64,3 +64,19 @@ struct OptionParsingQRTests {
         #expect(throws: (any Error).self) { _ = try c.readFile("/tmp", limit: 64) }
     }
 }
+
+/// Bytes from standard input with a prompt for a person at a terminal, trailing newlines removed.
+@Suite("CommandContext.readBytes")
+struct ReadBytesTests {
+    @Test("trailing LF and CR removed (others kept); the prompt only on a terminal")
+    func readBytes() throws {
+        let (piped, _, quietErr) = context(stdin: Array("raw\u{0}text\r\n\n".utf8))
+        #expect(try piped.readBytes(prompting: "Type it:", limit: 64) == Array("raw\u{0}text".utf8))
+        #expect(quietErr.value == "")
+        let (terminal, _, err) = context(stdin: [0xFF, 0x0A, 0x20, 0x0A], stdinIsTTY: true)
+        #expect(try terminal.readBytes(prompting: "Type it:", limit: 64) == [0xFF, 0x0A, 0x20])
+        #expect(err.value == "Type it:\n")
+        let (limited, _, _) = context(stdin: Array("abcdef".utf8))
+        #expect(try limited.readBytes(prompting: "", limit: 3) == Array("abc".utf8))
+    }
+}

@@ -106,21 +106,19 @@ struct QRMintCommand: ParsableCommand {
     }
 
     private func printHuman(_ minted: MintedSetupCode, context: CommandContext) throws {
-        if !arguments.flag("no-ascii") || output != nil {
-            let code = try QRCode(encoding: minted.result.setupCode, errorCorrection: .medium)
+        if output != nil || !arguments.flag("no-ascii") {
+            // The format's own layout: upstream's for images, the terminal's for text (also in a file).
+            let drawn = try QRCode(encoding: minted.result.setupCode, errorCorrection: .medium).rendering(format)
             if let output {
-                try AtomicFile.write(try code.rendering(format).bytes, to: output, mode: 0o600, replacing: arguments.flag("force"))
+                try AtomicFile.write(drawn.bytes, to: output, mode: 0o600, replacing: arguments.flag("force"))
+            } else if let columns = TerminalWindow.narrower(than: drawn.width, stdoutIsTTY: context.stdoutIsTTY) {
+                // Wrapped lines would not scan; the code was minted, so the setup code below still pairs.
+                context.warn("the QR code is \(drawn.width) columns wide but the terminal has \(columns), so it is not drawn (it "
+                             + "would not scan): enter the setup code below, widen the window, or write an image with -o pair.png")
             } else {
-                let drawn = try code.rendering(format, layout: .terminal)
-                if let columns = TerminalWindow.narrower(than: drawn.width, stdoutIsTTY: context.stdoutIsTTY) {
-                    // Wrapped lines would not scan; the code was minted, so the setup code below still pairs.
-                    context.warn("the QR code is \(drawn.width) columns wide but the terminal has \(columns), so it is not drawn "
-                                 + "(it would not scan): enter the setup code below, widen the window, or write an image with -o pair.png")
-                } else {
-                    context.print(context.style.bold("Pairing QR"))
-                    context.print("Scan this with the OpenClaw mobile app (Onboarding -> Scan QR).")
-                    context.stdout.write(drawn.text ?? "")
-                }
+                context.print(context.style.bold("Pairing QR"))
+                context.print("Scan this with the OpenClaw mobile app (Onboarding -> Scan QR).")
+                context.stdout.write(drawn.text ?? "")
             }
         }
         for line in minted.textLines(nowMs: context.nowMs, paint: context.style.paint) { context.print(line) }

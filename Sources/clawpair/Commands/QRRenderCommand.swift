@@ -129,10 +129,9 @@ struct QRRenderCommand: ParsableCommand {
         output = arguments.value("output").flatMap { $0 == "-" ? nil : $0 }
         force = arguments.flag("force")
         format = try QRCommand.format(arguments) ?? QRFormat.forOutput(output, otherwise: .utf8)
-        if let output, let named = QRFormat.imageFormatNamed(by: output), named != format.rawValue.uppercased() {
-            let drawn = format.isImage ? format.rawValue.uppercased() : "\(format.rawValue) text"
-            throw UsageError("\(TerminalText.sanitize(output)) names a \(named) image, but this would write \(drawn) into it",
-                             hint: "qr render writes PNG or SVG images: use -o pair.png or -o pair.svg (or name the file .txt for text)")
+        if let output, let problem = format.misnamedOutput(output) {
+            throw UsageError(problem, hint: "qr render writes PNG or SVG images: use -o pair.png or -o pair.svg "
+                                 + "(or name the file .txt for text)")
         }
         errorCorrection = try arguments.choice("ec", noun: "error correction level", normalizing: { $0.uppercased() }) ?? .medium
         let margin = try arguments.wholeNumber("margin", in: QRLayout.marginRange, default: format.defaultLayout.margin)
@@ -147,9 +146,7 @@ struct QRRenderCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         let payload = try raw ? rawBytes(context) : setupCodeBytes(context)
         let drawn = try QRCode(encoding: payload, errorCorrection: errorCorrection).rendering(format, layout: layout)
-        if let output {
-            try AtomicFile.write(drawn.bytes, to: output, mode: 0o600, replacing: force)
-        }
+        if let output { try AtomicFile.write(drawn.bytes, to: output, mode: 0o600, replacing: force) }
         if context.globals.json {
             let input: JSONValue = .string(raw ? "raw" : "setup-code")
             context.printJSON(.object([("input", input)] + drawn.jsonMembers(output: output) + [("error", .null)]))
@@ -160,9 +157,7 @@ struct QRRenderCommand: ParsableCommand {
             if !raw {
                 context.note("It holds a setup code, a secret: the file is private (0600); delete it once the device has paired.")
             }
-            if format == .png {
-                context.note("Check it with: clawpair qr scan \(ShellQuote.quote(TerminalText.sanitize(output)))")
-            }
+            if format == .png { context.note("Check it with: clawpair qr scan \(ShellQuote.quote(TerminalText.sanitize(output)))") }
             return .success
         }
         if !format.isImage, let columns = TerminalWindow.narrower(than: drawn.width, stdoutIsTTY: context.stdoutIsTTY) {
@@ -185,11 +180,8 @@ struct QRRenderCommand: ParsableCommand {
 
     /// The `--raw` text's bytes: as given, or standard input without its trailing newlines.
     private func rawBytes(_ context: CommandContext) throws -> [UInt8] {
-        if let given { return Array(given.utf8) }
-        if context.stdinIsTTY { context.note("Type or paste the text, then press Ctrl-D:") }
-        var bytes = try context.readStandardInput(Self.maxInputBytes)
-        while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
-        return bytes
+        try given.map { Array($0.utf8) }
+            ?? context.readBytes(prompting: "Type or paste the text, then press Ctrl-D:", limit: Self.maxInputBytes)
     }
 
     /// The canonical bare code of the setup input (given, or read from standard input), which must not have expired.
@@ -210,9 +202,7 @@ struct QRRenderCommand: ParsableCommand {
                          + "history); pipe it in instead: clawpair qr render -")
         }
         try setup.checkNotExpired(nowMs: context.nowMs)
-        if setup.form != .code {
-            context.verboseNote("Drawing the canonical bare code (the input was \(setup.form.rawValue)).")
-        }
+        if setup.form != .code { context.verboseNote("Drawing the canonical bare code (the input was \(setup.form.rawValue)).") }
         return Array(code.utf8)
     }
 }

@@ -79,10 +79,9 @@ struct QRScanCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let scanner = QRScanner()
         let scans = images.map { image in
             let read = { try context.readFile(image, limit: ImageLimits.defaultMaxFileBytes) }
-            let scan = ImageScan(named: displayName(image), reading: read, scanner: scanner)
+            let scan = ImageScan(named: displayName(image), reading: read)
             for line in context.globals.verbosity > 0 ? scan.detailLines : [] { context.note(line) }
             return scan
         }
@@ -123,7 +122,7 @@ struct QRScanCommand: ParsableCommand {
                     try? FileIO.writeAll(fd: 1, code.payload + [0x0A], name: "standard output")
                 }
                 if let setup = SetupCode.setupInput(in: code.text) {
-                    context.note("\(displayName(name)): \(setup.secretWarning(nowMs: context.nowMs)). "
+                    context.note("\(scan.name): \(setup.secretWarning(nowMs: context.nowMs)). "
                                  + "See what it holds: pipe it to 'clawpair setup-code decode -'.")
                 }
             }
