@@ -37,11 +37,4 @@ extension CommandContext {
     public func show(_ json: @autoclosure () -> JSONValue, _ text: @autoclosure () -> String) {
         if globals.json { printJSON(json()) } else { print(text()) }
     }
-
-    /// Standard input (at most `limit` bytes), first telling a person at a terminal `prompt` on
-    /// stderr (e.g. `Paste the setup code, then press Ctrl-D:`; not with `-q`).
-    public func readBytes(prompting prompt: String, limit: Int) throws -> [UInt8] {
-        if stdinIsTTY { note(prompt) }
-        return try readStandardInput(limit)
-    }
 }

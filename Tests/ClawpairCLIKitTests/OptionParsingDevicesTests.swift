@@ -58,14 +58,4 @@ struct OptionParsingDevicesTests {
         #expect(throws: UsageError.self) { try parsed(["--wait", "11m"]).duration("wait", defaultMs: 1, allowZero: false) }
         #expect(try parsed(["--wait", "11m"]).duration("wait", defaultMs: 1, allowZero: false, maximumMs: 3_600_000) == .seconds(660))
     }
-
-    @Test("readBytes prompts a person at a terminal, then reads standard input; no prompt otherwise")
-    func readBytes() throws {
-        let (terminal, _, prompts) = context(stdin: Array("code".utf8), stdinIsTTY: true)
-        #expect(try terminal.readBytes(prompting: "Paste it:", limit: 3) == Array("cod".utf8))
-        #expect(prompts.value == "Paste it:\n")
-        let (piped, _, silent) = context(stdin: Array("code".utf8))
-        #expect(try piped.readBytes(prompting: "Paste it:", limit: 64) == Array("code".utf8))
-        #expect(silent.value == "")
-    }
 }

@@ -63,6 +63,11 @@ struct PairJoinURLCLITests {
             #expect(directory.status != 0 && directory.stderr.contains("not a regular file"), "\(directory)")
             let both = try home.run(["pair", "x", "--target-file", empty])
             #expect(both.status == 2 && both.stderr.contains("give the setup code once"), "\(both)")
+            let role = try home.run(["pair", "--role", "Admin", "-"])
+            #expect(role.status == 2 && role.stdout.isEmpty, "\(role)")
+            #expect(role.stderr == "error: unknown role 'Admin'\nhint: use node or operator\n")
+            #expect(try home.run(["pair", "--role", "NODE", "x", "--code-file", empty]).stderr.contains("give the setup code once"),
+                    "a role in capitals is a role")
         }
     }
 

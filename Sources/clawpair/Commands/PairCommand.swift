@@ -71,11 +71,7 @@ struct PairCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         self.arguments = arguments
-        let roleText = arguments.value("role") ?? GatewayRole.node.rawValue
-        guard let role = GatewayRole(rawValue: roleText.lowercased()) else {
-            throw UsageError("unknown role '\(TerminalText.sanitize(roleText, maxScalars: 32))'", hint: "use node or operator")
-        }
-        self.role = role
+        role = try arguments.choice("role", noun: "role", normalizing: { $0.lowercased() }, hint: "use node or operator") ?? .node
         wait = try arguments.duration("wait", defaultMs: 300_000, allowZero: true)
         timeout = try GatewayCLI.timeout(arguments)
         let sources = [arguments.positionals.first, arguments.value("code-file"), arguments.value("target-file")].compactMap { $0 }.count
