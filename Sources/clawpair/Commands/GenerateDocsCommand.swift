@@ -6,19 +6,23 @@ struct GenerateDocsCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "generate-docs",
         abstract: "Write the man pages and completion scripts generated from the command declarations",
+        options: [.value("man-sources", "DIR", help: "Where the man pages' long sections are read from (default: DIRECTORY/Man/sections).",
+                         completion: .directory)],
         arguments: [ArgumentSpec("directory", help: "Where Man/ and Completions/ are written.", completion: .directory)],
         hidden: true,
         runner: GenerateDocsCommand.runner
     )
 
     let directory: String
+    let manSources: String
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         directory = arguments.positionals[0]
+        manSources = arguments.value("man-sources") ?? directory + "/Man/sections"
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        try DocsWriter.write(root: RootCommand.spec, version: ClawpairVersion.current, to: directory)
+        try DocsWriter.write(root: RootCommand.spec, version: ClawpairVersion.current, to: directory, manSources: manSources)
         return .success
     }
 }
