@@ -47,25 +47,14 @@ enum NodesCommand {
         }
     }
 
-    /// Runs `body` with the id of the node `query` names, and returns the id with what `body`
-    /// returned: the one node.list entry it matches (id, unique id prefix, name or address), else
-    /// `query` itself, since node.pair.* records need not be in node.list; the gateway's "unknown
-    /// nodeId" is then "no node matches" (3).
+    /// ``OperatorSession/withNode(matching:_:)``, its failures with the command line's hints:
+    /// several nodes match (usage, 2), none does (3).
     static func withNode<T>(_ query: String, _ session: OperatorSession, _ body: (String) throws -> T) throws -> (nodeId: String, result: T) {
-        let matches = try session.listNodes().nodes(matching: query)
-        let shown = TerminalText.sanitize(query, maxScalars: 80)
-        if matches.count > 1 {
-            let names = matches.prefix(8).map { "\(TerminalText.sanitize($0.nodeId, maxScalars: 80)) (\(RecordText.field($0.displayName, max: 32)))" }
-            throw GeneralError("\(shown) matches \(matches.count) nodes: " + names.joined(separator: "; "),
-                               hint: "give the node id", status: .usage)
-        }
         do {
-            let nodeId = matches.first?.nodeId ?? query
-            return (nodeId, try body(nodeId))
-        } catch let error as GatewayError {
-            guard case .rpcFailed(_, let shape) = error, shape.message.lowercased().contains("unknown nodeid") else { throw error }
-            throw GeneralError("no node matches \(shown)", hint: "'clawpair nodes list' and 'clawpair nodes pending' show the gateway's nodes",
-                               status: .notFound)
+            return try session.withNode(matching: query, body)
+        } catch let error as NodeLookupError {
+            guard case .unknownNode = error else { throw GeneralError(error.message, hint: "give the node id", status: .usage) }
+            throw GeneralError(error.message, hint: "'clawpair nodes list' and 'clawpair nodes pending' show the gateway's nodes", status: .notFound)
         }
     }
 
