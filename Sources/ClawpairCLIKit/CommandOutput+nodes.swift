@@ -69,7 +69,8 @@ public enum ArgumentChoice {
     }
 
     private static func unknown(_ value: String, choices: [String], what: String) -> UsageError {
-        let words = choices.count > 1 ? choices.dropLast().joined(separator: ", ") + " or " + choices[choices.count - 1] : choices.joined()
+        let words = choices.count > 1 ? choices.dropLast().joined(separator: ", ") + " or " + choices[choices.count - 1]
+            : choices.joined()
         return UsageError("unknown \(what) '\(TerminalText.sanitize(value, maxScalars: 32))'", hint: "use \(words)")
     }
 }

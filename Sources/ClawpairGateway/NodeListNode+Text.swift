@@ -25,7 +25,8 @@ extension NodeListNode {
         for (value, label) in [(version, "version"), (coreVersion, "core"), (uiVersion, "ui")] {
             if let value, !value.isEmpty { versions.append("\(label) \(TerminalText.sanitize(value, maxScalars: 32))") }
         }
-        var seen = connected ? "connected " + FieldText.age(connectedAtMs, now: nowMs) : "last seen " + FieldText.age(lastSeenAtMs, now: nowMs)
+        var seen = connected ? "connected " + FieldText.age(connectedAtMs, now: nowMs)
+            : "last seen " + FieldText.age(lastSeenAtMs, now: nowMs)
         if seen.hasSuffix(" -") { seen = connected ? "connected" : "never seen" }
         let rows: [(String, String)] = [
             ("id", FieldText.field(nodeId, max: 80)),

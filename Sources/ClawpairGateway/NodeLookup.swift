@@ -16,7 +16,9 @@ public enum NodeLookupError: ClawpairError, Equatable {
     public var message: String {
         switch self {
         case .ambiguous(let query, let matches):
-            let names = matches.prefix(8).map { "\(TerminalText.sanitize($0.nodeId, maxScalars: 80)) (\(FieldText.field($0.displayName, max: 32)))" }
+            let names = matches.prefix(8).map { node in
+                "\(TerminalText.sanitize(node.nodeId, maxScalars: 80)) (\(FieldText.field(node.displayName, max: 32)))"
+            }
             return "\(TerminalText.sanitize(query, maxScalars: 80)) matches \(matches.count) nodes: " + names.joined(separator: "; ")
         case .unknownNode(let query):
             return "no node matches \(TerminalText.sanitize(query, maxScalars: 80))"

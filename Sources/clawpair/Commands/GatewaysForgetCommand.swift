@@ -30,8 +30,8 @@ struct GatewaysForgetCommand: ArgumentsCommand {
                                        lines: ["Removed the unreadable gateway record \(file)."])
         }
         try registry.forget(gateway)
-        return context.printResult(.object([("forgotten", .string(gateway.id)), ("name", .string(gateway.name))]),
-                                   lines: ["Forgot \(TerminalText.sanitize(gateway.name, maxScalars: 80)) (\(gateway.id)): its tokens and TLS pin are deleted."],
+        let forgot = "Forgot \(TerminalText.sanitize(gateway.name, maxScalars: 80)) (\(gateway.id)): its tokens and TLS pin are deleted."
+        return context.printResult(.object([("forgotten", .string(gateway.id)), ("name", .string(gateway.name))]), lines: [forgot],
                                    notes: ["To unpair on the gateway too: clawpair devices remove \(gateway.deviceId) (run as an operator there)"])
     }
 }

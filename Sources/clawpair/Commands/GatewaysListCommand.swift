@@ -24,6 +24,7 @@ struct GatewaysListCommand: ParsableCommand {
         for problem in snapshot.problems { context.warn(problem.message) }
         let none = snapshot.gateways.isEmpty
         let lines = none ? ["No paired gateways."] : snapshot.textLines(nowMs: context.nowMs, paint: context.style.paint)
-        return context.printResult(snapshot.publicJSON, lines: lines, notes: none ? ["Pair with a setup code: clawpair pair - < code.txt"] : [])
+        let notes = none ? ["Pair with a setup code: clawpair pair - < code.txt"] : []
+        return context.printResult(snapshot.publicJSON, lines: lines, notes: notes)
     }
 }

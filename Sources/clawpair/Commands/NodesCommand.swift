@@ -40,21 +40,25 @@ enum NodesCommand {
                                                                              seenWithinMs: try lastConnected(arguments), nowMs: context.nowMs)
             if !nodes.isEmpty || context.globals.json { return context.printResult(payload, lines: render(nodes)) }
             guard hidden > 0 else {
-                return context.printResult(payload, lines: ["No nodes."], notes: ["A node pairs with a setup code: 'clawpair qr --node' prints one."])
+                return context.printResult(payload, lines: ["No nodes."],
+                                           notes: ["A node pairs with a setup code: 'clawpair qr --node' prints one."])
             }
-            return context.printResult(payload, lines: ["No nodes match (\(hidden) other\(hidden == 1 ? "" : "s") offline or not seen recently)."],
+            let others = "\(hidden) other\(hidden == 1 ? "" : "s")"
+            return context.printResult(payload, lines: ["No nodes match (\(others) offline or not seen recently)."],
                                        notes: ["Without --connected or --last-connected every node is shown."])
         }
     }
 
     /// ``OperatorSession/withNode(matching:_:)``, its failures with the command line's hints:
     /// several nodes match (usage, 2), none does (3).
-    static func withNode<T>(_ query: String, _ session: OperatorSession, _ body: (String) throws -> T) throws -> (nodeId: String, result: T) {
+    static func withNode<T>(_ query: String, _ session: OperatorSession,
+                            _ body: (String) throws -> T) throws -> (nodeId: String, result: T) {
         do {
             return try session.withNode(matching: query, body)
         } catch let error as NodeLookupError {
             guard case .unknownNode = error else { throw GeneralError(error.message, hint: "give the node id", status: .usage) }
-            throw GeneralError(error.message, hint: "'clawpair nodes list' and 'clawpair nodes pending' show the gateway's nodes", status: .notFound)
+            throw GeneralError(error.message, hint: "'clawpair nodes list' and 'clawpair nodes pending' show the gateway's nodes",
+                               status: .notFound)
         }
     }
 

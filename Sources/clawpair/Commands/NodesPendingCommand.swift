@@ -23,8 +23,8 @@ struct NodesPendingCommand: ArgumentsCommand {
             let rows = pending.map { $0.tableRow(nowMs: context.nowMs) }
             let table = rows.isEmpty ? ["  none"] : RecordText.table(NodePendingApproval.tableHeader, rows, style: context.style)
             let title = context.style.bold("Pending node requests") + " (\(pending.count))"
-            let next = pending.first.map { ["", "Approve one: clawpair nodes approve \(TerminalText.sanitize($0.requestId, maxScalars: 64))"] }
-            return context.printResult(NodeApprovals.json(pending), lines: [title] + table, notes: next ?? [])
+            let next = pending.first.map { "Approve one: clawpair nodes approve \(TerminalText.sanitize($0.requestId, maxScalars: 64))" }
+            return context.printResult(NodeApprovals.json(pending), lines: [title] + table, notes: next.map { ["", $0] } ?? [])
         }
     }
 }
