@@ -2,7 +2,7 @@ import ClawpairCLIKit
 import ClawpairCore
 
 /// `clawpair generate-docs DIR` (hidden): writes Man/ and Completions/ from the command declarations.
-struct GenerateDocsCommand: ParsableCommand {
+struct GenerateDocsCommand: ArgumentsCommand {
     static let spec = CommandSpec(
         name: "generate-docs",
         abstract: "Write the man pages and completion scripts generated from the command declarations",
@@ -13,16 +13,12 @@ struct GenerateDocsCommand: ParsableCommand {
         runner: GenerateDocsCommand.runner
     )
 
-    let directory: String
-    let manSources: String
-
-    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        directory = arguments.positionals[0]
-        manSources = arguments.value("man-sources") ?? directory + "/Man/sections"
-    }
+    let arguments: ParsedArguments
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        try DocsWriter.write(root: RootCommand.spec, version: ClawpairVersion.current, to: directory, manSources: manSources)
+        let directory = arguments.positionals[0]
+        try DocsWriter.write(root: RootCommand.spec, version: ClawpairVersion.current, to: directory,
+                             manSources: arguments.value("man-sources") ?? directory + "/Man/sections")
         return .success
     }
 }
