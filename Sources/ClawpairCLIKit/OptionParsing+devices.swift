@@ -1,19 +1,5 @@
 import ClawpairCore
 
-/// A command whose arguments need no checks beyond the parser's: it keeps them and does its
-/// work in `run`. Conforming types get `init(parsing:context:)`; a struct whose only stored
-/// property is `let arguments: ParsedArguments` needs nothing else but `spec` and `run`.
-public protocol ArgumentsCommand: ParsableCommand {
-    /// The command with its parsed arguments.
-    init(arguments: ParsedArguments)
-}
-
-extension ArgumentsCommand {
-    public init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        self.init(arguments: arguments)
-    }
-}
-
 extension ParsedArguments {
     /// The value of `--option`, which must be given and not empty: otherwise the usage error
     /// `--option VALUE is required` (with `hint`), e.g. `required("role", "ROLE", hint: "operator or node")`.
@@ -28,13 +14,5 @@ extension ParsedArguments {
                          maximumMs: Int64 = DurationOption.defaultMaximumMs) throws(UsageError) -> Duration {
         .milliseconds(try DurationOption.milliseconds(value(option), option: option, default: defaultMs, allowZero: allowZero,
                                                       maximum: maximumMs))
-    }
-}
-
-extension CommandContext {
-    /// A command's one result: `json` as its document under `--json` (``printJSON(_:)``), else
-    /// `text` for people on standard output. Each is built only when printed.
-    public func show(_ json: @autoclosure () -> JSONValue, _ text: @autoclosure () -> String) {
-        if globals.json { printJSON(json()) } else { print(text()) }
     }
 }

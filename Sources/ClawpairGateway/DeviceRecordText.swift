@@ -1,6 +1,6 @@
 // Device pairing records for people: the rows of `devices list`, a request's details, the
 // one-line forms `devices watch` and `devices approve` print. Every string a gateway sent is
-// sanitized and cut (RecordText); absent values read `-`. No line names a command: what to
+// sanitized and cut (FieldText); absent values read `-`. No line names a command: what to
 // run next is the caller's wording.
 
 import ClawpairCore
@@ -8,7 +8,7 @@ import ClawpairCore
 extension PendingRequest {
     /// Its role, else its roles: `node`, `operator,node`.
     var roleText: String {
-        self.role != nil ? RecordText.field(self.role, max: 16) : RecordText.list(self.roles, max: 24)
+        self.role != nil ? FieldText.field(self.role, max: 16) : FieldText.list(self.roles, max: 24)
     }
 
     /// `repair`, `silent`, and `supersedes ID` when `supersedes` is given.
@@ -24,15 +24,15 @@ extension PendingRequest {
     /// address, age at `now` (epoch ms) and whether it is a repair.
     public func details(now: Int64) -> [(label: String, value: String)] {
         [
-            ("Request", RecordText.field(requestId, max: 64)),
-            ("Device", RecordText.field(deviceId, max: 64)),
-            ("Name", RecordText.field(self.displayName)),
-            ("Platform", RecordText.field(self.platform)),
-            ("Client", RecordText.field(self.clientId) + " / " + RecordText.field(self.clientMode)),
-            ("Role", self.role != nil ? RecordText.field(self.role) : RecordText.list(self.roles)),
+            ("Request", FieldText.field(requestId, max: 64)),
+            ("Device", FieldText.field(deviceId, max: 64)),
+            ("Name", FieldText.field(self.displayName)),
+            ("Platform", FieldText.field(self.platform)),
+            ("Client", FieldText.field(self.clientId) + " / " + FieldText.field(self.clientMode)),
+            ("Role", self.role != nil ? FieldText.field(self.role) : FieldText.list(self.roles)),
             ("Scopes", ScopeList.summary(self.scopes ?? [], maxScalars: 200)),
-            ("Address", RecordText.field(self.remoteIp, max: 46)),
-            ("Requested", RecordText.age(ts, now: now)),
+            ("Address", FieldText.field(self.remoteIp, max: 46)),
+            ("Requested", FieldText.age(ts, now: now)),
             ("Repair", isRepair ? "yes (already paired; asks again)" : "no"),
         ]
     }
@@ -42,10 +42,10 @@ extension PendingRequest {
     /// ahead of ours, is `0ms` old), and `supersedes` is the request id it replaced.
     public func eventLine(supersedes: String?, now: Int64) -> String {
         let marks = flags(supersedes: supersedes)
-        let age = RecordText.age(ts, now: max(now, ts ?? 0))
-        return "request \(RecordText.field(requestId, max: 64))  \(RecordText.field(self.displayName, max: 32)) "
-            + "(\(RecordText.shortId(deviceId)))  \(roleText)  \(ScopeList.summary(self.scopes ?? []))  from "
-            + "\(RecordText.field(self.remoteIp, max: 46))  \(age)" + (marks.isEmpty ? "" : "  [\(marks.joined(separator: ", "))]")
+        let age = FieldText.age(ts, now: max(now, ts ?? 0))
+        return "request \(FieldText.field(requestId, max: 64))  \(FieldText.field(self.displayName, max: 32)) "
+            + "(\(FieldText.shortId(deviceId)))  \(roleText)  \(ScopeList.summary(self.scopes ?? []))  from "
+            + "\(FieldText.field(self.remoteIp, max: 46))  \(age)" + (marks.isEmpty ? "" : "  [\(marks.joined(separator: ", "))]")
     }
 }
 
@@ -59,9 +59,9 @@ extension DevicePairingList {
     public func pendingRows(now: Int64) -> [[String]] {
         sortedPending.map { request in
             let marks = request.flags()
-            return [RecordText.field(request.requestId, max: 64), RecordText.shortId(request.deviceId),
-                    RecordText.field(request.displayName, max: 32), request.roleText, ScopeList.summary(request.scopes ?? []),
-                    RecordText.field(request.remoteIp, max: 46), RecordText.age(request.ts, now: now),
+            return [FieldText.field(request.requestId, max: 64), FieldText.shortId(request.deviceId),
+                    FieldText.field(request.displayName, max: 32), request.roleText, ScopeList.summary(request.scopes ?? []),
+                    FieldText.field(request.remoteIp, max: 46), FieldText.age(request.ts, now: now),
                     marks.isEmpty ? "-" : marks.joined(separator: ",")]
         }
     }
@@ -71,11 +71,11 @@ extension DevicePairingList {
     /// when it was last seen.
     public func pairedRows(now: Int64) -> [[String]] {
         sortedPaired.map { device in
-            let roles = device.roles != nil ? RecordText.list(device.roles, max: 24) : RecordText.field(device.role, max: 16)
-            return [RecordText.shortId(device.deviceId), RecordText.field(device.operatorLabel ?? device.displayName, max: 32),
-                    roles, ScopeList.summary(device.scopes ?? []), RecordText.field(device.remoteIp, max: 46),
-                    RecordText.age(device.approvedAtMs, now: now),
-                    device.connected ? "now" : RecordText.age(device.lastSeenAtMs, now: now)]
+            let roles = device.roles != nil ? FieldText.list(device.roles, max: 24) : FieldText.field(device.role, max: 16)
+            return [FieldText.shortId(device.deviceId), FieldText.field(device.operatorLabel ?? device.displayName, max: 32),
+                    roles, ScopeList.summary(device.scopes ?? []), FieldText.field(device.remoteIp, max: 46),
+                    FieldText.age(device.approvedAtMs, now: now),
+                    device.connected ? "now" : FieldText.age(device.lastSeenAtMs, now: now)]
         }
     }
 }
@@ -112,8 +112,8 @@ extension DeviceApprovalOutcome: DeviceRequestOutcome {
     /// `Approved Pixel 8 (aaaaaaaaaaaa…) as operator with scopes operator.read,operator.write.`
     public var summary: String {
         let device = approval.device
-        let name = RecordText.field(device?.operatorLabel ?? device?.displayName ?? approved.displayName)
-        var line = "Approved \(name == "-" ? "device" : name) (\(RecordText.shortId(device?.deviceId ?? approved.deviceId)))"
+        let name = FieldText.field(device?.operatorLabel ?? device?.displayName ?? approved.displayName)
+        var line = "Approved \(name == "-" ? "device" : name) (\(FieldText.shortId(device?.deviceId ?? approved.deviceId)))"
         let roles = self.roles.map { TerminalText.sanitize($0, maxScalars: 24) }
         if !roles.isEmpty {
             line += " as " + roles.joined(separator: ",")
@@ -131,7 +131,7 @@ extension DeviceRejectionOutcome: DeviceRequestOutcome {
     /// `Rejected request <id> from device <short id>.`
     public var summary: String {
         "Rejected request \(TerminalText.sanitize(rejected.requestId, maxScalars: 64)) from device "
-            + "\(RecordText.shortId(rejected.deviceId))."
+            + "\(FieldText.shortId(rejected.deviceId))."
     }
 }
 
@@ -153,14 +153,14 @@ extension DeviceRequestLookupError: ClawpairError {
             return "give a device id, request id, prefix or name"
         case .ambiguous(let query, let candidates):
             let shown = candidates.prefix(8).map { request in
-                "\(TerminalText.sanitize(request.requestId, maxScalars: 64)) (\(RecordText.field(request.displayName, max: 32)), "
-                    + "device \(RecordText.shortId(request.deviceId)))"
+                "\(TerminalText.sanitize(request.requestId, maxScalars: 64)) (\(FieldText.field(request.displayName, max: 32)), "
+                    + "device \(FieldText.shortId(request.deviceId)))"
             }
             return "\(TerminalText.sanitize(query, maxScalars: 80)) matches \(candidates.count) devices' requests: "
                 + shown.joined(separator: "; ")
         case .alreadyPaired(let query, let device):
             return "\(TerminalText.sanitize(query, maxScalars: 80)) is a paired device's id or name, with no pending request "
-                + "(device \(RecordText.shortId(device.deviceId)))"
+                + "(device \(FieldText.shortId(device.deviceId)))"
         case .notFound(let query):
             return "no pending pairing request matches \(TerminalText.sanitize(query, maxScalars: 80))"
         }
@@ -181,7 +181,7 @@ public enum PairedDeviceLookupError: ClawpairError, Equatable {
             return "no paired device matches \(TerminalText.sanitize(query, maxScalars: 80))"
         case .ambiguous(let query, let candidates):
             let names = candidates.prefix(8).map {
-                "\(RecordText.shortId($0.deviceId)) (\(RecordText.field($0.operatorLabel ?? $0.displayName, max: 32)))"
+                "\(FieldText.shortId($0.deviceId)) (\(FieldText.field($0.operatorLabel ?? $0.displayName, max: 32)))"
             }
             return "\(TerminalText.sanitize(query, maxScalars: 80)) matches \(candidates.count) paired devices: "
                 + names.joined(separator: "; ")
@@ -248,21 +248,21 @@ extension TokenRotation {
     /// `Rotated the ROLE token of DEVICE (scopes S).`: `deviceId` and `role` as asked (the answer
     /// may omit them).
     public func summary(deviceId: String, role: String) -> String {
-        "Rotated the \(TerminalText.sanitize(role, maxScalars: 16)) token of \(RecordText.shortId(deviceId)) "
-            + "(scopes \(RecordText.list(scopes, max: 200)))."
+        "Rotated the \(TerminalText.sanitize(role, maxScalars: 16)) token of \(FieldText.shortId(deviceId)) "
+            + "(scopes \(FieldText.list(scopes, max: 200)))."
     }
 
     /// Where the new token went when the answer does not carry it: the device receives it when it
     /// next connects.
     public var withheldNote: String {
-        "The token was withheld (\(RecordText.field(tokenDelivery))): the device receives it when it next connects."
+        "The token was withheld (\(FieldText.field(tokenDelivery))): the device receives it when it next connects."
     }
 }
 
 extension TokenRevocation {
     /// `Revoked the ROLE token of DEVICE.`: `deviceId` and `role` as asked (the answer may omit them).
     public func summary(deviceId: String, role: String) -> String {
-        "Revoked the \(TerminalText.sanitize(role, maxScalars: 16)) token of \(RecordText.shortId(deviceId))."
+        "Revoked the \(TerminalText.sanitize(role, maxScalars: 16)) token of \(FieldText.shortId(deviceId))."
     }
 }
 

@@ -81,11 +81,11 @@ public struct PairingWatchLog: Sendable {
             human(request.eventLine(supersedes: supersedes, now: now), &output.lines)
             decide(request, &output)
         case .resolved(let resolution):
-            human("resolved \(TerminalText.sanitize(resolution.requestId, maxScalars: 64)): \(RecordText.field(resolution.decision))",
+            human("resolved \(TerminalText.sanitize(resolution.requestId, maxScalars: 64)): \(FieldText.field(resolution.decision))",
                   &output.lines)
         case .setupCompleted(let completion, let uncertain):
-            human("setup code used by \(RecordText.field(completion.deviceName)) (\(RecordText.shortId(completion.deviceId))), "
-                  + "access \(RecordText.field(completion.access))" + (uncertain ? " (delivery uncertain)" : ""), &output.lines)
+            human("setup code used by \(FieldText.field(completion.deviceName)) (\(FieldText.shortId(completion.deviceId))), "
+                  + "access \(FieldText.field(completion.access))" + (uncertain ? " (delivery uncertain)" : ""), &output.lines)
         case .other(let name, _):
             human("event \(TerminalText.sanitize(name, maxScalars: 64))", &output.lines)
         case .acted(let action, _):

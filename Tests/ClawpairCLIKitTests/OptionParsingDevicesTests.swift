@@ -2,7 +2,7 @@ import ClawpairCLIKit
 import ClawpairCore
 import Testing
 
-/// A command that keeps its arguments (ArgumentsCommand) and prints its `--name`.
+/// A command that keeps its arguments (ArgumentsCommand) and prints its required `--name`.
 private struct Echo: ArgumentsCommand {
     static let spec = CommandSpec(name: "echo", abstract: "Echo", options: [.value("name", "NAME", help: "A name.")],
                                   runner: Echo.runner)
@@ -10,8 +10,7 @@ private struct Echo: ArgumentsCommand {
 
     func run(_ context: CommandContext) throws -> ClawpairCLIKit.ExitStatus {
         let name = try arguments.required("name", "NAME", hint: "e.g. --name box")
-        context.show(.object([("name", .string(name))]), "name \(name)")
-        return .success
+        return context.printResult(.object([("name", .string(name))]), lines: ["name \(name)"])
     }
 }
 
@@ -29,7 +28,7 @@ struct OptionParsingDevicesTests {
         return (status, out.value, err.value)
     }
 
-    @Test("an ArgumentsCommand runs with its parsed arguments; show prints the text, or the JSON document under --json")
+    @Test("an ArgumentsCommand runs with its parsed arguments; a required value is read")
     func show() {
         #expect(run(["--name", "box"]) == (0, "name box\n", ""))
         let json = run(["--name", "box", "--json"])

@@ -62,8 +62,7 @@ struct DevicesApproveCommand: ParsableCommand {
         }
         if yes {
             let outcome = try session.approveCurrentRequest(newest.requestId)
-            context.show(outcome.approval.json, outcome.summary)
-            return .success
+            return context.printResult(outcome.json, lines: [outcome.summary])
         }
         let command = "clawpair devices approve \(TerminalText.sanitize(newest.requestId, maxScalars: 64))"
         if context.globals.json {

@@ -33,12 +33,10 @@ struct DevicesClearCommand: ParsableCommand {
         try GatewayCLI.withOperator(arguments, context) { session in
             let identity = try GatewayCLI.identity(context)
             let result = try session.clearDevices(rejectPending: arguments.flag("pending"), keepDeviceId: identity.deviceId)
-            context.show(result.json, result.summary(rejectingPending: arguments.flag("pending")))
-            if let kept = result.kept.first, !context.globals.json {
-                context.note("Kept this machine's device \(RecordText.shortId(kept)); to remove it too: "
-                             + "clawpair devices remove \(TerminalText.sanitize(kept, maxScalars: 80))")
-            }
-            return .success
+            let kept = result.kept.first.map { "Kept this machine's device \(RecordText.shortId($0)); to remove it too: "
+                + "clawpair devices remove \(TerminalText.sanitize($0, maxScalars: 80))" }
+            return context.printResult(result.json, lines: [result.summary(rejectingPending: arguments.flag("pending"))],
+                                       notes: kept.map { [$0] } ?? [])
         }
     }
 }

@@ -39,7 +39,7 @@ enum DevicesCommand {
         do {
             let outcome = try act(query)
             for line in outcome.notes(query: query) { context.note(line) }
-            context.show(outcome.json, outcome.summary)
+            context.printResult(outcome.json, lines: [outcome.summary])
         } catch let error as DeviceRequestLookupError {
             throw lookupFailure(error, verb: verb)
         }

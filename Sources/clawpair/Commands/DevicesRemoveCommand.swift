@@ -39,8 +39,7 @@ struct DevicesRemoveCommand: ArgumentsCommand {
                 throw GeneralError("no paired device has the id \(shown)", hint: "'clawpair devices list' shows paired devices", status: .notFound)
             }
             let removal = try session.removeDevice(deviceId: deviceId)
-            context.show(removal.json, "Removed device \(shown).")
-            return .success
+            return context.printResult(removal.json, lines: ["Removed device \(shown)."])
         }
     }
 }

@@ -33,9 +33,8 @@ struct DevicesRenameCommand: ParsableCommand {
         try GatewayCLI.withOperator(arguments, context) { session in
             let device = try DevicesCommand.pairedDevice(arguments.positionals[0], in: try session.listDevices())
             let result = try session.renameDevice(deviceId: device.deviceId, label: label)
-            context.show(result.json, "Renamed device \(RecordText.shortId(device.deviceId)) to "
-                         + "\(RecordText.field(result.name ?? label, max: 64)).")
-            return .success
+            return context.printResult(result.json, lines: ["Renamed device \(RecordText.shortId(device.deviceId)) to "
+                                                            + "\(RecordText.field(result.name ?? label, max: 64))."])
         }
     }
 }

@@ -28,8 +28,7 @@ struct DevicesRevokeCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
             let revocation = try session.revokeDeviceToken(deviceId: deviceId, role: role)
-            context.show(revocation.json, revocation.summary(deviceId: deviceId, role: role))
-            return .success
+            return context.printResult(revocation.json, lines: [revocation.summary(deviceId: deviceId, role: role)])
         }
     }
 }

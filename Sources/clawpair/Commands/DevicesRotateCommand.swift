@@ -38,7 +38,8 @@ struct DevicesRotateCommand: ParsableCommand {
         try GatewayCLI.withOperator(arguments, context) { session in
             let rotation = try session.rotateDeviceToken(deviceId: deviceId, role: role, scopes: scopes.isEmpty ? nil : scopes)
             let reveal = arguments.flag("reveal")
-            context.show(reveal ? rotation.revealedJSON : rotation.json, rotation.summary(deviceId: deviceId, role: role))
+            context.printResult(reveal ? rotation.revealedJSON : rotation.json,
+                                lines: [rotation.summary(deviceId: deviceId, role: role)])
             guard !context.globals.json else { return .success }
             if let token = rotation.token {
                 if reveal { context.print(token) } else { context.note("The gateway returned the new token; --reveal prints it.") }

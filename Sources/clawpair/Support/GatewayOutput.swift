@@ -1,5 +1,4 @@
 import ClawpairCLIKit
-import ClawpairCore
 
 /// The command files' name for ClawpairCLIKit's record rendering.
 typealias GatewayOutput = RecordText
