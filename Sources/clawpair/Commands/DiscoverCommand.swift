@@ -73,20 +73,7 @@ struct DiscoverCommand: ParsableCommand {
                     "Ask the tailnet's MagicDNS resolver for gateways in openclaw.internal"),
         ],
         sections: [
-            DocSection("JSON OUTPUT", [
-                "With --json: {\"timeoutMs\", \"domains\", \"count\", \"beacons\": [...]}, a superset of "
-                    + "'openclaw gateway discover --json'. Each beacon has instanceName, domain, displayName, host, "
-                    + "port, lanHost, tailnetDns, gatewayPort, sshPort, gatewayTls, gatewayTlsFingerprintSha256, "
-                    + "cliPath, role, transport, txt (an object; a key without = is true), wsUrl (follows TLS, unlike "
-                    + "upstream; null when the gateway did not resolve to a usable host), and clawpair's addresses "
-                    + "(array) and backend (avahi, native, or unicast for wide-area). \"domains\" lists what was searched: "
-                    + "local. unless --wide-area-only, then each wide-area domain. Strings are the exact decoded "
-                    + "values. When a bound cut a domain's list (--max-gateways), \"truncated\": [{\"domain\", \"seen\", "
-                    + "\"kept\"}] says so (absent otherwise).",
-                "With --watch --json, one object per line: {\"event\": \"added\"|\"updated\"|\"removed\", "
-                    + "\"beacon\": {...}}, or {\"event\": \"truncated\", \"domain\", \"seen\", \"kept\"} when a bound "
-                    + "cuts a domain's list.",
-            ]),
+            .inManSource("JSON OUTPUT"),
         ],
         runner: DiscoverCommand.runner
     )
