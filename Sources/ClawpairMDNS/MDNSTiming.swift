@@ -53,7 +53,7 @@ public enum MDNSTiming {
     /// the 20–120 ms a responder spreads shared answers over (§6), and a little.
     public static let reaskDelay: Duration = .milliseconds(150)
     /// Most direct re-asks per responder in one browse (rule 2 above).
-    public static let maxReasks = 3
+    public static let maxReasks = 5
     /// The first continuous query interval; each later one doubles (§5.2).
     public static let firstQueryInterval: Duration = .seconds(1)
     /// The longest interval between continuous queries (§5.2).
