@@ -65,14 +65,9 @@ struct DevicesApproveCommand: ParsableCommand {
             return context.printResult(outcome.json, lines: [outcome.summary])
         }
         let command = "clawpair devices approve \(TerminalText.sanitize(newest.requestId, maxScalars: 64))"
-        if context.globals.json {
-            context.printJSON(.object([("approved", false), ("request", newest.json), ("command", .string(command))]))
-        } else {
-            for (label, value) in newest.details(now: context.nowMs) { context.print(TextColumns.label(label, width: 13) + value) }
-            context.print("")
-            context.print("To approve it: \(command)")
-            context.note("(nothing was approved: check the device, then run that command, or add --latest --yes)")
-        }
-        return .success
+        return context.printResult(.object([("approved", false), ("request", newest.json), ("command", .string(command))]),
+                                   lines: newest.details(now: context.nowMs).map { TextColumns.label($0.label, width: 13) + $0.value }
+                                       + ["", "To approve it: \(command)"],
+                                   notes: ["(nothing was approved: check the device, then run that command, or add --latest --yes)"])
     }
 }

@@ -31,24 +31,18 @@ struct DevicesListCommand: ArgumentsCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
             let listing = try session.listDevices()
-            if context.globals.json {
-                context.printJSON(listing.json)
-                return .success
+            let tables = Self.section("Pending", DevicePairingList.pendingColumns, listing.pendingRows(now: context.nowMs), context)
+                + [""] + Self.section("Paired", DevicePairingList.pairedColumns, listing.pairedRows(now: context.nowMs), context)
+            let next = listing.sortedPending.first.map { newest in
+                ["", "Approve a request: clawpair devices approve \(TerminalText.sanitize(newest.requestId, maxScalars: 64))"]
             }
-            Self.section("Pending", DevicePairingList.pendingColumns, listing.pendingRows(now: context.nowMs), context)
-            context.print("")
-            Self.section("Paired", DevicePairingList.pairedColumns, listing.pairedRows(now: context.nowMs), context)
-            if let newest = listing.sortedPending.first?.requestId {
-                context.note("")
-                context.note("Approve a request: clawpair devices approve \(TerminalText.sanitize(newest, maxScalars: 64))")
-            }
-            return .success
+            return context.printResult(listing.json, lines: tables, notes: next ?? [])
         }
     }
 
     /// `Pending (2)` in bold and the table, or `none`.
-    private static func section(_ title: String, _ columns: [String], _ rows: [[String]], _ context: CommandContext) {
-        context.print(context.style.bold(title) + " (\(rows.count))")
-        for line in rows.isEmpty ? ["  none"] : RecordText.table(columns, rows, style: context.style) { context.print(line) }
+    private static func section(_ title: String, _ columns: [String], _ rows: [[String]], _ context: CommandContext) -> [String] {
+        let table = rows.isEmpty ? ["  none"] : RecordText.table(columns, rows, style: context.style)
+        return [context.style.bold(title) + " (\(rows.count))"] + table
     }
 }
