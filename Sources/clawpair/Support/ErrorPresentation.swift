@@ -12,25 +12,20 @@ import ClawpairWideArea
 
 /// The one place where library errors and reports become exit statuses and command-line hints.
 ///
-/// Libraries say what failed (`message`) and, in their own terms, what to do (`hint`); they
-/// carry no exit status and name no option or command. This maps every library error type to
-/// the status it ends the process with and, where the command line can say more, to a hint that
-/// names the options and commands that help. ``CommandLineTool`` calls ``present(_:)`` for any
-/// error a command throws (and prints its JSON envelope under `--json`).
+/// Libraries say what failed (`message`), in their own terms what to do (`hint`), and a stable
+/// `code`; they carry no exit status and name no option or command. This maps every library
+/// error type to the status it ends the process with and, where the command line can say more,
+/// to a hint that names the options and commands that help. ``CommandLineTool`` calls
+/// ``present(_:)`` for any error a command throws (and prints its JSON envelope under `--json`).
 ///
-/// To add an error type: give it a status in ``status(of:)`` when it is not `failure`, and a hint
-/// in ``hint(for:plan:)`` when the command line has a better one than the library's.
+/// To add an error type: give it a `code` in its library (and list it in ``codes``), a status in
+/// ``status(of:)`` when it is not `failure`, and a hint in ``hint(for:plan:)`` when the command
+/// line has a better one than the library's.
 enum ErrorPresentation {
     /// The error a pairing failure wraps (a gateway, transport, identity or registry error), so
     /// the JSON error document names its own code; the pairing's own failures as they are.
     static func unwrapped(_ error: PairingError) -> any Error {
-        switch error {
-        case .gateway(let inner): return inner
-        case .transport(let inner): return inner
-        case .identity(let inner): return inner
-        case .registry(let inner): return inner
-        case .codeExpired, .noCredential, .noRoute, .notApproved, .rejected, .requestExpired: return error
-        }
+        error.cause ?? error
     }
 
     /// `error` with its exit status and the command line's hint.
@@ -45,7 +40,7 @@ enum ErrorPresentation {
         case let presented as PresentedError:
             return presented
         case let error as any CommandLineError:
-            return PresentedError(error, status: error.exitStatus, message: error.message, hint: error.hint, code: code(of: error))
+            return PresentedError(error, status: error.exitStatus, message: error.message, hint: error.hint, code: error.code)
         case let error as ContextualError:
             let inner = present(error.underlying, plan: plan)
             return PresentedError(error, status: inner.exitStatus, message: error.message, hint: inner.hint,
@@ -56,7 +51,7 @@ enum ErrorPresentation {
                                   code: inner.code, details: inner.details)
         case let error as any ClawpairError:
             return PresentedError(error, status: status(of: error), message: error.message, hint: hint(for: error, plan: plan),
-                                  code: code(of: error), details: details(of: error))
+                                  code: error.code, details: details(of: error))
         default:
             return PresentedError(error, status: .failure, message: "\(error)", hint: nil)
         }
@@ -118,104 +113,15 @@ enum ErrorPresentation {
         codes.map { "  \($0.0): \($0.1)" }.joined(separator: "\n"),
     ])
 
-    /// The stable code of `error` for the JSON envelope (one of ``codes``).
-    static func code(of error: any Error) -> String {
-        switch error {
-        case let error as PresentedError: return error.code
-        case is UsageError: return "usage"
-        case let error as any CommandLineError:
-            switch error.exitStatus {
-            case .usage: return "usage"
-            case .notFound: return "not-found"
-            case .refused: return "refused"
-            case .success, .failure: return "error"
-            }
-        case let error as ContextualError: return code(of: error.underlying)
-        case let error as ClawpairErrorBox: return code(of: error.error)
-        case let error as GatewayError: return code(of: error)
-        case let error as PairingError:
-            switch error {
-            case .codeExpired: return "code-expired"
-            case .noCredential: return "no-credential"
-            case .noRoute: return "no-route"
-            case .notApproved: return "not-approved"
-            case .rejected: return "rejected"
-            case .requestExpired: return "request-expired"
-            case .gateway, .transport, .identity, .registry: return code(of: unwrapped(error))
-            }
-        case let error as SetupCodeError: return error.code
-        case let error as QRError: return error.code
-        case is TLSTrustFailure: return "tls-trust"
-        case let error as IdentityError:
-            switch error {
-            case .noIdentity: return "no-identity"
-            case .invalid, .malformed, .deviceIdMismatch, .tokenCacheMismatch: return "identity-invalid"
-            case .unsafePermissions, .symlink, .notARegularFile: return "unsafe-permissions"
-            case .alreadyExists: return "exists"
-            case .system, .file: return "io-error"
-            default: return "error"
-            }
-        case let error as GatewayRegistryError:
-            switch error {
-            case .unknownGateway: return "unknown-gateway"
-            case .nameTaken: return "name-taken"
-            default: return "registry-error"
-            }
-        case AtomicFileError.exists: return "exists"
-        case is SystemError, is AtomicFileError: return "io-error"
-        case is FileIO.TooLarge: return "input-too-large"
-        case is AvahiError: return "avahi-unavailable"
-        case is MDNSError: return "mdns-error"
-        case is WideAreaError: return "wide-area-error"
-        default: return "error"
-        }
-    }
-
-    static func code(of error: GatewayError) -> String {
-        switch error {
-        case .invalidURL: return "invalid-url"
-        case .unreachable: return "unreachable"
-        case .tlsTrust: return "tls-trust"
-        case .notGateway: return "not-gateway"
-        case .timedOut: return "timeout"
-        case .stalled: return "stalled"
-        case .closed: return "closed"
-        case .protocolViolation: return "protocol-violation"
-        case .frameTooLarge: return "frame-too-large"
-        case .pairingRequired: return "pairing-required"
-        case .authRejected: return "auth-rejected"
-        case .deviceAuthRejected: return "device-auth-rejected"
-        case .pairingRejected: return "pairing-rejected"
-        case .pairingExpired: return "pairing-expired"
-        case .scopeMismatch: return "scope-mismatch"
-        case .protocolMismatch: return "protocol-mismatch"
-        case .clientVersionMismatch: return "client-version-mismatch"
-        case .connectRejected: return "connect-rejected"
-        case .rpcFailed: return "rpc-failed"
-        case .notConnected: return "not-connected"
-        }
-    }
-
-    /// The envelope's members after code, message and hint: a pairing request's id, reason and
-    /// approve command; the gateway's own error object.
+    /// The envelope's members after code, message and hint: the library's (a pairing request's
+    /// id and reason, the gateway's own error object), and the command that approves a request.
     static func details(of error: any Error) -> [(String, JSONValue)] {
         switch error {
-        case let error as PairingError:
-            let inner = unwrapped(error)
-            return inner is PairingError ? [] : details(of: inner)
+        case let error as PairingError: return error.cause.map(details(of:)) ?? []
         case GatewayError.pairingRequired(let pairing):
-            return [("requestId", pairing.requestId.map(JSONValue.string) ?? .null),
-                    ("reason", pairing.reason.map(JSONValue.string) ?? .null),
-                    ("approveCommand", .string(pairing.approveCommand))]
-        case GatewayError.authRejected(let shape), GatewayError.deviceAuthRejected(let shape),
-             GatewayError.connectRejected(let shape), GatewayError.rpcFailed(_, let shape),
-             GatewayError.scopeMismatch(let shape), GatewayError.protocolMismatch(let shape),
-             GatewayError.clientVersionMismatch(let shape):
-            return [("gateway", shape.json)]
-        case GatewayError.pairingRejected(let id), GatewayError.pairingExpired(let id):
-            return [("requestId", id.map(JSONValue.string) ?? .null)]
-        default:
-            return []
+            return GatewayError.pairingRequired(pairing).jsonDetails + [("approveCommand", .string(pairing.approveCommand))]
+        case let error as GatewayError: return error.jsonDetails
+        default: return []
         }
     }
 
@@ -260,10 +166,7 @@ enum ErrorPresentation {
         case .codeExpired, .notApproved, .rejected, .requestExpired: return .refused
         case .noCredential: return .usage
         case .noRoute(_, let trustFailure, _): return trustFailure ? .refused : .notFound
-        case .gateway(let inner): return present(inner).exitStatus
-        case .transport(let inner): return present(inner).exitStatus
-        case .identity(let inner): return present(inner).exitStatus
-        case .registry(let inner): return present(inner).exitStatus
+        case .gateway, .transport, .identity, .registry: return error.cause.map { present($0).exitStatus } ?? .failure
         }
     }
 
@@ -280,8 +183,6 @@ enum ErrorPresentation {
     /// commands of `clawpair` say it better.
     static func hint(for error: any ClawpairError, plan: OperatorPlan?) -> String? {
         switch error {
-        case OperatorSessionError.emptyCredential:
-            return "check the file or variable that should hold it"
         case GatewayError.authRejected where plan?.credential.source == OperatorCredentialSource.none
                                                 && plan?.credential.withheldEnvironment.isEmpty == false:
             let names = plan?.credential.withheldEnvironment ?? []
@@ -289,9 +190,21 @@ enum ErrorPresentation {
                 + "gateway named with --url (it could be a typo or someone "
                 + "else's): pass --token-file FILE (or --password-file), or set OPENCLAW_GATEWAY_URL instead of --url"
         case let error as GatewayError: return hint(for: error) ?? error.hint
-        case let error as IdentityError: return hint(for: error)
-        case let error as AtomicFileError: return hint(for: error)
-        case let error as QRError: return hint(for: error)
+        case IdentityError.malformed:
+            return "the file is damaged or not an identity file; restore it from a backup, or replace it with 'clawpair identity new --force' (a new identity must be paired again)"
+        case IdentityError.noIdentity: return "create one with 'clawpair identity new', or import one with 'clawpair identity import FILE'"
+        case IdentityError.alreadyExists: return "pass --force to replace it (the old identity is lost unless you exported it)"
+        case IdentityError.deviceIdMismatch: return "re-import the file with 'clawpair identity import FILE --force' to rewrite the deviceId"
+        case IdentityError.insideOpenClawState:
+            return "name the file explicitly (--identity FILE or --output FILE) if you really mean to write there"
+        case AtomicFileError.exists, IdentityError.file(.exists): return "pass --force to replace it, or choose another path"
+        case QRError.emptyPayload: return "give a setup code (or --raw TEXT)"
+        case QRError.payloadTooLong(_, _, let level):
+            return level == .low ? "shorten the text" : "use a lower error-correction level (--ec L) or shorten the text"
+        case QRError.pngWriteFailed: return "try --format svg"
+        case QRError.unsupportedImage(let detected):
+            if detected == "SVG" { return "rsvg-convert IMAGE.svg | clawpair qr scan -" }
+            return "convert it first, e.g.: convert IMAGE png:- | clawpair qr scan -"
         case let error as SetupCodeError: return hint(for: error)
         case let error as GatewayRegistryError: return hint(for: error)
         case let error as PairingError: return hint(for: error)
@@ -325,27 +238,6 @@ enum ErrorPresentation {
         }
     }
 
-    static func hint(for error: IdentityError) -> String? {
-        switch error {
-        case .malformed:
-            return "the file is damaged or not an identity file; restore it from a backup, or replace it with 'clawpair identity new --force' (a new identity must be paired again)"
-        case .noIdentity: return "create one with 'clawpair identity new', or import one with 'clawpair identity import FILE'"
-        case .alreadyExists: return "pass --force to replace it (the old identity is lost unless you exported it)"
-        case .deviceIdMismatch: return "re-import the file with 'clawpair identity import FILE --force' to rewrite the deviceId"
-        case .insideOpenClawState:
-            return "name the file explicitly (--identity FILE or --output FILE) if you really mean to write there"
-        case .file(let inner): return hint(for: inner)
-        default: return error.hint
-        }
-    }
-
-    static func hint(for error: AtomicFileError) -> String? {
-        switch error {
-        case .exists: return "pass --force to replace it, or choose another path"
-        default: return error.hint
-        }
-    }
-
     /// Setup-code errors whose remedy is minting a code: clawpair does that too (`clawpair qr`).
     static func hint(for error: SetupCodeError) -> String? {
         switch error {
@@ -362,40 +254,20 @@ enum ErrorPresentation {
         }
     }
 
-    static func hint(for error: QRError) -> String? {
-        switch error {
-        case .emptyPayload: return "give a setup code (or --raw TEXT)"
-        case .payloadTooLong(_, _, let level):
-            return level == .low ? "shorten the text" : "use a lower error-correction level (--ec L) or shorten the text"
-        case .pngWriteFailed: return "try --format svg"
-        case .unsupportedImage(let detected):
-            if detected == "SVG" { return "rsvg-convert IMAGE.svg | clawpair qr scan -" }
-            return "convert it first, e.g.: convert IMAGE png:- | clawpair qr scan -"
-        default: return error.hint
-        }
-    }
-
     static func hint(for error: GatewayRegistryError) -> String? {
         switch error {
         case .unknownGateway(_, let known):
             return known.isEmpty ? "no gateway is paired yet: 'clawpair pair' pairs this machine with a setup code"
                 : "paired gateways: \(known.joined(separator: ", ")) ('clawpair gateways list')"
-        case .damaged(let path, _): return "'clawpair gateways forget \(recordID(path) ?? "NAME")' removes it; then pair again"
+        case .damaged: return "'clawpair gateways forget \(error.recordID ?? "NAME")' removes it; then pair again"
         case .insecureFile(let path, let mode): return IdentityError.unsafePermissions(path: path, mode: mode).hint
         case .symlink(let path):
-            return "replace \(path) with the file it points to, or remove it" + (recordID(path).map { ": clawpair gateways forget \($0)" } ?? "")
+            return "replace \(path) with the file it points to, or remove it" + (error.recordID.map { ": clawpair gateways forget \($0)" } ?? "")
         case .nameTaken: return "choose another --name, or 'clawpair gateways forget' the old one"
         case .tooManyRecords(let directory, _):
             return "forget the gateways you no longer use: clawpair gateways forget ID (the ids are the file names in \(directory))"
         case .io: return nil
         }
-    }
-
-    /// The id in a registry record's path (`…/gateways/<id>.json`).
-    static func recordID(_ path: String) -> String? {
-        guard path.hasSuffix(".json"), let slash = path.lastIndex(of: "/") else { return nil }
-        let id = String(path[path.index(after: slash)...].dropLast(5))
-        return PairedGateway.isValidID(id) ? id : nil
     }
 
     static func hint(for error: PairingError) -> String? {
@@ -410,18 +282,10 @@ enum ErrorPresentation {
             return "approve it (\(PairingRequired(requestId: requestId).approveCommand)), then run 'clawpair pair' again with the same code while it is valid"
         case .rejected(nil, _): return "the request may have been rejected; ask the operator"
         case .rejected, .requestExpired: return "run 'clawpair pair' again, and have the new request approved while it is pending"
-        case .gateway(let inner): return present(inner).hint
-        case .transport(let inner): return present(inner).hint
-        case .identity(let inner): return present(inner).hint
-        case .registry(let inner): return present(inner).hint
+        case .gateway, .transport, .identity, .registry: return error.cause.flatMap { present($0).hint }
         }
     }
 }
-
-// The registry's and the pairing flow's errors say what failed (`message`) and nothing else; as
-// ``ClawpairError``s they reach ``ErrorPresentation`` like every library error.
-extension GatewayRegistryError: ClawpairError {}
-extension PairingError: ClawpairError {}
 
 extension PairingRequired {
     /// The command an operator runs on the gateway's host to approve this request (the CLI's

@@ -114,14 +114,9 @@ enum GatewayCLI {
     /// This machine's identity from the clawpair store; created (and saved, 0600) on first use.
     static func identity(_ context: CommandContext) throws -> DeviceIdentity {
         let store = try IdentityStore.locate(environment: context.environment)
-        do {
-            return try store.loadIdentity().identity
-        } catch .noIdentity {
-            let identity = try DeviceIdentity.generate(createdAtMs: context.nowMs)
-            try store.saveIdentity(identity, replacing: false, environment: context.environment)
-            context.note("Created this machine's device identity \(identity.deviceId.prefix(16))… in \(store.identityPath)")
-            return identity
-        }
+        let (identity, created) = try store.loadOrCreateIdentity(createdAtMs: context.nowMs, environment: context.environment)
+        if created { context.note("Created this machine's device identity \(identity.deviceId.prefix(16))… in \(store.identityPath)") }
+        return identity
     }
 
     // MARK: Credentials
@@ -144,17 +139,12 @@ enum GatewayCLI {
         return nil
     }
 
-    /// Where the credential came from, for `-v`.
+    /// Where the credential came from, for `-v`: an explicit one from an option.
     static func describe(_ source: OperatorCredentialSource) -> String {
         switch source {
         case .explicitToken: return "the token option"
         case .explicitPassword: return "the password option"
-        case .environmentToken: return OperatorEnvironment.token
-        case .environmentPassword: return OperatorEnvironment.password
-        case .storedDeviceToken(let gateway): return "the operator device token stored for '\(TerminalText.sanitize(gateway, maxScalars: 80))'"
-        case .configToken(let path): return "gateway.auth.token in \(path)"
-        case .configPassword(let path): return "gateway.auth.password in \(path)"
-        case .none: return "no credential"
+        default: return source.description
         }
     }
 
@@ -210,20 +200,13 @@ enum GatewayCLI {
     /// other scheme works there (``SchemeCheck``): code `wrong-scheme`, the URL that works in
     /// the hint (the command again, when the URL was --url) and as `url`.
     static func withSchemeDiagnosis(_ shown: PresentedError, endpoint: GatewayEndpoint, _ arguments: ParsedArguments) -> PresentedError {
-        switch shown.underlying {
-        case GatewayError.notGateway where !endpoint.tls: break
-        case GatewayError.unreachable(_, let phase, _) where endpoint.tls && phase == "tls": break
-        default: return shown
-        }
-        guard let right = SchemeCheck.otherScheme(host: endpoint.host, port: endpoint.port, tls: endpoint.tls,
-                                                  path: endpoint.path) else { return shown }
-        let what = endpoint.tls ? "this port speaks plaintext WebSocket, not TLS" : "this port speaks TLS"
-        var hint = "use \(right)"
+        guard let wrong = WrongScheme.diagnose(shown.underlying, endpoint: endpoint) else { return shown }
+        var hint = "use \(wrong.url)"
         if arguments.value("url") != nil {
-            hint += ": " + arguments.commandLine(omitting: ["token", "password"], replacing: ["url": right])
+            hint += ": " + arguments.commandLine(omitting: ["token", "password"], replacing: ["url": wrong.url])
         }
-        return PresentedError(shown.underlying, status: shown.exitStatus, message: shown.message + " (\(what))", hint: hint,
-                              code: "wrong-scheme", details: shown.details + [("url", .string(right))])
+        return PresentedError(shown.underlying, status: shown.exitStatus, message: shown.message + " (\(wrong.explanation))",
+                              hint: hint, code: "wrong-scheme", details: shown.details + [("url", .string(wrong.url))])
     }
 
     /// Opens the connection and authenticates as an operator.
@@ -231,7 +214,7 @@ enum GatewayCLI {
         let options = try sessionOptions(arguments, context)
         let plan = try OperatorSession.plan(options)
         if context.globals.verbosity > 0 {
-            context.note("gateway: \(plan.target.endpoint.url)" + (plan.target.record.map { " (paired gateway '\($0.name)')" } ?? ""))
+            context.note("gateway: \(plan.target.summary)")
             context.note("credential: \(describe(plan.credential.source))")
         }
         let session: OperatorSession
@@ -241,23 +224,15 @@ enum GatewayCLI {
             throw withSchemeDiagnosis(withTrustCommand(ErrorPresentation.present(error, plan: plan), arguments),
                                       endpoint: plan.target.endpoint, arguments)
         }
-        let hello = session.hello
-        if context.globals.verbosity > 0 {
-            context.note("connected: protocol \(hello.protocolVersion), gateway \(TerminalText.sanitize(hello.serverVersion ?? "?", maxScalars: 40)), "
-                         + "role \(hello.role ?? "?"), scopes \(hello.scopes.joined(separator: ","))")
-        }
-        if let record = plan.target.record { touch(record, registry: options.registry, context: context) }
+        if context.globals.verbosity > 0 { context.note("connected: \(session.hello.summary)") }
+        // A paired gateway answered: its lastSeen, if the record still exists (a concurrent
+        // `gateways forget` wins; nothing else in the record is written back).
+        if let record = plan.target.record { _ = try? options.registry.update(id: record.id) { $0.lastSeenAtMs = context.nowMs } }
         return session
     }
 
     static func clientConfiguration(timeout: Duration) -> GatewayClientConfiguration {
         .clawpair(timeout: timeout)
-    }
-
-    /// Records that a paired gateway answered: its lastSeen, if the record still exists (a
-    /// concurrent `gateways forget` wins; nothing else in the record is written back).
-    static func touch(_ record: PairedGateway, registry: GatewayRegistry, context: CommandContext) {
-        _ = try? registry.update(id: record.id) { $0.lastSeenAtMs = context.nowMs }
     }
 
     /// `Linux <release>` for ConnectParams.client.platform.
