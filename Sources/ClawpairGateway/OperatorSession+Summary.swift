@@ -58,3 +58,16 @@ public struct WrongScheme: Sendable, Equatable {
         SchemeCheck.otherScheme(host: endpoint.host, port: endpoint.port, tls: endpoint.tls, path: endpoint.path)
     }
 }
+
+extension OperatorTargetChoice {
+    /// `url` when given, else the registry gateway `registryGateway`, else ``automatic``; nil
+    /// when both are given (the caller must choose one).
+    public init?(url: String?, registryGateway: String?) {
+        switch (url, registryGateway) {
+        case (.some, .some): return nil
+        case (.some(let url), nil): self = .url(url)
+        case (nil, .some(let name)): self = .registryGateway(name)
+        case (nil, nil): self = .automatic
+        }
+    }
+}

@@ -129,3 +129,30 @@ struct WrongSchemeDiagnosisTests {
         #expect(try #require(HelloOK(["type": "hello-ok", "protocol": 3])).summary == "protocol 3, gateway ?, role ?, scopes ")
     }
 }
+
+/// `TrustRemedy` and `OperatorTargetChoice(url:registryGateway:)`.
+@Suite("trust remedies and target choice")
+struct TrustRemedyTests {
+    @Test("an untrusted certificate is accepted, a changed one re-pinned; nothing else has a remedy")
+    func remedies() {
+        let untrusted = GatewayError.tlsTrust(url: "wss://g", .untrustedCertificate(observed: "ab12", reason: "self-signed"))
+        #expect(TrustRemedy(untrusted) == .accept(fingerprint: "ab12"))
+        #expect(TrustRemedy(untrusted)?.advice.hasSuffix("then accept it") == true)
+        let changed = GatewayError.tlsTrust(url: "wss://g", .pinMismatch(expected: "aa", observed: "bb"))
+        #expect(TrustRemedy(changed) == .repin(fingerprint: "bb"))
+        #expect(TrustRemedy(changed)?.fingerprint == "bb")
+        #expect(TrustRemedy(GatewayError.tlsTrust(url: "wss://g", .untrustedCertificate(observed: nil, reason: nil))) == nil)
+        #expect(TrustRemedy(GatewayError.tlsTrust(url: "wss://g", .certificateUnavailable)) == nil)
+        #expect(TrustRemedy(GatewayError.notConnected) == nil)
+        let advice = TrustRemedy.accept(fingerprint: "a").advice + " " + TrustRemedy.repin(fingerprint: "a").advice
+        #expect(LibraryHints.commandLineWords(in: advice).isEmpty)
+    }
+
+    @Test("a URL, else a registry gateway, else automatic; both is no choice")
+    func choice() {
+        #expect(OperatorTargetChoice(url: "ws://h:1", registryGateway: nil) == .url("ws://h:1"))
+        #expect(OperatorTargetChoice(url: nil, registryGateway: "lab") == .registryGateway("lab"))
+        #expect(OperatorTargetChoice(url: nil, registryGateway: nil) == .automatic)
+        #expect(OperatorTargetChoice(url: "ws://h:1", registryGateway: "lab") == nil)
+    }
+}

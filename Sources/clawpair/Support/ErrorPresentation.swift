@@ -36,25 +36,8 @@ enum ErrorPresentation {
     /// `error` with its exit status and the command line's hint; `plan` is the operator
     /// session's, when it was resolved (some hints depend on where the credential came from).
     static func present(_ error: any Error, plan: OperatorPlan?) -> PresentedError {
-        switch error {
-        case let presented as PresentedError:
-            return presented
-        case let error as any CommandLineError:
-            return PresentedError(error, status: error.exitStatus, message: error.message, hint: error.hint, code: error.code)
-        case let error as ContextualError:
-            let inner = present(error.underlying, plan: plan)
-            return PresentedError(error, status: inner.exitStatus, message: error.message, hint: inner.hint,
-                                  code: inner.code, details: inner.details)
-        case let error as ClawpairErrorBox:
-            let inner = present(error.error, plan: plan)
-            return PresentedError(error, status: inner.exitStatus, message: error.message, hint: inner.hint,
-                                  code: inner.code, details: inner.details)
-        case let error as any ClawpairError:
-            return PresentedError(error, status: status(of: error), message: error.message, hint: hint(for: error, plan: plan),
-                                  code: error.code, details: details(of: error))
-        default:
-            return PresentedError(error, status: .failure, message: "\(error)", hint: nil)
-        }
+        PresentedError.presenting(error, status: status(of:), hint: { hint(for: $0, plan: plan) },
+                                  details: { details(of: $0) })
     }
 
     // MARK: Codes of the JSON error envelope
@@ -117,7 +100,7 @@ enum ErrorPresentation {
     /// id and reason, the gateway's own error object), and the command that approves a request.
     static func details(of error: any Error) -> [(String, JSONValue)] {
         switch error {
-        case let error as PairingError: return error.cause.map(details(of:)) ?? []
+        case let error as PairingError: return error.cause.map { details(of: $0) } ?? []
         case GatewayError.pairingRequired(let pairing):
             return GatewayError.pairingRequired(pairing).jsonDetails + [("approveCommand", .string(pairing.approveCommand))]
         case let error as GatewayError: return error.jsonDetails

@@ -1,12 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ClawpairCLIKit
 import ClawpairCore
 import ClawpairGateway
 import ClawpairIdentity
-import ClawpairProbe
-import ClawpairConfig
 
 /// What the gateway commands (`devices`, `nodes`, `qr`, `pair`) share: which gateway, which
 /// credentials, this machine's identity, connecting as an operator, and error output.
@@ -96,12 +91,10 @@ enum GatewayCLI {
     /// `--url`, else `--gateway NAME`, else automatic (`OPENCLAW_GATEWAY_URL`, the active registry
     /// gateway, the default URL).
     static func targetChoice(_ arguments: ParsedArguments) throws -> OperatorTargetChoice {
-        switch (arguments.value("url"), arguments.value("gateway")) {
-        case (.some, .some): throw UsageError("give either --url or --gateway, not both")
-        case (.some(let url), nil): return .url(url)
-        case (nil, .some(let name)): return .registryGateway(name)
-        case (nil, nil): return .automatic
+        guard let choice = OperatorTargetChoice(url: arguments.value("url"), registryGateway: arguments.value("gateway")) else {
+            throw UsageError("give either --url or --gateway, not both")
         }
+        return choice
     }
 
     static func timeout(_ arguments: ParsedArguments) throws -> Duration {
@@ -129,11 +122,7 @@ enum GatewayCLI {
 
     /// `--token-file`/`--token` or `--password-file`/`--password`, when given.
     static func explicitSecret(_ arguments: ParsedArguments, _ context: CommandContext) throws -> OperatorSecret? {
-        let explicitToken = arguments.value("token-file") != nil || arguments.value("token") != nil
-        let explicitPassword = arguments.value("password-file") != nil || arguments.value("password") != nil
-        if explicitToken && explicitPassword {
-            throw UsageError("give a token or a password, not both")
-        }
+        if tokenInput.isGiven(arguments) && passwordInput.isGiven(arguments) { throw UsageError("give a token or a password, not both") }
         if let token = try tokenInput.read(arguments, context) { return .token(token) }
         if let password = try passwordInput.read(arguments, context) { return .password(password) }
         return nil
@@ -178,20 +167,11 @@ enum GatewayCLI {
     /// and the new one (a literal --token or --password is left out: it is not echoed). Other
     /// errors as they are.
     static func withTrustCommand(_ shown: PresentedError, _ arguments: ParsedArguments) -> PresentedError {
-        let option: String, observed: String, advice: String
-        switch shown.underlying {
-        case GatewayError.tlsTrust(_, .untrustedCertificate(let fingerprint?, _)):
-            (option, observed) = ("trust", fingerprint)
-            advice = "check that this is your gateway's certificate (on the gateway host: openssl x509 -in CERT -noout "
-                + "-fingerprint -sha256), then accept it"
-        case GatewayError.tlsTrust(_, .pinMismatch(_, let fingerprint)):
-            (option, observed) = ("tls-fingerprint", fingerprint)
-            advice = "the certificate changed: if you expected that, check it and pin the new one"
-        default:
-            return shown
-        }
-        let command = arguments.commandLine(omitting: ["trust", "tls-fingerprint", "token", "password"], adding: [(option, observed)])
-        return PresentedError(shown.underlying, status: shown.exitStatus, message: shown.message, hint: "\(advice): \(command)",
+        guard let remedy = TrustRemedy(shown.underlying) else { return shown }
+        let option = if case .accept = remedy { "trust" } else { "tls-fingerprint" }
+        let command = arguments.commandLine(omitting: ["trust", "tls-fingerprint", "token", "password"],
+                                            adding: [(option, remedy.fingerprint)])
+        return PresentedError(shown.underlying, status: shown.exitStatus, message: shown.message, hint: "\(remedy.advice): \(command)",
                               code: shown.code, details: shown.details + [("trustCommand", .string(command))])
     }
 
