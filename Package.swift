@@ -49,8 +49,8 @@
 //                        plaintext policy, access profiles
 //                        uses ClawpairCore
 //   ClawpairCLIKit       declarative CLI: tokenize → match → validate → run; help, man, completions, exit statuses;
-//                        secret input, spinner, record tables
-//                        uses ClawpairCore
+//                        secret input, spinner, record tables, key input (job control through CProcessShims)
+//                        uses ClawpairCore, CProcessShims
 //   ClawpairCore         errors (message, hint), base64url, JSON, terminal sanitizing, redaction, files and line
 //                        input; the one injectable monotonic clock and the one poll helper (every poll loop,
 //                        libavahi-client's too)
@@ -62,7 +62,8 @@
 //   CDNSSDShims          Avahi's dns_sd API loaded with dlopen on first use (keeps start-up fast)
 //   CAvahiClientShims    libavahi-client (+ libavahi-common) loaded with dlopen on first use: linked,
 //                        its libdbus/libsystemd/libgcrypt chain costs every command ~0.7 ms
-//   CProcessShims        core dumps off for the process (RLIMIT_CORE 0, prctl PR_SET_DUMPABLE 0)
+//   CProcessShims        core dumps off for the process (RLIMIT_CORE 0, prctl PR_SET_DUMPABLE 0); the terminal
+//                        put back on Ctrl-Z (SIGTSTP) and key mode again on SIGCONT
 //   CImageShims          libjpeg reads and libpng row writes inside setjmp (fatal errors return, never exit);
 //                        zbar loaded on first use
 import PackageDescription
@@ -115,7 +116,7 @@ let package = Package(
         // Libraries (public API for Linux nodes).
         .target(name: "ClawpairCore"),
         .target(name: "ClawpairSetupCode", dependencies: ["ClawpairCore"]),
-        .target(name: "ClawpairCLIKit", dependencies: ["ClawpairCore"]),
+        .target(name: "ClawpairCLIKit", dependencies: ["ClawpairCore", "CProcessShims"]),
         .target(name: "ClawpairIdentity", dependencies: ["ClawpairCore", "CSodium", "CSQLite"]),
         .target(name: "ClawpairQR", dependencies: ["ClawpairCore", "CQRencode", "CPNG", "CJPEG", "CImageShims"]),
         .target(name: "ClawpairDNS", dependencies: ["ClawpairCore"]),

@@ -1,12 +1,15 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import CProcessShims
 
 /// Single keys from a terminal on standard input, for a command that runs until stopped
 /// (`devices watch`): while it lives, the terminal delivers each key at once without echoing
 /// it (canonical mode and echo off; Ctrl-C and Ctrl-\ still signal). The saved mode comes back
 /// on ``restore()`` and in `deinit`, so every exit path that unwinds restores it; the callers
-/// take SIGINT/SIGTERM as events (``TerminationSignals``) and unwind. Confined to one thread.
+/// take SIGINT/SIGTERM as events (``TerminationSignals``) and unwind. Ctrl-Z (SIGTSTP) puts the
+/// terminal back before the process stops, and `fg` (SIGCONT) turns key mode on again, so a
+/// stopped command never leaves the shell without echo. Confined to one thread.
 public final class KeyInput {
     private let fd: Int32
     private var saved: termios
@@ -26,6 +29,7 @@ public final class KeyInput {
             cc[Int(VTIME)] = 0
         }
         guard tcsetattr(fd, TCSANOW, &mode) == 0 else { return nil }
+        _ = CProcessShims_restoreTerminalOnStop(fd, &saved, &mode)
     }
 
     deinit { restore() }
@@ -34,6 +38,7 @@ public final class KeyInput {
     public func restore() {
         guard active else { return }
         active = false
+        CProcessShims_releaseTerminalOnStop()
         var mode = saved
         _ = tcsetattr(fd, TCSANOW, &mode)
     }

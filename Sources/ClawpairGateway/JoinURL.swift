@@ -59,13 +59,7 @@ public struct JoinURL: Sendable, Equatable {
         } catch {
             throw .malformed
         }
-        guard let link else {
-            // Shaped like a join URL, but `/j/<code>` is not the end of the path (`…/j/<code>/`).
-            let lower = trimmed.lowercased()
-            guard lower.hasPrefix("https://") || lower.hasPrefix("http://"),
-                  lower.prefix(while: { $0 != "?" && $0 != "#" }).contains("/j/") else { return nil }
-            throw .malformed
-        }
+        guard let link else { return nil }
         return JoinURL(text: trimmed, host: link.host, port: link.port, tls: link.tls,
                        path: (link.contextPath ?? "") + "/j/" + link.shortcode)
     }

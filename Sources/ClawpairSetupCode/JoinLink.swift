@@ -65,7 +65,12 @@ public struct JoinLink: Sendable, Hashable {
         // The last segment is the shortcode, the one before it `j`; what precedes is the context path.
         var segments = parsed.pathname.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         if segments.last == "j" { segments.append("") }
-        guard segments.count >= 2, segments[segments.endIndex - 2] == "j" else { return nil }
+        guard segments.count >= 2, segments[segments.endIndex - 2] == "j" else {
+            // A `j` segment with more after it than one shortcode (`…/j/<code>/`, `…/j/<code>/x`): a
+            // join URL with something appended, refused as `openclaw connect` refuses it.
+            if segments.dropLast().contains("j") { throw .notExactForm }
+            return nil
+        }
         let code = String(segments[segments.endIndex - 1])
         let prefix = segments.dropLast(2).map { "/" + $0 }.joined()
         guard !parsed.hasCredentials else { throw .credentialsInURL }
@@ -102,6 +107,8 @@ public enum JoinLinkError: Error, Sendable, Equatable {
     case queryOrFragment
     /// The last path segment is not a 22-character base64url shortcode (its length).
     case invalidShortcode(length: Int)
+    /// The path goes on after `/j/<shortcode>` (a trailing `/` or more segments).
+    case notExactForm
     /// Plain `http://` to a host that is not loopback (the host).
     case plaintextNotLoopback(host: String)
 
@@ -112,6 +119,7 @@ public enum JoinLinkError: Error, Sendable, Equatable {
         case .credentialsInURL: return "join-url-credentials"
         case .queryOrFragment: return "join-url-query"
         case .invalidShortcode: return "join-url-shortcode"
+        case .notExactForm: return "join-url-path"
         case .plaintextNotLoopback: return "join-url-plaintext"
         }
     }
@@ -130,6 +138,8 @@ extension JoinLinkError: ClawpairError {
         case let .invalidShortcode(length):
             return "join URL shortcode is \(length) characters; a join shortcode is \(JoinLink.shortcodeLength) "
                 + "characters of A-Z, a-z, 0-9, _ and -"
+        case .notExactForm:
+            return "join URL goes on after /j/<shortcode>; it must end with the exact /j/<shortcode> form"
         case let .plaintextNotLoopback(host):
             return "plain http:// join URLs are allowed only for loopback gateways, not \(host)"
         }
@@ -138,7 +148,7 @@ extension JoinLinkError: ClawpairError {
     /// What to do next.
     public var hint: String? {
         switch self {
-        case .notAJoinURL, .credentialsInURL, .queryOrFragment, .invalidShortcode:
+        case .notAJoinURL, .credentialsInURL, .queryOrFragment, .invalidShortcode, .notExactForm:
             return "copy the whole join URL again exactly as the gateway printed it (openclaw devices join-code)"
         case .plaintextNotLoopback:
             return "use the https:// join URL the gateway printed; a join URL over plain http would expose the setup code"

@@ -1,8 +1,12 @@
 import CQRencode
 import CZBar
+@testable import ClawpairQR
 import Testing
 
 /// zbar: scans a QR code that libqrencode drew into an in-memory Y800 (8-bit gray) image.
+///
+/// libqrencode is called under ``QRencodeLock``, as every other caller in this process does (the
+/// QR module and QRencodeTests): unlocked, an encode running beside another once returned NULL.
 @Suite("zbar")
 struct ZBarTests {
     @Test("libqrencode → Y800 buffer → zbar round trip", arguments: [
@@ -10,7 +14,8 @@ struct ZBarTests {
         "HELLO WORLD",
     ])
     func qrRoundTrip(payload: String) throws {
-        let code = try #require(QRcode_encodeString(payload, 0, QR_ECLEVEL_M, QR_MODE_8, 1), "QRcode_encodeString returned NULL")
+        let encoded = QRencodeLock.mutex.withLock { _ in QRcode_encodeString(payload, 0, QR_ECLEVEL_M, QR_MODE_8, 1) }
+        let code = try #require(encoded, "QRcode_encodeString returned NULL")
         let image = render(code.pointee, scale: 4, quietZone: 4)
         QRcode_free(code)
 

@@ -37,7 +37,7 @@ import Testing
 
     @Test func otherURLsAreNotJoinURLs() throws {
         for text in ["wss://gw.example.com/j/\(Self.code)", "https://gw.example.com", "https://gw.example.com/",
-                     "https://gw.example.com/gateway", "https://gw.example.com/j/\(Self.code)/extra",
+                     "https://gw.example.com/gateway",
                      "https://gw.example.com/jj/\(Self.code)", Self.code, "oc-pair://\(Self.code)", "not a url"] {
             #expect(try JoinLink.recognize(text) == nil, "\(text)")
             #expect(!JoinLink.looksLikeJoinURL(text), "\(text)")
@@ -54,6 +54,10 @@ import Testing
             ("https://gw.example.com/j/short", .invalidShortcode(length: 5)),
             ("https://gw.example.com/j/", .invalidShortcode(length: 0)),
             ("https://gw.example.com/j", .invalidShortcode(length: 0)),
+            // Something after the shortcode: refused by decode and pair alike, as `openclaw connect` does.
+            ("https://gw.example.com/j/\(Self.code)/", .notExactForm),
+            ("https://gw.example.com/j/\(Self.code)/extra", .notExactForm),
+            ("https://gw.example.com/base/j/\(Self.code)//", .notExactForm),
             ("https://gw.example.com/j/AbCdEfGhIjKlMnOpQrSt%2B", .invalidShortcode(length: 23)),
             ("http://gw.example.com/j/\(Self.code)", .plaintextNotLoopback(host: "gw.example.com")),
             ("http://192.168.1.20:18789/j/\(Self.code)", .plaintextNotLoopback(host: "192.168.1.20")),
@@ -66,7 +70,7 @@ import Testing
 
     @Test func messagesNeverEchoTheShortcode() {
         let errors: [JoinLinkError] = [.notAJoinURL, .credentialsInURL, .queryOrFragment, .invalidShortcode(length: 21),
-                                      .plaintextNotLoopback(host: "gw.example.com")]
+                                      .notExactForm, .plaintextNotLoopback(host: "gw.example.com")]
         for error in errors {
             #expect(!error.message.contains(Self.code) && error.hint != nil, "\(error)")
         }

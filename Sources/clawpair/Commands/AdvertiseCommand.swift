@@ -59,49 +59,32 @@ struct AdvertiseCommand: ParsableCommand {
         runner: AdvertiseCommand.runner
     )
 
-    let load: () throws(ClawpairErrorBox) -> AdvertiseSettings
-    let gated: Bool
+    let source: GatewayAdvertiser.Source
     let overrides: BeaconOverrides
-    let environment: [String: String]
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        func portValue(_ option: String) throws -> Int? {
-            try arguments.integer(option, in: 1...65_535, isNot: "a port (1-65535)")
+        let fingerprint = try arguments.parsed("tls-fingerprint", TLSFingerprint.normalize) { _ in
+            UsageError("--tls-fingerprint is not a SHA-256 fingerprint",
+                       hint: "give 64 hex digits, optionally as colon-separated pairs")
         }
-        var fingerprint: String?
-        if let text = arguments.value("tls-fingerprint") {
-            guard let normalized = TLSFingerprint.normalize(text) else {
-                throw UsageError("--tls-fingerprint is not a SHA-256 fingerprint", hint: "give 64 hex digits, optionally as colon-separated pairs")
-            }
-            fingerprint = normalized
-        }
-        var txt: [TXTPair] = []
-        for entry in arguments.values("txt") {
-            guard let eq = entry.firstIndex(of: "="), eq != entry.startIndex else {
-                throw UsageError("--txt '\(TerminalText.sanitize(entry, maxScalars: 64))' is not KEY=VALUE")
-            }
-            txt.append(TXTPair(String(entry[..<eq]), String(entry[entry.index(after: eq)...])))
-        }
+        let txt = try arguments.parsedValues("txt", isNot: "KEY=VALUE", TXTPair.init(entry:))
         overrides = BeaconOverrides(instanceName: arguments.value("name"), displayName: arguments.value("display-name"),
                                     fingerprint: fingerprint, txt: txt)
-        gated = arguments.flag("from-openclaw-config")
-        if gated {
-            for option in ["port", "tls", "mode", "ssh-port", "tailnet-dns"] where arguments.flag(option) || arguments.value(option) != nil {
+        if arguments.flag("from-openclaw-config") {
+            for option in ["port", "tls", "mode", "ssh-port", "tailnet-dns"] where arguments.given(option) {
                 throw UsageError("--\(option) cannot be combined with --from-openclaw-config", hint: "set it in the config file")
             }
             guard let path = arguments.positionals.first ?? OpenClawConfig.path(environment: context.environment) else {
                 throw UsageError("no config path: HOME is not set", hint: "give the path of openclaw.json")
             }
-            environment = context.environment
-            load = { () throws(ClawpairErrorBox) in try AdvertiseSettings.load(path: path, environment: context.environment) }
+            source = .config(path: path, environment: context.environment)
         } else {
             guard arguments.positionals.isEmpty else { throw UsageError("CONFIG is only read with --from-openclaw-config") }
-            guard let port = try portValue("port") else { throw UsageError("--port is required", hint: "e.g. --port 18789") }
+            guard let port = try arguments.port("port") else { throw UsageError("--port is required", hint: "e.g. --port 18789") }
             let mode: BeaconMode = try arguments.choice("mode", noun: "mode", default: .minimal)
             let settings = AdvertiseSettings(port: port, tls: arguments.flag("tls") || fingerprint != nil, mode: mode,
-                                             sshPort: try portValue("ssh-port"), tailnetDns: arguments.value("tailnet-dns"))
-            environment = [:]
-            load = { () throws(ClawpairErrorBox) in settings }
+                                             sshPort: try arguments.port("ssh-port"), tailnetDns: arguments.value("tailnet-dns"))
+            source = .settings(settings)
             // A TXT entry that cannot fit is a usage error, found before anything is registered.
             do {
                 _ = try ServicePlan.beacon(settings, health: GatewayHealth(answering: true), overrides: overrides,
@@ -115,14 +98,9 @@ struct AdvertiseCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         let signals = TerminationSignals()
         let hangup = ReloadSignal()
-        let host = HostName.current(fallback: "openclaw")
-        let advertiser = try GatewayAdvertiser(
-            serviceType: BeaconIdentity.serviceType, load: load,
-            compose: { [overrides, environment] (settings, health) throws(ClawpairErrorBox) in
-                try ServicePlan.beacon(settings, health: health, overrides: overrides, osHostname: host, environment: environment)
-            },
-            healthCheck: gated ? ProbeHealthCheck() : nil, registrar: AvahiServiceRegistrar(),
-            events: { report($0, context) })
+        let advertiser = try GatewayAdvertiser.gateway(source, overrides: overrides,
+                                                       osHostname: HostName.current(fallback: "openclaw"),
+                                                       events: { report($0, context) })
         try advertiser.run(stop: { signals.pending() != nil }, reload: { hangup.pending() })
         return .success
     }

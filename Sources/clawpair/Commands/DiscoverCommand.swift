@@ -91,87 +91,65 @@ struct DiscoverCommand: ParsableCommand {
         runner: DiscoverCommand.runner
     )
 
+    /// What to browse; the timeout is --timeout's, or a year for --watch without one.
+    let options: GatewayBrowser.Options
     let timeoutMs: Int
-    let timeoutGiven: Bool
-    let backend: GatewayBrowser.LocalBackend
-    let first: Bool
     let watch: Bool
-    let localOnly: Bool
-    let wideAreaOnly: Bool
-    /// The wide-area domains (normalized); empty when none is known or with --local-only.
-    let domains: [String]
-    /// --dns-server values; empty: the nameservers of /etc/resolv.conf.
-    let servers: [DNSServerAddress]
-    /// The hidden --wide-area-refresh: a fixed pause between wide-area rounds of --watch.
-    let wideAreaRefresh: Duration?
-    /// --max-gateways; nil: each backend's bound.
-    let maxGateways: Int?
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        if let text = arguments.value("timeout") {
-            // Digits are milliseconds; anything else a duration with a unit (3s, 1m), as other commands take.
-            let digits = !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber }
-            guard let value = digits ? Int64(text) : DurationText.milliseconds(text), (1...3_600_000).contains(value) else {
-                throw UsageError("--timeout '\(TerminalText.sanitize(text, maxScalars: 32))' is not a time in milliseconds",
-                                 hint: "use e.g. --timeout 2000 or --timeout 3s (at most 1h)")
-            }
-            timeoutMs = Int(value)
-            timeoutGiven = true
-        } else {
-            timeoutMs = 2000
-            timeoutGiven = false
-        }
-        backend = try arguments.choice("backend", noun: "backend", default: .auto)
-        first = arguments.flag("first")
+        // Digits are milliseconds; anything else a duration with a unit (3s, 1m), as other commands take.
+        let timeout = try arguments.parsed("timeout", { text in
+            let ms = DurationOption.isBareNumber(text) ? Int64(text) : DurationText.milliseconds(text)
+            return ms.flatMap { (1...3_600_000).contains($0) ? Int($0) : nil }
+        }, invalid: { text in
+            UsageError("--timeout '\(TerminalText.sanitize(text, maxScalars: 32))' is not a time in milliseconds",
+                       hint: "use e.g. --timeout 2000 or --timeout 3s (at most 1h)")
+        })
+        timeoutMs = timeout ?? 2000
+        let backend: GatewayBrowser.LocalBackend = try arguments.choice("backend", noun: "backend", default: .auto)
         watch = arguments.flag("watch")
-        if first && watch { throw UsageError("--first and --watch do not go together") }
-        localOnly = arguments.flag("local-only")
-        wideAreaOnly = arguments.flag("wide-area-only")
-        if localOnly && wideAreaOnly { throw UsageError("--local-only and --wide-area-only do not go together") }
-        wideAreaRefresh = try arguments.integer("wide-area-refresh", in: 1...3_600_000, isNot: "a time in milliseconds")
-            .map { .milliseconds($0) }
-        maxGateways = try arguments.integer("max-gateways", in: 1...1_000_000, isNot: "a number from 1 to 1000000")
+        try arguments.exclusive("first", "watch")
+        try arguments.exclusive("local-only", "wide-area-only")
+        let wideAreaRefresh = try arguments.integer("wide-area-refresh", in: 1...3_600_000, isNot: "a time in milliseconds")
+        let maxGateways = try arguments.integer("max-gateways", in: 1...1_000_000, isNot: "a number from 1 to 1000000")
+        try arguments.exclusive("local-only", "domain")
         let givenDomains = arguments.values("domain")
-        if localOnly && !givenDomains.isEmpty { throw UsageError("--local-only and --domain do not go together") }
         for text in givenDomains {
             guard let domain = WideAreaDomain.normalize(text) else { throw UsageError("--domain is empty") }
             if WideAreaDomain.same(domain, "local.") {
                 throw UsageError("--domain local. is the mDNS domain", hint: "mDNS is searched unless --wide-area-only")
             }
-            do { _ = try DNSName(domain) } catch {
+            guard (try? DNSName(domain)) != nil else {
                 throw UsageError("--domain '\(TerminalText.sanitize(text, maxScalars: 64))' is not a DNS name",
                                  hint: "use e.g. --domain openclaw.internal")
             }
         }
         var servers: [DNSServerAddress] = []
-        for text in arguments.values("dns-server") {
-            guard let server = DNSServerAddress.parse(text) else {
-                throw UsageError("--dns-server '\(TerminalText.sanitize(text, maxScalars: 64))' is not an IP address "
-                                 + "with an optional port", hint: "use e.g. --dns-server 192.0.2.53, 192.0.2.53:5353 or [2001:db8::53]:53")
-            }
-            if !servers.contains(server) { servers.append(server) }
+        for server in try arguments.parsedValues("dns-server", isNot: "an IP address with an optional port",
+                                                 hint: "use e.g. --dns-server 192.0.2.53, 192.0.2.53:5353 or [2001:db8::53]:53",
+                                                 { DNSServerAddress.parse($0) }) where !servers.contains(server) {
+            servers.append(server)
         }
-        domains = localOnly ? [] : GatewayBrowser.configuredDomains(given: givenDomains, environment: context.environment,
-                                                                    note: context.verboseNote)
+        let wideAreaOnly = arguments.flag("wide-area-only")
+        let domains = arguments.flag("local-only") ? [] : GatewayBrowser.configuredDomains(
+            given: givenDomains, environment: context.environment, note: context.verboseNote)
         if wideAreaOnly && domains.isEmpty {
             throw UsageError("--wide-area-only needs a domain",
                              hint: "give --domain openclaw.internal, or set discovery.wideArea.domain or OPENCLAW_WIDE_AREA_DOMAIN")
         }
-        self.servers = servers
-    }
-
-    /// The browser for this run: the domains are resolved already, the rest is the options.
-    private func browser(timeout: Duration) -> GatewayBrowser {
-        // A --watch round takes at most --timeout (2 s by default), and at most 5 s.
-        GatewayBrowser(options: .init(backend: backend, local: !wideAreaOnly, domains: domains, dnsServers: servers,
-                                      timeout: timeout, firstAnswer: first, wideAreaRefresh: wideAreaRefresh,
-                                      wideAreaRoundTimeout: .milliseconds(min(timeoutMs, 5000)), maxGateways: maxGateways))
+        // --watch runs until interrupted unless --timeout is given; a --watch round takes at most
+        // --timeout (2 s by default), and at most 5 s.
+        options = GatewayBrowser.Options(
+            backend: backend, local: !wideAreaOnly, domains: domains, dnsServers: servers,
+            timeout: watch && timeout == nil ? .seconds(365 * 86_400) : .milliseconds(timeoutMs),
+            firstAnswer: arguments.flag("first"), wideAreaRefresh: wideAreaRefresh.map { .milliseconds($0) },
+            wideAreaRoundTimeout: .milliseconds(min(timeoutMs, 5000)), maxGateways: maxGateways)
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
+        let browser = GatewayBrowser(options: options)
         if watch {
-            // --watch runs until interrupted unless --timeout is given.
-            try browser(timeout: timeoutGiven ? .milliseconds(timeoutMs) : .seconds(365 * 86_400)).watch(note: context.verboseNote, onTruncated: { cut in
+            try browser.watch(note: context.verboseNote, onTruncated: { cut in
                 if context.globals.json { context.printJSONLine(cut.json(event: "truncated")) } else { context.warn(Self.truncationWarning(cut)) }
             }) { event in
                 if context.globals.json { context.printJSONLine(event.json) } else { context.print(event.textLine) }
@@ -181,34 +159,28 @@ struct DiscoverCommand: ParsableCommand {
         }
         let spinner = Spinner.start("Searching for gateways", in: context)
         defer { spinner?.stop() }
-        let scan = try browser(timeout: .milliseconds(timeoutMs)).scan(note: context.verboseNote)
+        let scan = try browser.scan(note: context.verboseNote)
         spinner?.stop()
-        if context.globals.verbosity == 0 {
-            // A dead DNS server is worth a word without -v (-v has it among the notes).
-            for failure in scan.failedDomains {
-                context.note(TerminalText.sanitize("warning: wide-area: \(failure.domain): \(failure.reason)",
-                                                   maxScalars: TerminalText.defaultMaxScalars))
-            }
+        // A dead DNS server is worth a word without -v (-v has it among the notes).
+        for failure in scan.failedDomains where context.globals.verbosity == 0 {
+            context.note(TerminalText.sanitize("warning: wide-area: \(failure.domain): \(failure.reason)",
+                                               maxScalars: TerminalText.defaultMaxScalars))
         }
         for cut in scan.truncated { context.warn(Self.truncationWarning(cut)) }
         if context.globals.json {
             context.printJSON(scan.json(timeoutMs: timeoutMs))
         } else if scan.gateways.isEmpty {
-            context.note(scan.notFoundText(timeoutMs: timeoutMs, namingDomains: !domains.isEmpty))
+            context.note(scan.notFoundText(timeoutMs: timeoutMs, namingDomains: !(options.domains ?? []).isEmpty))
         } else {
-            for (index, gateway) in scan.gateways.enumerated() {
-                if index > 0 { context.print("") }
-                context.stdout.write(gateway.textBlock(paint: context.style.paint))
-            }
+            // One block per gateway, a blank line between two.
+            context.stdout.write(scan.gateways.map { $0.textBlock(paint: context.style.paint) }.joined(separator: "\n"))
         }
-        if scan.gateways.isEmpty {
-            if !context.globals.json && !wideAreaOnly {
-                context.note("hint: check that the gateway runs with discovery on and that this machine is on the same "
-                             + "network segment (mDNS does not cross routers); try --timeout 5000")
-            }
-            return .notFound
+        guard scan.gateways.isEmpty else { return .success }
+        if !context.globals.json && options.local {
+            context.note("hint: check that the gateway runs with discovery on and that this machine is on the same "
+                         + "network segment (mDNS does not cross routers); try --timeout 5000")
         }
-        return .success
+        return .notFound
     }
 
     /// The warning for a list a bound cut.

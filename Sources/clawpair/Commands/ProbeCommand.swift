@@ -133,26 +133,15 @@ struct ProbeCommand: ParsableCommand {
     let showAll: Bool
     let fingerprint: String?
     let trust: String?
-
-    /// The longest discovery phase of a `--discover` run.
-    static let maxDiscoveryMs: Int64 = 2000
-
     let discover: GatewayBrowser.LocalBackend?
-    let timeoutMs: Int64
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        if let text = arguments.value("discover-backend") {
-            guard let choice = GatewayBrowser.LocalBackend(rawValue: text) else {
-                throw UsageError("invalid --discover-backend: \(TerminalText.sanitize(text, maxScalars: 32))",
-                                 hint: "use auto, avahi or native")
-            }
-            guard arguments.flag("discover") else {
-                throw UsageError("--discover-backend needs --discover")
-            }
-            discover = choice
-        } else {
-            discover = arguments.flag("discover") ? .auto : nil
+        let backend = try arguments.parsed("discover-backend", { GatewayBrowser.LocalBackend(rawValue: $0) }) { text in
+            UsageError("invalid --discover-backend: \(TerminalText.sanitize(text, maxScalars: 32))",
+                       hint: "use auto, avahi or native")
         }
+        if backend != nil && !arguments.flag("discover") { throw UsageError("--discover-backend needs --discover") }
+        discover = arguments.flag("discover") ? backend ?? .auto : nil
         candidates = arguments.positionals
         guard !candidates.isEmpty || discover != nil else {
             throw UsageError("give at least one candidate: a ws:// or wss:// URL, host[:port] or setup code (- reads one from standard input)",
@@ -163,7 +152,6 @@ struct ProbeCommand: ParsableCommand {
         }
         let stagger = try DurationOption.milliseconds(arguments.value("stagger"), option: "stagger", default: 250, allowZero: true)
         let timeout = try DurationOption.milliseconds(arguments.value("timeout"), option: "timeout", default: 5000, allowZero: false)
-        timeoutMs = timeout
         configuration = ProbeConfiguration(stagger: .milliseconds(stagger), timeout: .milliseconds(timeout),
                                            mode: arguments.flag("fastest") ? .fastest : arguments.flag("all") ? .all : .first,
                                            allowInsecure: arguments.flag("allow-insecure"))
@@ -172,13 +160,12 @@ struct ProbeCommand: ParsableCommand {
         trust = try FingerprintOption.normalized(arguments.value("trust"), option: "trust")
     }
 
-    /// Runs local discovery for at most `budgetMs` and returns a route per gateway found (in the
+    /// Runs local discovery for at most `budget` and returns a route per gateway found (in the
     /// order `discover` lists them), skipping beacons without a usable endpoint. In first mode
     /// without --all it ends at the first gateway resolved, else once the answer is complete.
-    func discoverRoutes(_ backend: GatewayBrowser.LocalBackend, budgetMs: Int64, context: CommandContext) throws -> [ProbeRoute] {
-        let firstAnswer = configuration.mode == .first && !showAll
-        let browser = GatewayBrowser(options: .init(backend: backend, domains: [], timeout: .milliseconds(budgetMs),
-                                                    firstAnswer: firstAnswer))
+    func discoverRoutes(_ backend: GatewayBrowser.LocalBackend, budget: Duration, context: CommandContext) throws -> [ProbeRoute] {
+        let browser = GatewayBrowser(options: .init(backend: backend, domains: [], timeout: budget,
+                                                    firstAnswer: configuration.mode == .first && !showAll))
         let routes = try browser.scan(note: context.verboseNote).gateways.compactMap { gateway -> ProbeRoute? in
             guard let endpoint = gateway.beacon.endpoint else { return nil }
             return ProbeCandidates.discovered(instance: gateway.beacon.instanceName, host: endpoint.host, port: endpoint.port,
@@ -188,31 +175,16 @@ struct ProbeCommand: ParsableCommand {
         return routes
     }
 
-    /// Pins wss:// routes without a pin to the fingerprint stored for the paired gateway with
-    /// that URL. An unreadable registry adds no pins.
-    func applyRegistryPins(to routes: inout [ProbeRoute], context: CommandContext) {
-        guard routes.contains(where: { $0.tls && $0.expectedFingerprint == nil }),
-              let home = try? GatewayCLI.home(context) else { return }
-        GatewayRegistry(home: home).snapshot().pinPaired(&routes)
-    }
-
     func run(_ context: CommandContext) throws -> ExitStatus {
-        var routes: [ProbeRoute] = []
-        var codeIndex = 0
+        var list = ProbeCandidateList()
         for candidate in candidates {
-            let text: String
-            if candidate == "-" {
-                guard let decoded = try context.readText(prompting: "Paste the setup code, then press Ctrl-D:",
-                                                         limit: SetupCode.maxInputBytes) else {
-                    throw GeneralError("standard input is not UTF-8 text", hint: "pipe in the setup code itself")
-                }
-                text = decoded
-            } else {
-                text = candidate
+            guard let text = candidate != "-" ? candidate : try context.readText(
+                prompting: "Paste the setup code, then press Ctrl-D:", limit: SetupCode.maxInputBytes) else {
+                throw GeneralError("standard input is not UTF-8 text", hint: "pipe in the setup code itself")
             }
-            let expanded: (kind: ProbeCandidates.Kind, routes: [ProbeRoute])
+            let notices: [ProbeCandidateList.Notice]
             do {
-                expanded = try ProbeCandidates.expand(text, codeIndex: codeIndex)
+                notices = try list.add(text, visible: candidate != "-", nowMs: context.nowMs)
             } catch .unrecognized(let shown) {
                 throw UsageError("'\(shown)' is not a ws:// or wss:// URL, host[:port] or setup code",
                                  hint: GatewayAddress.bracketed(text).map { "an IPv6 address goes in brackets: clawpair probe '\($0)' or 'ws://\($0):18789'" }
@@ -220,36 +192,34 @@ struct ProbeCommand: ParsableCommand {
             } catch .setupCode(let error) {
                 throw ContextualError(candidate == "-" ? "the setup code on standard input" : "candidate '\(ProbeCandidates.redacted(text))'", error)
             }
-            if case .setupCode(let hasCredentials) = expanded.kind {
-                codeIndex += 1
-                if candidate != "-" && hasCredentials {
+            for notice in notices {
+                switch notice {
+                case .credentialsVisible:
                     context.warn("a setup code was given on the command line, where other users can see it (ps, shell "
                                  + "history); pipe it in instead: clawpair probe -")
-                }
-                if let decoded = try? SetupCode.parse(text), decoded.isExpired(nowMs: context.nowMs) {
-                    context.note("note: setup code #\(codeIndex) has expired; probing its routes anyway")
+                case .expired(let code): context.note("note: setup code #\(code) has expired; probing its routes anyway")
                 }
             }
-            routes += expanded.routes
         }
+        var routes = list.routes
         var configuration = self.configuration
         if let backend = discover {
-            // Discovery takes the first part of the run; the race gets the rest, so --timeout
-            // still bounds the whole run.
-            let budget = min(Self.maxDiscoveryMs, timeoutMs / 2)
+            let budget = configuration.discoveryBudget
             let started = Monotonic.now
-            routes += try discoverRoutes(backend, budgetMs: budget, context: context)
-            let spent = Monotonic.now - started
-            configuration.timeout = max(.milliseconds(1), .milliseconds(timeoutMs) - spent)
+            routes += try discoverRoutes(backend, budget: budget, context: context)
+            configuration = configuration.remaining(after: Monotonic.now - started)
             if routes.isEmpty {
-                throw GeneralError("no gateway found within \(budget) ms of discovery", hint:
+                throw GeneralError("no gateway found within \(budget.nanoseconds / 1_000_000) ms of discovery", hint:
                     "check that the gateway advertises (openclaw plugins enable bonjour) on this network segment, or "
                     + "give its URL, host[:port] or setup code", status: .notFound)
             }
         }
         if let fingerprint { ProbeCandidates.applyPin(fingerprint, source: .option, to: &routes) }
         if let trust { ProbeCandidates.applyPin(trust, source: .trust, to: &routes) }
-        applyRegistryPins(to: &routes, context: context)
+        // A paired gateway's route is pinned to the fingerprint stored for it; an unreadable registry adds no pins.
+        if routes.contains(where: { $0.tls && $0.expectedFingerprint == nil }), let home = try? GatewayCLI.home(context) {
+            GatewayRegistry(home: home).snapshot().pinPaired(&routes)
+        }
         if routes.count > ProbeOutput.maxRoutes {
             throw UsageError("too many routes (\(routes.count)); at most \(ProbeOutput.maxRoutes) can be raced")
         }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ClawpairCLIKit
 import ClawpairCore
 import ClawpairDNS
@@ -91,92 +88,40 @@ struct ZoneCommand: ParsableCommand {
     let options: WideAreaZoneOptions
     let output: String
     let force: Bool
-    let notes: [String]
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        func require(_ name: String, _ example: String) throws -> String {
-            guard let value = arguments.value(name) else {
-                throw UsageError("--\(name) is required", hint: "e.g. --\(name) \(example)")
-            }
-            return value
-        }
-        func port(_ name: String, _ text: String) throws -> Int {
-            guard let value = Int(text), (1...65_535).contains(value) else {
-                throw UsageError("--\(name) '\(text)' is not a port (1-65535)")
-            }
-            return value
-        }
-        let rawDomain = try require("domain", "openclaw.internal")
+        let rawDomain = try arguments.required("domain", example: "openclaw.internal")
         guard let domain = WideAreaDomain.normalize(rawDomain) else { throw UsageError("--domain is empty") }
         if let problem = WideAreaDomain.problemAsZoneOrigin(domain) {
             throw UsageError("cannot use '\(rawDomain)' as the zone domain: \(problem)")
         }
-
-        let ipv4Text = try require("ipv4", "100.123.224.76")
-        guard let ipv4 = IPv4Address(ipv4Text) else {
-            throw UsageError("--ipv4 '\(ipv4Text)' is not an IPv4 address", hint: "give dotted decimal, e.g. 100.123.224.76")
+        guard let ipv4 = try arguments.parsed("ipv4", isNot: "an IPv4 address", hint: "give dotted decimal, e.g. 100.123.224.76",
+                                              IPv4Address.init) else {
+            throw UsageError("--ipv4 is required", hint: "e.g. --ipv4 100.123.224.76")
         }
-        var ipv6: IPv6Address?
-        if let text = arguments.value("ipv6") {
-            guard let parsed = IPv6Address(text) else {
-                throw UsageError("--ipv6 '\(text)' is not an IPv6 address", hint: "e.g. fd7a:115c:a1e0::8801:e04c (no brackets or zone)")
-            }
-            ipv6 = parsed
+        let ipv6 = try arguments.parsed("ipv6", isNot: "an IPv6 address",
+                                        hint: "e.g. fd7a:115c:a1e0::8801:e04c (no brackets or zone)", IPv6Address.init)
+        let port = try arguments.port("port") ?? BeaconIdentity.defaultPort
+        let fingerprint = try arguments.parsed("tls-fingerprint", TLSFingerprint.normalize) { _ in
+            UsageError("--tls-fingerprint is not a SHA-256 fingerprint",
+                       hint: "give 64 hex digits or 32 colon-separated pairs, optionally prefixed sha256:")
         }
-
-        let gatewayPort = try arguments.value("port").map { try port("port", $0) } ?? BeaconIdentity.defaultPort
-
-        let fingerprint: String?
-        if let text = arguments.value("tls-fingerprint") {
-            guard let normalized = TLSFingerprint.normalize(text) else {
-                throw UsageError("--tls-fingerprint is not a SHA-256 fingerprint",
-                                 hint: "give 64 hex digits or 32 colon-separated pairs, optionally prefixed sha256:")
-            }
-            fingerprint = normalized
-        } else {
-            fingerprint = nil
-        }
-
-        let modeText = arguments.value("mode") ?? BeaconMode.minimal.rawValue
-        guard let mode = BeaconMode(rawValue: modeText) else {
-            throw UsageError("--mode '\(modeText)' is not minimal or full")
-        }
-        var sshPort: Int?
-        var cliPath: String?
-        if mode == .full {
-            if let text = arguments.value("ssh-port") {
-                sshPort = try port("ssh-port", text)
-            } else {
-                sshPort = BeaconIdentity.defaultSSHPort(environment: context.environment)
-            }
-            cliPath = arguments.value("cli-path") ?? BeaconIdentity.defaultCLIPath(environment: context.environment)
-        } else {
+        let mode = try arguments.parsed("mode", isNot: "minimal or full") { BeaconMode(rawValue: $0) } ?? .minimal
+        if mode != .full {
             for name in ["ssh-port", "cli-path"] where arguments.value(name) != nil {
                 throw UsageError("--\(name) is only written with --mode full", hint: "add --mode full, or leave --\(name) out")
             }
         }
-
-        let hostname = HostName.current(fallback: "openclaw")
-        let displayName = arguments.value("display-name")
-            ?? BeaconIdentity.instanceName(BeaconIdentity.machineDisplayName(osHostname: hostname))
-        let tailnetDns = arguments.value("tailnet-dns") ?? context.environment["OPENCLAW_TAILNET_DNS"]
-
-        let options = WideAreaZoneOptions(
-            domain: domain, gatewayPort: gatewayPort, displayName: displayName, tailnetIPv4: ipv4.description,
-            tailnetIPv6: ipv6?.description, gatewayTlsEnabled: arguments.flag("tls") || fingerprint != nil,
-            gatewayTlsFingerprintSha256: fingerprint, instanceLabel: arguments.value("instance-label"),
-            hostLabel: arguments.value("host-label"), tailnetDns: tailnetDns, sshPort: sshPort, cliPath: cliPath,
-            osHostname: hostname)
-        do {
-            try WideAreaZone.validate(options)
-        } catch {
-            throw UsageError(error.description)
-        }
-
-        self.options = options
-        self.output = arguments.value("output") ?? WideAreaZone.fileName(domain: domain)
-        self.force = arguments.flag("force")
-        self.notes = WideAreaZone.advisories(options).map { "note: " + $0 }
+        options = .gateway(
+            domain: domain, tailnetIPv4: ipv4.description, tailnetIPv6: ipv6?.description,
+            gatewayPort: port, displayName: arguments.value("display-name"),
+            tls: arguments.flag("tls"), tlsFingerprint: fingerprint, instanceLabel: arguments.value("instance-label"),
+            hostLabel: arguments.value("host-label"), tailnetDns: arguments.value("tailnet-dns"), mode: mode,
+            sshPort: try arguments.port("ssh-port"), cliPath: arguments.value("cli-path"),
+            osHostname: HostName.current(fallback: "openclaw"), environment: context.environment)
+        do { try WideAreaZone.validate(options) } catch { throw UsageError(error.description) }
+        output = arguments.value("output") ?? WideAreaZone.fileName(domain: domain)
+        force = arguments.flag("force")
         if output == "-" && context.globals.json {
             throw UsageError("--json describes a written file; with -o - the zone itself is the output",
                              hint: "leave out --json, or give a file with -o")
@@ -185,10 +130,9 @@ struct ZoneCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        for note in notes { context.note(note) }
+        for advisory in WideAreaZone.advisories(options) { context.note("note: " + advisory) }
         if output == "-" {
-            let update = WideAreaZone.update(options, existing: nil, nowMs: context.nowMs)
-            context.stdout.write(update.text)
+            context.stdout.write(WideAreaZone.update(options, existing: nil, nowMs: context.nowMs).text)
             return .success
         }
         let update: ZoneUpdate
@@ -198,25 +142,11 @@ struct ZoneCommand: ParsableCommand {
             throw GeneralError(error.description, hint: "pass --force to replace it, or choose another file with -o")
         }
         if context.globals.json {
-            context.printJSON(.object([
-                ("path", .string(output)),
-                ("domain", .string(WideAreaZone.origin(options))),
-                ("serial", update.serial.map { .int(Int64($0)) } ?? .null),
-                ("changed", .bool(update.changed)),
-                ("contentHash", .string(update.contentHash)),
-                ("records", .array(WideAreaZone.recordFields(options, serial: update.serial).map { record in
-                    .object([("name", .string(record.name)), ("type", .string(record.type)), ("data", .string(record.data))])
-                })),
-            ]))
+            context.printJSON(update.json(path: output, options: options))
             return .success
         }
         guard !context.globals.quiet else { return .success }
-        let serial = update.serial.map(String.init) ?? "unreadable"
-        if update.changed {
-            context.print("Wrote \(output) (serial \(serial), content hash \(update.contentHash))")
-        } else {
-            context.print("\(output) unchanged (serial \(serial), content hash \(update.contentHash))")
-        }
+        context.print(update.summary(path: output))
         if context.stderrIsTTY {
             context.note(context.errorStyle.dim("Next: serve it for \(WideAreaZone.origin(options)) on \(options.tailnetIPv4) "
                 + "and add split DNS in Tailscale (see SERVING THE ZONE in 'man clawpair-zone')."))
