@@ -34,6 +34,21 @@ extension GatewayError {
         }
     }
 
+    /// Whether the gateway (or TLS trust) refused this client rather than failing: the
+    /// certificate, the credentials, the device proof, a pairing request pending, rejected or
+    /// expired, the scopes, or a missing permission (``isPermissionRefusal``). Someone has to act
+    /// (approve, pass a credential, check a certificate) before trying again helps.
+    public var isRefusal: Bool {
+        switch self {
+        case .tlsTrust, .pairingRequired, .authRejected, .deviceAuthRejected, .pairingRejected, .pairingExpired, .scopeMismatch:
+            return true
+        case .connectRejected, .rpcFailed: return isPermissionRefusal
+        case .invalidURL, .unreachable, .notGateway, .timedOut, .stalled, .closed, .protocolViolation, .frameTooLarge,
+             .protocolMismatch, .clientVersionMismatch, .notConnected:
+            return false
+        }
+    }
+
     /// What a JSON report of the error carries besides its code and message: a pairing
     /// request's `requestId` (and `reason`, for a pending one), or the gateway's own error
     /// object as `gateway`; empty for the other cases.

@@ -27,6 +27,25 @@ struct GatewayErrorCodeTests {
         #expect(Set(cases.map(\.1)).count == cases.count)
     }
 
+    @Test("refusals: trust, credentials, device proof, pairing, scopes and missing permission; not failures or silence")
+    func refusals() {
+        let refused: [GatewayError] = [
+            .tlsTrust(url: "u", .certificateUnavailable), .pairingRequired(PairingRequired()), .authRejected(Self.shape),
+            .deviceAuthRejected(Self.shape), .pairingRejected(requestId: nil), .pairingExpired(requestId: "r"),
+            .scopeMismatch(Self.shape), .rpcFailed(method: "m", Self.shape), .connectRejected(Self.shape),
+        ]
+        for error in refused { #expect(error.isRefusal, "\(error)") }
+        let other = GatewayErrorShape(code: "UNAVAILABLE", message: "busy")
+        let failed: [GatewayError] = [
+            .invalidURL("x", reason: "r"), .unreachable(url: "u", phase: "challenge", reason: "r"), .notGateway(url: "u", reason: "r"),
+            .timedOut(what: "w", after: .seconds(1)), .stalled(silentFor: .seconds(2), tickInterval: .seconds(1)),
+            .closed(code: 1006, reason: "", during: "d"), .protocolViolation("p"), .frameTooLarge(size: 9, limit: .announced(bytes: 1)),
+            .protocolMismatch(Self.shape), .clientVersionMismatch(Self.shape), .rpcFailed(method: "m", other),
+            .connectRejected(other), .notConnected,
+        ]
+        for error in failed { #expect(!error.isRefusal, "\(error)") }
+    }
+
     @Test("JSON details: a pairing request's id and reason, the gateway's own error object, else none")
     func details() {
         let pending = GatewayError.pairingRequired(PairingRequired(requestId: "req-1", reason: "not-paired"))

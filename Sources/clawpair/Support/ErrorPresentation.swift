@@ -113,43 +113,26 @@ enum ErrorPresentation {
     /// The exit status of a library error: `failure` unless listed here.
     static func status(of error: any ClawpairError) -> ExitStatus {
         switch error {
-        case let error as GatewayError: return status(of: error)
+        // A gateway's refusals are 4; a URL that cannot be used 2; silence follows the stage
+        // (GatewayCLI.exitSection): before connect.challenge it is `.unreachable` (3), after it
+        // `.timedOut` or `.stalled` (1), like the gateway failing or breaking the protocol.
+        case GatewayError.invalidURL: return .usage
+        case GatewayError.unreachable: return .notFound
+        case let error as GatewayError: return error.isRefusal ? .refused : .failure
         case is TLSTrustFailure: return .refused
         case SetupCodeError.insecurePlaintextHost, SetupCodeError.expired: return .refused
         case IdentityError.noIdentity: return .notFound
         case GatewayRegistryError.unknownGateway: return .notFound
         case GatewayRegistryError.nameTaken: return .usage
-        case let error as PairingError: return status(of: error)
+        // A pairing refused (expired code, not approved, rejected, only untrusted routes) is 4, no
+        // route 3, a code without a credential 2; a wrapped error keeps its own status.
+        case PairingError.codeExpired, PairingError.notApproved, PairingError.rejected, PairingError.requestExpired: return .refused
+        case PairingError.noCredential: return .usage
+        case PairingError.noRoute(_, let trustFailure, _): return trustFailure ? .refused : .notFound
+        case let error as PairingError: return error.cause.map { present($0).exitStatus } ?? .failure
         case NodeApprovalError.unknownRequest: return .notFound
         case let error as JoinError: return error.isRefusal ? .refused : error.isUnreachable ? .notFound : error.isBadInput ? .usage : .failure
         default: return .failure
-        }
-    }
-
-    /// Refusals (credentials, pairing, device proof, TLS trust, missing permission) are 4, an
-    /// unreachable gateway 3, a URL that cannot be used 2; the gateway failing or breaking the
-    /// protocol 1. Silence follows the stage (GatewayCLI.exitSection): before connect.challenge
-    /// the client reports it as `.unreachable` (3), after it as `.timedOut` or `.stalled` (1).
-    static func status(of error: GatewayError) -> ExitStatus {
-        switch error {
-        case .invalidURL: return .usage
-        case .unreachable: return .notFound
-        case .tlsTrust, .pairingRequired, .authRejected, .deviceAuthRejected: return .refused
-        case .pairingRejected, .pairingExpired, .scopeMismatch: return .refused
-        case .protocolMismatch, .clientVersionMismatch: return .failure
-        case .connectRejected, .rpcFailed: return error.isPermissionRefusal ? .refused : .failure
-        case .notGateway, .timedOut, .stalled, .closed, .protocolViolation, .frameTooLarge, .notConnected: return .failure
-        }
-    }
-
-    /// Refused (expired code, not approved, rejected, only untrusted routes) is 4, no route 3, a
-    /// code without a credential 2; a wrapped error keeps its own status.
-    static func status(of error: PairingError) -> ExitStatus {
-        switch error {
-        case .codeExpired, .notApproved, .rejected, .requestExpired: return .refused
-        case .noCredential: return .usage
-        case .noRoute(_, let trustFailure, _): return trustFailure ? .refused : .notFound
-        case .gateway, .transport, .identity, .registry: return error.cause.map { present($0).exitStatus } ?? .failure
         }
     }
 
@@ -190,7 +173,18 @@ enum ErrorPresentation {
             return "convert it first, e.g.: convert IMAGE png:- | clawpair qr scan -"
         case let error as SetupCodeError: return hint(for: error)
         case let error as GatewayRegistryError: return hint(for: error)
-        case let error as PairingError: return hint(for: error)
+        case PairingError.codeExpired: return "mint a new one on the gateway: clawpair qr (or openclaw qr)"
+        case PairingError.noCredential: return "it only names a gateway; mint a pairing code with 'clawpair qr'"
+        case PairingError.noRoute(_, _, let fingerprint?):
+            return "the gateway's certificate is not trusted: check that it is your gateway's (on the gateway host: openssl x509 -in CERT "
+                + "-noout -fingerprint -sha256), then accept it: clawpair pair --trust \(fingerprint) - < code.txt"
+        case PairingError.noRoute: return "'clawpair probe --all - < code.txt' shows every route's outcome"
+        case PairingError.notApproved(let requestId, _):
+            return "approve it (\(PairingRequired(requestId: requestId).approveCommand)), then run 'clawpair pair' again with the same code while it is valid"
+        case PairingError.rejected(nil, _): return "the request may have been rejected; ask the operator"
+        case PairingError.rejected, PairingError.requestExpired:
+            return "run 'clawpair pair' again, and have the new request approved while it is pending"
+        case let error as PairingError: return error.cause.flatMap { present($0).hint }
         case NodeApprovalError.unknownRequest: return "'clawpair nodes pending' lists the current requests (a node's retry can replace its request)"
         case AvahiError.daemonNotRunning: return "start it (systemctl start avahi-daemon) or use --backend native"
         case AvahiError.libraryUnavailable:
@@ -253,21 +247,6 @@ enum ErrorPresentation {
         }
     }
 
-    static func hint(for error: PairingError) -> String? {
-        switch error {
-        case .codeExpired: return "mint a new one on the gateway: clawpair qr (or openclaw qr)"
-        case .noCredential: return "it only names a gateway; mint a pairing code with 'clawpair qr'"
-        case .noRoute(_, _, let fingerprint?):
-            return "the gateway's certificate is not trusted: check that it is your gateway's (on the gateway host: openssl x509 -in CERT "
-                + "-noout -fingerprint -sha256), then accept it: clawpair pair --trust \(fingerprint) - < code.txt"
-        case .noRoute: return "'clawpair probe --all - < code.txt' shows every route's outcome"
-        case .notApproved(let requestId, _):
-            return "approve it (\(PairingRequired(requestId: requestId).approveCommand)), then run 'clawpair pair' again with the same code while it is valid"
-        case .rejected(nil, _): return "the request may have been rejected; ask the operator"
-        case .rejected, .requestExpired: return "run 'clawpair pair' again, and have the new request approved while it is pending"
-        case .gateway, .transport, .identity, .registry: return error.cause.flatMap { present($0).hint }
-        }
-    }
 }
 
 extension PairingRequired {
