@@ -69,6 +69,14 @@ extension GatewayError {
     }
 }
 
+extension PairingRequired {
+    /// The request id for a message or a command line, sanitized, or `<requestId>` when the
+    /// gateway sent none.
+    public var displayRequestId: String {
+        requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"
+    }
+}
+
 extension PairingError: ClawpairError {
     /// The error a ``gateway(_:)``, ``transport(_:)``, ``identity(_:)`` or ``registry(_:)``
     /// failure wraps; nil for the pairing's own failures.
@@ -105,6 +113,12 @@ extension GatewayRegistryError: ClawpairError {
         case .nameTaken: return "name-taken"
         case .damaged, .insecureFile, .symlink, .tooManyRecords, .io: return "registry-error"
         }
+    }
+
+    /// What to do where the registry can tell: `chmod 600` a record others can read.
+    public var hint: String? {
+        guard case .insecureFile(let path, _) = self else { return nil }
+        return "run: chmod 600 \(path)"
     }
 
     /// The id of the record a path names (`…/gateways/<id>.json`), when the error is about one

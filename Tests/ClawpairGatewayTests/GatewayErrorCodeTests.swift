@@ -85,6 +85,15 @@ struct GatewayErrorCodeTests {
         #expect(GatewayRegistryError.damaged(path: "/h/gateways/notes.json", reason: "r").recordID == nil)
         #expect(GatewayRegistryError.damaged(path: "/h/gateways/gw-0a1b.txt", reason: "r").recordID == nil)
         #expect(GatewayRegistryError.nameTaken("gw-0a1b").recordID == nil)
+        #expect(GatewayRegistryError.insecureFile(path: "/h/gateways/gw-ff.json", mode: 0o644).hint == "run: chmod 600 /h/gateways/gw-ff.json")
+        #expect(GatewayRegistryError.io("x").hint == nil)
+    }
+
+    @Test("a request id for display: sanitized, or <requestId> when the gateway sent none")
+    func displayRequestId() {
+        #expect(PairingRequired(requestId: "req-1").displayRequestId == "req-1")
+        #expect(PairingRequired().displayRequestId == "<requestId>")
+        #expect(!PairingRequired(requestId: "r\u{1B}[2J").displayRequestId.contains("\u{1B}"))
     }
 
     @Test("credential sources describe themselves; the library's hints name no command line")

@@ -28,14 +28,9 @@ enum ErrorPresentation {
         error.cause ?? error
     }
 
-    /// `error` with its exit status and the command line's hint.
-    static func present(_ error: any Error) -> PresentedError {
-        present(error, plan: nil)
-    }
-
     /// `error` with its exit status and the command line's hint; `plan` is the operator
     /// session's, when it was resolved (some hints depend on where the credential came from).
-    static func present(_ error: any Error, plan: OperatorPlan?) -> PresentedError {
+    static func present(_ error: any Error, plan: OperatorPlan? = nil) -> PresentedError {
         PresentedError.presenting(error, status: status(of:), hint: { hint(for: $0, plan: plan) },
                                   details: { details(of: $0) })
     }
@@ -155,7 +150,20 @@ enum ErrorPresentation {
             return "\(names.joined(separator: " and ")) \(names.count > 1 ? "are" : "is") not sent to a "
                 + "gateway named with --url (it could be a typo or someone "
                 + "else's): pass --token-file FILE (or --password-file), or set OPENCLAW_GATEWAY_URL instead of --url"
-        case let error as GatewayError: return hint(for: error) ?? error.hint
+        case GatewayError.unreachable: return "is the gateway running? 'clawpair probe URL' shows which step fails"
+        case GatewayError.tlsTrust(_, .pinMismatch):
+            return "the certificate changed: if you expected that, check it and pass --tls-fingerprint with the new value"
+        case GatewayError.timedOut, GatewayError.stalled:
+            return "the gateway may be overloaded or a proxy may be holding the connection; try again or raise --timeout"
+        case GatewayError.pairingRequired(let pairing):
+            return "approve it on the gateway host: \(pairing.approveCommand) (or: openclaw devices approve \(pairing.displayRequestId))"
+        case GatewayError.authRejected:
+            return "pass the gateway's token with --token-file FILE or OPENCLAW_GATEWAY_TOKEN (or its password with --password-file)"
+        case GatewayError.rpcFailed where (error as? GatewayError)?.isPermissionRefusal == true:
+            return "the credential lacks that permission: pass the gateway's shared token (--token-file FILE), or have "
+                + "this device approved with the scope on the gateway host (clawpair devices approve)"
+        case GatewayError.deviceAuthRejected where error.hint == GatewayError.checkIdentityHint:
+            return "check the identity with 'clawpair identity show'"
         case IdentityError.malformed:
             return "the file is damaged or not an identity file; restore it from a backup, or replace it with 'clawpair identity new --force' (a new identity must be paired again)"
         case IdentityError.noIdentity: return "create one with 'clawpair identity new', or import one with 'clawpair identity import FILE'"
@@ -171,7 +179,16 @@ enum ErrorPresentation {
         case QRError.unsupportedImage(let detected):
             if detected == "SVG" { return "rsvg-convert IMAGE.svg | clawpair qr scan -" }
             return "convert it first, e.g.: convert IMAGE png:- | clawpair qr scan -"
-        case let error as SetupCodeError: return hint(for: error)
+        // Setup-code errors whose remedy is minting a code: clawpair does that too (`clawpair qr`).
+        case SetupCodeError.inputTooLarge, SetupCodeError.notAPayload:
+            return "paste the setup code ('clawpair qr --setup-code-only' or 'openclaw qr --setup-code-only' on the gateway "
+                + "prints one), its oc-pair:// form, the setup JSON, an openclaw://gateway?… link or a ws:// / wss:// gateway URL"
+        case SetupCodeError.invalidField, SetupCodeError.invalidExpiry, SetupCodeError.invalidFingerprint,
+             SetupCodeError.fingerprintWithoutTLS, SetupCodeError.noEndpoint, SetupCodeError.notNormalized,
+             SetupCodeError.missingBootstrapToken:
+            return "the code is damaged or was not made by an OpenClaw gateway; mint a new one on the gateway: clawpair qr (or openclaw qr)"
+        case SetupCodeError.expired:
+            return "setup codes are valid for 10 minutes; mint a new one on the gateway: clawpair qr (or openclaw qr)"
         case let error as GatewayRegistryError: return hint(for: error)
         case PairingError.codeExpired: return "mint a new one on the gateway: clawpair qr (or openclaw qr)"
         case PairingError.noCredential: return "it only names a gateway; mint a pairing code with 'clawpair qr'"
@@ -195,55 +212,18 @@ enum ErrorPresentation {
         }
     }
 
-    /// Gateway errors whose remedy is an option or a command.
-    static func hint(for error: GatewayError) -> String? {
-        switch error {
-        case .unreachable: return "is the gateway running? 'clawpair probe URL' shows which step fails"
-        case .tlsTrust(_, .pinMismatch): return "the certificate changed: if you expected that, check it and pass --tls-fingerprint with the new value"
-        case .timedOut, .stalled: return "the gateway may be overloaded or a proxy may be holding the connection; try again or raise --timeout"
-        case .pairingRequired(let pairing):
-            return "approve it on the gateway host: \(pairing.approveCommand) (or: openclaw devices approve \(pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"))"
-        case .authRejected:
-            return "pass the gateway's token with --token-file FILE or OPENCLAW_GATEWAY_TOKEN (or its password with --password-file)"
-        case .rpcFailed where error.isPermissionRefusal:
-            return "the credential lacks that permission: pass the gateway's shared token (--token-file FILE), or have "
-                + "this device approved with the scope on the gateway host (clawpair devices approve)"
-        case .deviceAuthRejected where error.hint == GatewayError.checkIdentityHint:
-            return "check the identity with 'clawpair identity show'"
-        default:
-            return nil
-        }
-    }
-
-    /// Setup-code errors whose remedy is minting a code: clawpair does that too (`clawpair qr`).
-    static func hint(for error: SetupCodeError) -> String? {
-        switch error {
-        case .inputTooLarge, .notAPayload:
-            return "paste the setup code ('clawpair qr --setup-code-only' or 'openclaw qr --setup-code-only' on the gateway "
-                + "prints one), its oc-pair:// form, the setup JSON, an openclaw://gateway?… link or a ws:// / wss:// gateway URL"
-        case .invalidField, .invalidExpiry, .invalidFingerprint, .fingerprintWithoutTLS, .noEndpoint, .notNormalized,
-             .missingBootstrapToken:
-            return "the code is damaged or was not made by an OpenClaw gateway; mint a new one on the gateway: clawpair qr (or openclaw qr)"
-        case .expired:
-            return "setup codes are valid for 10 minutes; mint a new one on the gateway: clawpair qr (or openclaw qr)"
-        default:
-            return error.hint
-        }
-    }
-
     static func hint(for error: GatewayRegistryError) -> String? {
         switch error {
         case .unknownGateway(_, let known):
             return known.isEmpty ? "no gateway is paired yet: 'clawpair pair' pairs this machine with a setup code"
                 : "paired gateways: \(known.joined(separator: ", ")) ('clawpair gateways list')"
         case .damaged: return "'clawpair gateways forget \(error.recordID ?? "NAME")' removes it; then pair again"
-        case .insecureFile(let path, let mode): return IdentityError.unsafePermissions(path: path, mode: mode).hint
         case .symlink(let path):
             return "replace \(path) with the file it points to, or remove it" + (error.recordID.map { ": clawpair gateways forget \($0)" } ?? "")
         case .nameTaken: return "choose another --name, or 'clawpair gateways forget' the old one"
         case .tooManyRecords(let directory, _):
             return "forget the gateways you no longer use: clawpair gateways forget ID (the ids are the file names in \(directory))"
-        case .io: return nil
+        case .insecureFile, .io: return error.hint
         }
     }
 
@@ -253,7 +233,6 @@ extension PairingRequired {
     /// The command an operator runs on the gateway's host to approve this request (the CLI's
     /// wording: the library's pairing types name no command).
     var approveCommand: String {
-        let id = requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"
-        return "clawpair devices approve \(id)"
+        "clawpair devices approve \(displayRequestId)"
     }
 }
