@@ -30,6 +30,7 @@ public struct WrongScheme: Sendable, Equatable {
     /// WebSocket, not TLS".
     public var explanation: String
 
+    /// A diagnosis: `url` works where the connect failed, for the reason `explanation` gives.
     public init(url: String, explanation: String) {
         self.url = url
         self.explanation = explanation

@@ -177,7 +177,7 @@ enum GatewayCLI {
 
     /// A failure that a wrong scheme explains (`ws://` to a TLS port: the connection closes
     /// without an HTTP answer; `wss://` to a plaintext one: the TLS handshake fails), when the
-    /// other scheme works there (``SchemeCheck``): code `wrong-scheme`, the URL that works in
+    /// other scheme works there (``WrongScheme``): code `wrong-scheme`, the URL that works in
     /// the hint (the command again, when the URL was --url) and as `url`.
     static func withSchemeDiagnosis(_ shown: PresentedError, endpoint: GatewayEndpoint, _ arguments: ParsedArguments) -> PresentedError {
         guard let wrong = WrongScheme.diagnose(shown.underlying, endpoint: endpoint) else { return shown }
