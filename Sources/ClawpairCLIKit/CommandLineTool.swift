@@ -86,8 +86,24 @@ public enum DocsWriter {
         return files
     }
 
-    /// Writes ``files(root:version:)`` under `directory`, creating `Man/` and `Completions/`.
-    public static func write(root: CommandSpec, version: String, to directory: String) throws(SystemError) {
+    /// The most bytes read from one man source file.
+    public static let maxManSourceBytes = 256 * 1024
+
+    /// `root` with the sections its pages keep in man sources filled in from
+    /// `<manSources>/<page>.txt` (``ManSource``, ``CommandSpec/resolvingManSources(path:_:)``).
+    public static func resolved(_ root: CommandSpec, manSources: String) throws -> CommandSpec {
+        try root.resolvingManSources(path: [root.name]) { page in
+            let path = manSources + "/" + page + ".txt"
+            guard access(path, F_OK) == 0 else { return ManSource(sections: []) }
+            let bytes = try FileIO.read(path: path, limit: maxManSourceBytes)
+            return try ManSource(parsing: String(decoding: bytes, as: UTF8.self), page: page)
+        }
+    }
+
+    /// Writes ``files(root:version:)`` under `directory`, creating `Man/` and `Completions/`, with
+    /// the sections kept in man sources read from `manSources` (``resolved(_:manSources:)``).
+    public static func write(root: CommandSpec, version: String, to directory: String, manSources: String) throws {
+        let root = try resolved(root, manSources: manSources)
         for sub in ["", "/Man", "/Completions"] {
             let path = directory + sub
             if mkdir(path, 0o755) != 0 && errno != EEXIST { throw SystemError(call: "mkdir", errno: errno, path: path) }

@@ -121,14 +121,39 @@ public struct ArgumentSpec: Sendable {
     }
 }
 
-/// A titled block of prose in the man page (e.g. JSON OUTPUT, ENVIRONMENT).
+/// A titled block of prose in the man page (e.g. JSON OUTPUT, ENVIRONMENT). `--help` never shows
+/// these; only the generated man pages do.
 public struct DocSection: Sendable {
     public let title: String
     /// Paragraphs. A paragraph whose lines start with two spaces is preformatted.
     public let paragraphs: [String]
+    /// Whether the paragraphs are written in the page's man source (``ManSource``, read by
+    /// ``DocsWriter`` when it generates the pages) instead of here; then ``paragraphs`` is empty
+    /// until ``CommandSpec/resolvingManSources(path:_:)`` fills it in.
+    public let isInManSource: Bool
+
     public init(_ title: String, _ paragraphs: [String]) {
         self.title = title
         self.paragraphs = paragraphs
+        self.isInManSource = false
+    }
+
+    private init(title: String, paragraphs: [String], isInManSource: Bool) {
+        self.title = title
+        self.paragraphs = paragraphs
+        self.isInManSource = isInManSource
+    }
+
+    /// A man page section whose prose is kept in the page's man source file
+    /// (`Man/sections/<page>.txt`, see ``ManSource``): long man-only text (JSON schemas, formats,
+    /// set-up guides) that the program itself never prints.
+    public static func inManSource(_ title: String) -> DocSection {
+        DocSection(title: title, paragraphs: [], isInManSource: true)
+    }
+
+    /// This section with `paragraphs` from a man source.
+    func filled(_ paragraphs: [String]) -> DocSection {
+        DocSection(title: title, paragraphs: paragraphs, isInManSource: true)
     }
 }
 
@@ -186,6 +211,35 @@ public struct CommandSpec: Sendable {
 
     /// Options shown in help, man pages and completions.
     public var visibleOptions: [OptionSpec] { options.filter { !$0.isHidden } }
+
+    /// This spec and its visible subcommands with every ``DocSection/inManSource(_:)`` section
+    /// filled in from the man source of its page: `source` is called with the page name
+    /// (``ManPageGenerator/pageName(_:)``) of each page that has such sections. Throws
+    /// ``ManSourceError`` when a section is missing from its source, or a source names a section
+    /// the page does not declare.
+    public func resolvingManSources(path: [String], _ source: (String) throws -> ManSource) throws -> CommandSpec {
+        var resolved = sections
+        if sections.contains(where: \.isInManSource) {
+            let page = ManPageGenerator.pageName(path)
+            let text = try source(page)
+            let declared = Set(sections.filter(\.isInManSource).map(\.title))
+            if let extra = text.sections.first(where: { !declared.contains($0.title) }) {
+                throw ManSourceError.undeclaredSection(page: page, title: extra.title)
+            }
+            resolved = try sections.map { section in
+                guard section.isInManSource else { return section }
+                guard let paragraphs = text.paragraphs(of: section.title) else {
+                    throw ManSourceError.missingSection(page: page, title: section.title)
+                }
+                return section.filled(paragraphs)
+            }
+        }
+        let children = try subcommands.map { sub in
+            sub.isHidden ? sub : try sub.resolvingManSources(path: path + [sub.name], source)
+        }
+        return CommandSpec(name: name, abstract: abstract, discussion: discussion, options: options, arguments: arguments,
+                           subcommands: children, examples: examples, sections: resolved, hidden: isHidden, runner: runner)
+    }
 }
 
 /// A command implemented as a type: a static spec, validation in `init`, and `run`.

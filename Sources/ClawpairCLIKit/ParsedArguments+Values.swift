@@ -16,12 +16,6 @@ extension ParsedArguments {
     /// usage error `unknown NOUN 'TEXT'` with the hint `use a, b or c` listing every case.
     public func choice<Choice: RawRepresentable & CaseIterable>(_ option: String, noun: String, default fallback: Choice)
         throws(UsageError) -> Choice where Choice.RawValue == String {
-        guard let text = value(option) else { return fallback }
-        guard let choice = Choice(rawValue: text) else {
-            let names = Choice.allCases.map(\.rawValue)
-            let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.joined()
-            throw UsageError("unknown \(noun) '\(TerminalText.sanitize(text, maxScalars: 32))'", hint: "use \(list)")
-        }
-        return choice
+        try choice(option, noun: noun, normalizing: { $0 }) ?? fallback
     }
 }

@@ -4,23 +4,13 @@ import ClawpairCore
 /// sanitized (what a peer sends is untrusted), absent values show as `-`.
 public enum RecordText {
     /// A sanitized single-line field, `-` when absent or empty.
-    public static func field(_ value: String?, max: Int = 40) -> String {
-        guard let text = value, !text.isEmpty else { return "-" }
-        return TerminalText.sanitize(text, maxScalars: max)
-    }
+    public static func field(_ value: String?, max: Int = 40) -> String { FieldText.field(value, max: max) }
 
     /// Strings joined with commas, `-` when none.
-    public static func list(_ items: [String]?, max: Int = 60) -> String {
-        guard let items, !items.isEmpty else { return "-" }
-        return TerminalText.sanitize(items.joined(separator: ","), maxScalars: max)
-    }
+    public static func list(_ items: [String]?, max: Int = 60) -> String { FieldText.list(items, max: max) }
 
     /// `12m ago` from an epoch-ms time.
-    public static func age(_ value: Int64?, now: Int64) -> String {
-        guard let ms = value, ms > 0 else { return "-" }
-        let delta = now - ms
-        return delta < 0 ? "just now" : DurationText.describe(milliseconds: delta) + " ago"
-    }
+    public static func age(_ value: Int64?, now: Int64) -> String { FieldText.age(value, now: now) }
 
     /// `12m ago` from an epoch-ms JSON field.
     public static func age(_ value: JSONValue?, now: Int64) -> String {
@@ -28,11 +18,7 @@ public enum RecordText {
     }
 
     /// The first 12 characters of a device id and an ellipsis.
-    public static func shortId(_ value: String?) -> String {
-        guard let id = value, !id.isEmpty else { return "-" }
-        let clean = TerminalText.sanitize(id, maxScalars: 80)
-        return clean.count > 14 ? String(clean.prefix(12)) + "…" : clean
-    }
+    public static func shortId(_ value: String?) -> String { FieldText.shortId(value) }
 
     /// Left-aligned columns separated by two spaces; the header in bold.
     public static func table(_ header: [String], _ rows: [[String]], style: TextStyle) -> [String] {
@@ -57,7 +43,5 @@ public enum RecordText {
 /// The two-column "label  value" layout of human output.
 public enum TextColumns {
     /// `label` padded with spaces to `width` display columns, and at least one space after it.
-    public static func label(_ label: String, width: Int) -> String {
-        label + String(repeating: " ", count: max(1, width - TerminalText.displayWidth(label)))
-    }
+    public static func label(_ label: String, width: Int) -> String { FieldText.label(label, width: width) }
 }

@@ -1,3 +1,5 @@
+import ClawpairCore
+
 /// The ways a `QRCode` can be drawn: the four terminal styles, then the two image formats.
 ///
 /// Choose one from an output path with `forOutput(_:otherwise:)`, then draw with
@@ -59,6 +61,15 @@ public enum QRFormat: String, Sendable, CaseIterable {
         default: return nil
         }
     }
+
+    /// Why drawing this format into the file `path` would mislead, or nil: its name promises
+    /// another image format (``imageFormatNamed(by:)``), e.g. `pair.jpg names a JPEG image, but
+    /// this would write utf8 text into it` (the path sanitized).
+    public func misnamedOutput(_ path: String) -> String? {
+        guard let named = Self.imageFormatNamed(by: path), named != rawValue.uppercased() else { return nil }
+        let drawn = isImage ? rawValue.uppercased() : "\(rawValue) text"
+        return "\(TerminalText.sanitize(path)) names a \(named) image, but this would write \(drawn) into it"
+    }
 }
 
 /// One drawing of a `QRCode`: what to write and how big it is.
@@ -73,6 +84,10 @@ public struct QRRendering: Sendable, Equatable {
     public let width: Int
     /// Pixels (images) or terminal lines.
     public let height: Int
+    /// The symbol drawn.
+    public let code: QRCode
+    /// The scale and quiet zone it was drawn with.
+    public let layout: QRLayout
 }
 
 extension QRCode {
@@ -85,13 +100,15 @@ extension QRCode {
             let text = terminalText(style: style, layout: layout)
             return QRRendering(format: format, bytes: Array(text.utf8), text: text,
                                width: terminalColumns(style: style, layout: layout),
-                               height: terminalLines(style: style, layout: layout))
+                               height: terminalLines(style: style, layout: layout), code: self, layout: layout)
         }
         let side = layout.pixelsPerSide(self)
         if format == .svg {
             let text = svg(layout: layout)
-            return QRRendering(format: format, bytes: Array(text.utf8), text: text, width: side, height: side)
+            return QRRendering(format: format, bytes: Array(text.utf8), text: text, width: side, height: side,
+                               code: self, layout: layout)
         }
-        return QRRendering(format: format, bytes: try png(layout: layout), text: nil, width: side, height: side)
+        return QRRendering(format: format, bytes: try png(layout: layout), text: nil, width: side, height: side,
+                           code: self, layout: layout)
     }
 }

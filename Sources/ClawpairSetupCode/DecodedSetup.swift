@@ -121,7 +121,7 @@ public struct DecodedSetup: Sendable, Equatable {
     /// Throws ``SetupCodeError/expired(expiresAtMs:nowMs:)`` when the token has expired at
     /// `nowMs`: the gateway would refuse it.
     public func checkNotExpired(nowMs: Int64) throws(SetupCodeError) {
-        if isExpired(nowMs: nowMs), let expiresAtMs { throw .expired(expiresAtMs: expiresAtMs, nowMs: nowMs) }
+        if let failure = expiryFailure(nowMs: nowMs) { throw failure }
     }
 
     /// Whether the input carries a credential (bootstrap token, gateway token or password):

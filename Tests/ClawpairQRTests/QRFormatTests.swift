@@ -1,3 +1,4 @@
+import ClawpairCore
 import ClawpairQR
 import Testing
 
@@ -39,5 +40,15 @@ import Testing
         // Without a layout, the format's default.
         let byDefault = try code.rendering(format)
         #expect(try byDefault == code.rendering(format, layout: format.defaultLayout))
+    }
+
+    @Test("an output name that promises another image format is misleading; png/svg names and other names are not")
+    func misnamedOutput() {
+        #expect(QRFormat.utf8.misnamedOutput("pair.jpg") == "pair.jpg names a JPEG image, but this would write utf8 text into it")
+        #expect(QRFormat.svg.misnamedOutput("dir/pair.PNG") == "dir/pair.PNG names a PNG image, but this would write SVG into it")
+        #expect(QRFormat.png.misnamedOutput("x\u{1B}.gif")
+                == "\(TerminalText.sanitize("x\u{1B}.gif")) names a GIF image, but this would write PNG into it")
+        #expect(QRFormat.png.misnamedOutput("pair.png") == nil && QRFormat.svg.misnamedOutput("pair.svgz") == nil)
+        #expect(QRFormat.ascii.misnamedOutput("pair.txt") == nil && QRFormat.ansi.misnamedOutput("dir.png/pair") == nil)
     }
 }

@@ -1,5 +1,4 @@
 import ClawpairCLIKit
-import ClawpairCore
 import ClawpairGateway
 
 /// `clawpair completions SHELL`: prints a completion script.
@@ -23,11 +22,7 @@ struct CompletionsCommand: ParsableCommand {
     let shell: CompletionGenerator.Shell
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        let name = arguments.positionals[0]
-        guard let shell = CompletionGenerator.Shell(rawValue: name) else {
-            throw UsageError("unknown shell '\(TerminalText.sanitize(name, maxScalars: 32))'", hint: "use bash, zsh or fish")
-        }
-        self.shell = shell
+        shell = try ArgumentChoice.parse(arguments.positionals[0], what: "shell")
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
@@ -51,14 +46,11 @@ struct ListNamesCommand: ParsableCommand {
     static let gatewayNames = CompletionKind.program(["list-names", "gateways"])
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        guard arguments.positionals[0] == "gateways" else {
-            throw UsageError("unknown kind '\(TerminalText.sanitize(arguments.positionals[0], maxScalars: 32))'", hint: "use gateways")
-        }
+        try ArgumentChoice.check(arguments.positionals[0], in: ["gateways"], what: "kind")
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let names = GatewayRegistry(home: try GatewayCLI.home(context)).list().gateways.map(\.name)
-        for name in names.sorted() where !name.contains("\n") { context.print(TerminalText.sanitize(name, maxScalars: 80)) }
+        for name in try GatewaysCommand.registry(context).snapshot().completionNames { context.print(name) }
         return .success
     }
 }

@@ -1,7 +1,5 @@
 import ClawpairCLIKit
-import ClawpairCore
 import ClawpairGateway
-import ClawpairIdentity
 
 /// `clawpair gateways list|use|forget`: the paired-gateways registry.
 enum GatewaysCommand {
@@ -30,19 +28,4 @@ enum GatewaysCommand {
         GatewayRegistry(home: try GatewayCLI.home(context))
     }
 
-    /// A record without token values: `{id, name, urls, tlsFingerprint, deviceId, tokens: [{role, scopes, issuedAtMs}], ...}`.
-    static func publicJSON(_ gateway: PairedGateway, active: Bool) -> JSONValue {
-        .object([
-            ("id", .string(gateway.id)), ("name", .string(gateway.name)), ("active", .bool(active)),
-            ("urls", .array(gateway.urls.map(JSONValue.string))),
-            ("tlsFingerprint", gateway.tlsFingerprint.map(JSONValue.string) ?? .null),
-            ("deviceId", .string(gateway.deviceId)),
-            ("tokens", .array(gateway.tokens.map { token in
-                .object([("role", .string(token.role)), ("scopes", .array(token.scopes.map(JSONValue.string))),
-                         ("issuedAtMs", token.issuedAtMs.map(JSONValue.int) ?? .null)])
-            })),
-            ("pairedAtMs", .int(gateway.pairedAtMs)),
-            ("lastSeenAtMs", gateway.lastSeenAtMs.map(JSONValue.int) ?? .null),
-        ])
-    }
 }

@@ -1,10 +1,9 @@
 import ClawpairCLIKit
 import ClawpairCore
 import ClawpairGateway
-import ClawpairIdentity
 
 /// `clawpair gateways forget NAME`.
-struct GatewaysForgetCommand: ParsableCommand {
+struct GatewaysForgetCommand: ArgumentsCommand {
     static let spec = CommandSpec(
         name: "forget",
         abstract: "Remove a gateway from the registry, with its tokens and TLS pin",
@@ -15,11 +14,8 @@ struct GatewaysForgetCommand: ParsableCommand {
         runner: GatewaysForgetCommand.runner
     )
 
-    let name: String
-
-    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        name = arguments.positionals[0]
-    }
+    let arguments: ParsedArguments
+    var name: String { arguments.positionals[0] }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         let registry = try GatewaysCommand.registry(context)
@@ -30,20 +26,12 @@ struct GatewaysForgetCommand: ParsableCommand {
             // A record that cannot be used (damaged, readable by others, a symbolic link) is
             // forgotten by its id, the file name without .json.
             guard let file = try registry.forget(id: name) else { throw error }
-            if context.globals.json {
-                context.printJSON(.object([("forgotten", .string(name)), ("name", .null)]))
-            } else {
-                context.print("Removed the unreadable gateway record \(file).")
-            }
-            return .success
+            return context.printResult(.object([("forgotten", .string(name)), ("name", .null)]),
+                                       lines: ["Removed the unreadable gateway record \(file)."])
         }
         try registry.forget(gateway)
-        if context.globals.json {
-            context.printJSON(.object([("forgotten", .string(gateway.id)), ("name", .string(gateway.name))]))
-        } else {
-            context.print("Forgot \(TerminalText.sanitize(gateway.name, maxScalars: 80)) (\(gateway.id)): its tokens and TLS pin are deleted.")
-            context.note("To unpair on the gateway too: clawpair devices remove \(gateway.deviceId) (run as an operator there)")
-        }
-        return .success
+        let forgot = "Forgot \(TerminalText.sanitize(gateway.name, maxScalars: 80)) (\(gateway.id)): its tokens and TLS pin are deleted."
+        return context.printResult(.object([("forgotten", .string(gateway.id)), ("name", .string(gateway.name))]), lines: [forgot],
+                                   notes: ["To unpair on the gateway too: clawpair devices remove \(gateway.deviceId) (run as an operator there)"])
     }
 }

@@ -1,7 +1,5 @@
 import ClawpairCLIKit
-import ClawpairCore
 import ClawpairGateway
-import ClawpairIdentity
 
 /// `clawpair gateways list`.
 struct GatewaysListCommand: ParsableCommand {
@@ -22,34 +20,11 @@ struct GatewaysListCommand: ParsableCommand {
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {}
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let registry = try GatewaysCommand.registry(context)
-        let (gateways, damaged) = registry.list()
-        let active = registry.active()?.id
-        for problem in damaged { context.warn(problem.message) }
-        if context.globals.json {
-            context.printJSON(.object([("active", active.map(JSONValue.string) ?? .null),
-                                       ("gateways", .array(gateways.map { GatewaysCommand.publicJSON($0, active: $0.id == active) }))]))
-            return .success
-        }
-        if gateways.isEmpty {
-            context.print("No paired gateways.")
-            context.note("Pair with a setup code: clawpair pair - < code.txt")
-            return .success
-        }
-        for (index, gateway) in gateways.enumerated() {
-            if index > 0 { context.print("") }
-            let mark = gateway.id == active ? "* " : "  "
-            context.print(mark + context.style.bold(TerminalText.sanitize(gateway.name, maxScalars: 80)) + "  " + context.style.dim(gateway.id))
-            let rows: [(String, String)] = [
-                ("urls", gateway.urls.map { TerminalText.sanitize($0, maxScalars: 300) }.joined(separator: ", ")),
-                ("tls pin", gateway.tlsFingerprint ?? "-"),
-                ("tokens", gateway.tokens.isEmpty ? "-" : gateway.tokens.map { "\($0.role)" + ($0.scopes.isEmpty ? "" : " (\($0.scopes.joined(separator: ",")))") }.joined(separator: ", ")),
-                ("device", String(gateway.deviceId.prefix(16)) + "…"),
-                ("paired", GatewayOutput.age(.int(gateway.pairedAtMs), now: context.nowMs)),
-                ("last seen", GatewayOutput.age(gateway.lastSeenAtMs.map(JSONValue.int), now: context.nowMs)),
-            ]
-            for (label, value) in rows { context.print("    " + context.style.dim(TextColumns.label(label, width: 10)) + value) }
-        }
-        return .success
+        let snapshot = try GatewaysCommand.registry(context).snapshot()
+        for problem in snapshot.problems { context.warn(problem.message) }
+        let none = snapshot.gateways.isEmpty
+        let lines = none ? ["No paired gateways."] : snapshot.textLines(nowMs: context.nowMs, paint: context.style.paint)
+        let notes = none ? ["Pair with a setup code: clawpair pair - < code.txt"] : []
+        return context.printResult(snapshot.publicJSON, lines: lines, notes: notes)
     }
 }

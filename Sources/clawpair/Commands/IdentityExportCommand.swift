@@ -4,7 +4,7 @@ import ClawpairIdentity
 
 /// `clawpair identity export`: the identity (or token cache) in an OpenClaw or PEM form.
 struct IdentityExportCommand: ParsableCommand {
-    static let formats = IdentityFileForm.allCases.map(\.rawValue) + ["device-auth"]
+    static let formats = IdentityExport.Format.allCases.map(\.rawValue)
 
     static let spec = CommandSpec(
         name: "export",
@@ -39,43 +39,39 @@ struct IdentityExportCommand: ParsableCommand {
         runner: IdentityExportCommand.runner
     )
 
-    let format: String
+    let format: IdentityExport.Format
     let publicOnly: Bool
     let output: String?
     let force: Bool
     let arguments: ParsedArguments
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        guard let format = arguments.value("format") else {
+        guard let name = arguments.value("format") else {
             throw UsageError("give the export format with --format", hint: "one of: \(Self.formats.joined(separator: ", "))")
         }
-        guard Self.formats.contains(format) else {
-            throw UsageError("unknown format '\(TerminalText.sanitize(format, maxScalars: 40))'",
+        guard let format = IdentityExport.Format(rawValue: name) else {
+            throw UsageError("unknown format '\(TerminalText.sanitize(name, maxScalars: 40))'",
                              hint: "one of: \(Self.formats.joined(separator: ", "))")
         }
         self.format = format
         publicOnly = arguments.flag("public")
-        if publicOnly && format != "pem" { throw UsageError("--public works only with --format pem") }
+        if publicOnly && format != .pem { throw UsageError("--public works only with --format pem") }
         output = arguments.value("output")
         force = arguments.flag("force")
         if force && output == nil { throw UsageError("--force needs --output FILE") }
-        if format == "device-auth" && arguments.value("identity") != nil {
+        if format == .deviceAuth && arguments.value("identity") != nil {
             throw UsageError("--format device-auth exports the store's token cache; --identity does not apply")
         }
         self.arguments = arguments
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let export: IdentityExport
-        if format == "device-auth" {
-            export = .tokenCache(try DeviceTokenCache.load(path: IdentityCLI.store(context).tokenCachePath))
-        } else {
-            let identity = try IdentityCLI.load(arguments, context).0.identity
-            export = publicOnly ? .publicKey(identity) : .identity(identity, form: IdentityFileForm(rawValue: format) ?? .openclaw)
-        }
+        let store = { try IdentityStore.locate(environment: context.environment) }
+        let export = try IdentityExport.make(format, publicOnly: publicOnly,
+                                             identity: { try IdentityCLI.identity(arguments, context) },
+                                             tokenCache: { try DeviceTokenCache.load(path: store().tokenCachePath) })
         if let output {
-            let wrote = try export.write(to: output, replacing: force)
-            if !context.globals.quiet { context.note(TerminalText.sanitize(wrote, maxScalars: 4096)) }
+            context.note(TerminalText.sanitize(try export.write(to: output, replacing: force), maxScalars: 4096))
         } else {
             if export.holdsSecrets && context.stdoutIsTTY {
                 context.warn("this output holds a secret; redirect it to a file (or use --output FILE) rather than a terminal")

@@ -55,63 +55,25 @@ struct IdentityImportCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        var identities: [(LoadedIdentity, String)] = []
-        var caches: [(DeviceTokenCache, String)] = []
+        var imports = IdentityImportSet()
         for file in files {
-            let imported: ImportedFile
             if file == "-" {
                 if context.stdinIsTTY { context.note("Paste the file, then press Ctrl-D:") }
                 // Straight from fd 0 into guarded memory: the file may hold a private key.
-                imported = try ImportedFile.read(fd: 0, name: "standard input", defaultCreatedAtMs: context.nowMs)
+                imports.add(try ImportedFile.read(fd: 0, name: "standard input", defaultCreatedAtMs: context.nowMs), source: file)
             } else {
-                imported = try ImportedFile.load(path: file, defaultCreatedAtMs: context.nowMs)
-            }
-            switch imported {
-            case let .identity(loaded): identities.append((loaded, file))
-            case let .tokenCache(cache): caches.append((cache, file))
-            case let .stateStore(store):
-                identities.append((store.identity, file))
-                caches.append((store.tokens, file))
+                imports.add(try ImportedFile.load(path: file, defaultCreatedAtMs: context.nowMs), source: file)
             }
         }
-        guard identities.count <= 1, caches.count <= 1 else {
+        guard imports.isOneDevice else {
             throw UsageError("give at most one identity file and one token cache", hint: "import them one device at a time")
         }
-        let store = try IdentityCLI.store(context)
-        try store.checkOutsideOpenClaw(environment: context.environment)
-
-        var identityJSON: JSONValue = .null
-        var cacheJSON: JSONValue = .null
-        var deviceId: String?
-        var lines: [String] = []
-        if let (loaded, source) = identities.first {
-            let identity = loaded.identity
-            deviceId = identity.deviceId
-            let unchanged = try !store.importIdentity(loaded, replacing: force, environment: context.environment)
-            let corrected = !loaded.deviceIdMatches
-            if corrected, let stored = loaded.storedDeviceId {
-                context.warn("\(source) said deviceId \(stored); the key's deviceId is \(identity.deviceId), which was stored")
-            }
-            identityJSON = .object([
-                ("path", .string(store.identityPath)), ("source", .string(source)), ("form", .string(loaded.form.rawValue)),
-                ("deviceId", .string(identity.deviceId)), ("publicKey", .string(identity.publicKey.base64URL)),
-                ("deviceIdCorrected", .bool(corrected)),
-            ])
-            lines.append(unchanged
-                ? "\(store.identityPath) already holds this identity (\(identity.deviceId))"
-                : "Imported identity \(identity.deviceId) from \(source) (\(IdentityCLI.describe(loaded.form))) into \(store.identityPath)")
-        }
-        if let (cache, source) = caches.first {
-            try store.importTokenCache(cache, source: source, deviceId: deviceId, replacing: force)
-            let roles = cache.entries.map(\.role)
-            cacheJSON = .object([("path", .string(store.tokenCachePath)), ("source", .string(source)),
-                                 ("roles", .array(roles.map(JSONValue.string)))])
-            lines.append("Imported device tokens for \(roles.isEmpty ? "no roles" : roles.joined(separator: ", ")) from \(source) into \(store.tokenCachePath)")
-        }
+        let store = try IdentityStore.locate(environment: context.environment)
+        let report = try store.importFiles(imports, replacing: force, environment: context.environment, warn: context.warn)
         if context.globals.json {
-            context.printJSON(.object([("identity", identityJSON), ("tokenCache", cacheJSON)]))
+            context.printJSON(report.json)
         } else if !context.globals.quiet {
-            for line in lines { context.print(TerminalText.sanitize(line, maxScalars: 4096)) }
+            for line in report.lines { context.print(TerminalText.sanitize(line, maxScalars: 4096)) }
             context.note(context.errorStyle.dim("Next: check it with 'clawpair identity show'."))
         }
         return .success

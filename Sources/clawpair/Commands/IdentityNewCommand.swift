@@ -43,37 +43,20 @@ struct IdentityNewCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let path: String
-        if let explicitPath {
-            path = explicitPath
-        } else {
-            let store = try IdentityCLI.store(context)
-            try store.checkOutsideOpenClaw(environment: context.environment)
-            try store.preparePrivateDirectories()
-            path = store.identityPath
-        }
-        let existed = IdentityFile.status(path: path) != nil
-        if existed && !force { throw IdentityError.alreadyExists(path: path) }
-        let identity = try DeviceIdentity.generate(createdAtMs: context.nowMs)
-        try IdentityFile.write(identity, form: .openclaw, to: path, replacing: force)
-
+        let created = try CreatedIdentity.create(at: explicitPath, replacing: force, environment: context.environment,
+                                                 nowMs: context.nowMs)
+        let identity = created.identity
         if context.globals.json {
-            context.printJSON(.object([
-                ("path", .string(path)), ("deviceId", .string(identity.deviceId)),
-                ("publicKey", .string(identity.publicKey.base64URL)), ("publicKeyPem", .string(identity.publicKey.pem)),
-                ("createdAtMs", .int(identity.createdAtMs)),
-                ("createdAt", WallClock.iso8601(ms: identity.createdAtMs).map(JSONValue.string) ?? .null),
-                ("replaced", .bool(existed)),
-            ]))
+            context.printJSON(created.json)
             return .success
         }
         // -q: only the deviceId, on stdout, for scripts (DEVICE=$(clawpair identity new -q)).
         guard !context.globals.quiet else { context.print(identity.deviceId); return .success }
         let sink = context.stdoutIsTTY ? context.stdout : context.stderr
         let style = context.stdoutIsTTY ? context.style : context.errorStyle
-        let show = explicitPath.map { " --identity \(IdentityShellQuote.quote($0))" } ?? ""
+        let show = explicitPath.map { " --identity \(ShellQuote.quote($0))" } ?? ""
         sink.write("""
-            \(existed ? "Replaced the" : "Created a new") device identity in \(path) (mode 600)
+            \(created.replaced ? "Replaced the" : "Created a new") device identity in \(created.path) (mode 600)
             \(IdentityCLI.row("Device ID", identity.deviceId))
             \(IdentityCLI.row("Public key", identity.publicKey.base64URL))
             \(style.dim("Next: check it with 'clawpair identity show\(show)'; a gateway sees this device as new until it is paired."))

@@ -49,22 +49,11 @@ struct IdentityShowCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let (loaded, path) = try IdentityCLI.load(arguments, context)
-        var tokens: [DeviceTokenCache.Entry] = []
-        var tokenProblem: String?
-        if arguments.value("identity") == nil {
-            (tokens, tokenProblem) = try IdentityCLI.store(context).tokenEntries(for: loaded.identity.deviceId)
-        }
-        if let tokenProblem { context.warn("token cache: \(tokenProblem)") }
-        let summary = IdentitySummary(path: path, loaded: loaded, tokens: tokens)
-        if context.globals.json {
-            context.printJSON(summary.json)
-            return .success
-        }
-        var lines = summary.rows(nowMs: context.nowMs).map { IdentityCLI.row($0.label, $0.value) }
-        lines.append("Public key (PEM):")
-        context.stdout.write(lines.map { TerminalText.sanitize($0, maxScalars: 4096) }.joined(separator: "\n") + "\n"
-                             + loaded.identity.publicKey.pem)
+        let (summary, warnings) = try IdentitySummary.load(path: arguments.value("identity"), environment: context.environment)
+        warnings.forEach(context.warn)
+        let lines = summary.rows(nowMs: context.nowMs).map { IdentityCLI.row($0.label, $0.value) } + ["Public key (PEM):"]
+        context.output(json: summary.json, text: lines.map { TerminalText.sanitize($0, maxScalars: 4096) + "\n" }.joined()
+                                                  + summary.loaded.identity.publicKey.pem)
         return .success
     }
 }

@@ -93,13 +93,7 @@ struct IdentitySignConnectCommand: ParsableCommand {
                 throw UsageError("--batch --print-payload needs --json", hint: "each output line is then one JSON object")
             }
         }
-        var signedAt = context.nowMs
-        if let text = arguments.value("signed-at-ms") {
-            guard let ms = Int64(text), ms >= 0 else {
-                throw UsageError("--signed-at-ms '\(TerminalText.sanitize(text, maxScalars: 40))' is not a time in ms since the epoch")
-            }
-            signedAt = ms
-        }
+        let signedAt = try arguments.epochMs("signed-at-ms") ?? context.nowMs
         let version: ConnectPayloadVersion = arguments.flag("v3") ? .v3 : .v2
         if version == .v2 && !batch && (arguments.value("platform") != nil || arguments.value("device-family") != nil) {
             context.warn("--platform and --device-family are signed only in v3; add --v3 to bind them")
@@ -114,18 +108,14 @@ struct IdentitySignConnectCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         let token = try Self.token.read(arguments, context) ?? ""
-        let (loaded, _) = try IdentityCLI.load(arguments, context)
+        let identity = try IdentityCLI.identity(arguments, context)
         var payload = defaults
-        (payload.deviceId, payload.token) = (loaded.identity.deviceId, token)
-        if batch { return try runBatch(loaded.identity, base: payload, context) }
+        (payload.deviceId, payload.token) = (identity.deviceId, token)
+        if batch { return try runBatch(identity, base: payload, context) }
 
-        let signed = try loaded.identity.signConnect(payload, selfCheck: true)
-        if context.globals.json {
-            context.printJSON(signed.json(includePayload: printPayload))
-        } else {
-            if printPayload { context.print(payload.text) }
-            context.print(signed.signature.base64URL)
-        }
+        let signed = try identity.signConnect(payload, selfCheck: true)
+        context.output(json: signed.json(includePayload: printPayload),
+                       text: (printPayload ? payload.text + "\n" : "") + signed.signature.base64URL + "\n")
         return .success
     }
 

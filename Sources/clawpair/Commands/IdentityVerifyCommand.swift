@@ -43,40 +43,29 @@ struct IdentityVerifyCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         guard let signature = arguments.value("signature") else { throw UsageError("give the signature with --signature") }
-        switch (arguments.value("payload"), arguments.value("payload-file")) {
-        case (.some, .some): throw UsageError("give --payload or --payload-file, not both")
-        case (nil, nil): throw UsageError("give the signed text with --payload, --payload - or --payload-file FILE")
-        default: break
+        try arguments.notBoth("payload", "payload-file")
+        if arguments.value("payload") == nil && arguments.value("payload-file") == nil {
+            throw UsageError("give the signed text with --payload, --payload - or --payload-file FILE")
         }
-        if arguments.value("public-key") != nil && arguments.value("identity") != nil {
-            throw UsageError("give --public-key or --identity, not both")
-        }
+        try arguments.notBoth("public-key", "identity")
         signatureText = signature
         self.arguments = arguments
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let key = try publicKey(context)
-        let payload = try readPayload(context)
-        let check = key.check(signatureText: signatureText, payload: payload)
-        let (valid, reason, connect, deviceId) = (check.valid, check.reason, check.connect, check.deviceId)
+        let key = try arguments.value("public-key").map { try DevicePublicKey.parse(textOrFile: $0, what: "--public-key") }
+            ?? IdentityCLI.identity(arguments, context).publicKey
+        let check = key.check(signatureText: signatureText, payload: try readPayload(context))
         if context.globals.json { context.printJSON(check.json) }
-        guard valid else {
-            throw GeneralError(reason ?? "invalid signature", hint: "check that the payload is byte-for-byte what was signed",
+        guard check.valid else {
+            throw GeneralError(check.reason ?? "invalid signature", hint: "check that the payload is byte-for-byte what was signed",
                                status: .refused)
         }
         if !context.globals.json && !context.globals.quiet {
-            let kind = connect.map { " (\($0.version.rawValue) connect payload)" } ?? ""
-            context.print("valid: signed by device \(deviceId)\(kind)")
+            let kind = check.connect.map { " (\($0.version.rawValue) connect payload)" } ?? ""
+            context.print("valid: signed by device \(check.deviceId)\(kind)")
         }
         return .success
-    }
-
-    private func publicKey(_ context: CommandContext) throws -> DevicePublicKey {
-        guard let text = arguments.value("public-key") else {
-            return try IdentityCLI.load(arguments, context).0.identity.publicKey
-        }
-        return try DevicePublicKey.parse(textOrFile: text, what: "--public-key")
     }
 
     private func readPayload(_ context: CommandContext) throws -> [UInt8] {

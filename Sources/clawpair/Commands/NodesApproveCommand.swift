@@ -1,9 +1,7 @@
 import ClawpairCLIKit
-import ClawpairCore
-import ClawpairGateway
 
 /// `clawpair nodes approve REQUEST_ID`.
-struct NodesApproveCommand: ParsableCommand {
+struct NodesApproveCommand: ArgumentsCommand {
     static let spec = CommandSpec(
         name: "approve",
         abstract: "Approve a node pairing request",
@@ -17,10 +15,6 @@ struct NodesApproveCommand: ParsableCommand {
     )
 
     let arguments: ParsedArguments
-
-    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        self.arguments = arguments
-    }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try NodesCommand.resolve(approve: true, arguments: arguments, context: context)

@@ -29,50 +29,35 @@ enum NodesCommand {
 
     /// `--last-connected` in milliseconds (nil when not given); a bare number is refused.
     static func lastConnected(_ arguments: ParsedArguments) throws -> Int64? {
-        guard let text = arguments.value("last-connected") else { return nil }
-        guard !text.allSatisfy({ $0.isASCII && $0.isNumber }), let window = DurationText.milliseconds(text), window > 0 else {
-            throw UsageError("invalid --last-connected: \(text)", hint: "give a duration with a unit, e.g. 24h, 30m or 7d")
-        }
-        return window
+        try DurationOption.spanWithUnit(arguments.value("last-connected"), option: "last-connected")
     }
 
     /// `nodes list` and `status`: node.list filtered by `--connected` / `--last-connected`, as
-    /// JSON, `No nodes.` (or how many a filter hid), or through `printNodes`.
-    static func show(_ arguments: ParsedArguments, _ context: CommandContext, printNodes: ([NodeListNode]) -> Void) throws -> ExitStatus {
+    /// JSON, `No nodes.` (or how many a filter hid), or the lines `render` makes of the nodes.
+    static func show(_ arguments: ParsedArguments, _ context: CommandContext, render: ([NodeListNode]) -> [String]) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
             let (nodes, payload, hidden) = try session.listNodes().filtered(connectedOnly: arguments.flag("connected"),
                                                                              seenWithinMs: try lastConnected(arguments), nowMs: context.nowMs)
-            if context.globals.json {
-                context.printJSON(payload)
-            } else if !nodes.isEmpty {
-                printNodes(nodes)
-            } else if hidden > 0 {
-                context.print("No nodes match (\(hidden) other\(hidden == 1 ? "" : "s") offline or not seen recently).")
-                context.note("Without --connected or --last-connected every node is shown.")
-            } else {
-                context.print("No nodes.")
-                context.note("A node pairs with a setup code: 'clawpair qr --node' prints one.")
+            if !nodes.isEmpty || context.globals.json { return context.printResult(payload, lines: render(nodes)) }
+            guard hidden > 0 else {
+                return context.printResult(payload, lines: ["No nodes."],
+                                           notes: ["A node pairs with a setup code: 'clawpair qr --node' prints one."])
             }
-            return .success
+            let others = "\(hidden) other\(hidden == 1 ? "" : "s")"
+            return context.printResult(payload, lines: ["No nodes match (\(others) offline or not seen recently)."],
+                                       notes: ["Without --connected or --last-connected every node is shown."])
         }
     }
 
-    /// Runs `body` with the id of the node `query` names: the one node.list entry it matches (id,
-    /// unique id prefix, name or address), else `query` itself, since node.pair.* records need
-    /// not be in node.list; the gateway's "unknown nodeId" is then "no node matches" (3).
-    static func withNode<T>(_ query: String, in list: NodeList, _ body: (String) throws -> T) throws -> T {
-        let matches = list.nodes(matching: query)
-        let shown = TerminalText.sanitize(query, maxScalars: 80)
-        if matches.count > 1 {
-            let names = matches.prefix(8).map { "\(TerminalText.sanitize($0.nodeId, maxScalars: 80)) (\(GatewayOutput.field($0.displayName, max: 32)))" }
-            throw GeneralError("\(shown) matches \(matches.count) nodes: " + names.joined(separator: "; "),
-                               hint: "give the node id", status: .usage)
-        }
+    /// ``OperatorSession/withNode(matching:_:)``, its failures with the command line's hints:
+    /// several nodes match (usage, 2), none does (3).
+    static func withNode<T>(_ query: String, _ session: OperatorSession,
+                            _ body: (String) throws -> T) throws -> (nodeId: String, result: T) {
         do {
-            return try body(matches.first?.nodeId ?? query)
-        } catch let error as GatewayError {
-            guard case .rpcFailed(_, let shape) = error, shape.message.lowercased().contains("unknown nodeid") else { throw error }
-            throw GeneralError("no node matches \(shown)", hint: "'clawpair nodes list' and 'clawpair nodes pending' show the gateway's nodes",
+            return try session.withNode(matching: query, body)
+        } catch let error as NodeLookupError {
+            guard case .unknownNode = error else { throw GeneralError(error.message, hint: "give the node id", status: .usage) }
+            throw GeneralError(error.message, hint: "'clawpair nodes list' and 'clawpair nodes pending' show the gateway's nodes",
                                status: .notFound)
         }
     }
@@ -82,15 +67,9 @@ enum NodesCommand {
     static func resolve(approve: Bool, arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
             let outcome = try NodeApprovals.resolve(arguments.positionals[0], approve: approve, session: session)
-            if context.globals.json { context.printJSON(outcome.json); return .success }
-            let name = TerminalText.sanitize(outcome.nodeName, maxScalars: 64), id = TerminalText.sanitize(outcome.request.requestId, maxScalars: 64)
-            switch outcome.request.step {
-            case .commandSurface: context.print("\(approve ? "Approved" : "Rejected") node \(name) (node request \(id)).")
-            case .devicePairing:
-                context.print("\(approve ? "Approved" : "Rejected") the device pairing of node \(name) (request \(id), step 1 of 2).")
-                if approve { context.note("Next: when the node reconnects, approve its commands (step 2): clawpair nodes pending") }
-            }
-            return .success
+            let next = approve && outcome.request.step == .devicePairing
+                ? ["Next: when the node reconnects, approve its commands (step 2): clawpair nodes pending"] : []
+            return context.printResult(outcome.json, lines: [outcome.summary(approved: approve)], notes: next)
         }
     }
 }

@@ -1,9 +1,8 @@
 import ClawpairCLIKit
-import ClawpairCore
 import ClawpairGateway
 
 /// `clawpair nodes list`: one line per node.
-struct NodesListCommand: ParsableCommand {
+struct NodesListCommand: ArgumentsCommand {
     static let spec = CommandSpec(
         name: "list",
         abstract: "List the gateway's nodes, one line each: connected first, then by name",
@@ -20,21 +19,11 @@ struct NodesListCommand: ParsableCommand {
 
     let arguments: ParsedArguments
 
-    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        self.arguments = arguments
-        _ = try NodesCommand.lastConnected(arguments)
-    }
+    static func validate(_ arguments: ParsedArguments) throws { _ = try NodesCommand.lastConnected(arguments) }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try NodesCommand.show(arguments, context) { nodes in
-            let rows = nodes.map { node -> [String] in
-                [GatewayOutput.field(node.displayName, max: 32), GatewayOutput.shortId(node.nodeId), GatewayOutput.field(node.platform, max: 16),
-                 GatewayOutput.field(node.approvalState, max: 20), GatewayOutput.field(node.remoteIp, max: 46),
-                 node.connected ? "now" : GatewayOutput.age(node.lastSeenAtMs, now: context.nowMs)]
-            }
-            for line in GatewayOutput.table(["NAME", "NODE", "PLATFORM", "STATE", "IP", "CONNECTED"], rows, style: context.style) {
-                context.print(line)
-            }
+            RecordText.table(NodeListNode.tableHeader, nodes.map { $0.tableRow(nowMs: context.nowMs) }, style: context.style)
         }
     }
 }

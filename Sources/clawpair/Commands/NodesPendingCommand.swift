@@ -3,7 +3,7 @@ import ClawpairCore
 import ClawpairGateway
 
 /// `clawpair nodes pending`.
-struct NodesPendingCommand: ParsableCommand {
+struct NodesPendingCommand: ArgumentsCommand {
     static let spec = CommandSpec(
         name: "pending",
         abstract: "List nodes waiting for approval (device pairing or their commands)",
@@ -17,31 +17,14 @@ struct NodesPendingCommand: ParsableCommand {
 
     let arguments: ParsedArguments
 
-    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        self.arguments = arguments
-    }
-
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
             let pending = try NodeApprovals.pending(session)
-            if context.globals.json { context.printJSON(NodeApprovals.json(pending)); return .success }
-            context.print(context.style.bold("Pending node requests") + " (\(pending.count))")
-            let rows = pending.map { request -> [String] in
-                [GatewayOutput.field(request.requestId, max: 64), request.step == .devicePairing ? "1 device" : "2 commands",
-                 GatewayOutput.field(request.nodeId, max: 40), GatewayOutput.field(request.displayName, max: 32),
-                 GatewayOutput.field(request.platform, max: 32), GatewayOutput.list(request.commands),
-                 GatewayOutput.field(request.remoteIp, max: 46), GatewayOutput.age(request.ts, now: context.nowMs)]
-            }
-            guard let first = pending.first else {
-                context.print("  none")
-                return .success
-            }
-            for line in GatewayOutput.table(["REQUEST", "STEP", "NODE", "NAME", "PLATFORM", "COMMANDS", "IP", "AGE"], rows, style: context.style) {
-                context.print(line)
-            }
-            context.note("")
-            context.note("Approve one: clawpair nodes approve \(TerminalText.sanitize(first.requestId, maxScalars: 64))")
-            return .success
+            let rows = pending.map { $0.tableRow(nowMs: context.nowMs) }
+            let table = rows.isEmpty ? ["  none"] : RecordText.table(NodePendingApproval.tableHeader, rows, style: context.style)
+            let title = context.style.bold("Pending node requests") + " (\(pending.count))"
+            let next = pending.first.map { "Approve one: clawpair nodes approve \(TerminalText.sanitize($0.requestId, maxScalars: 64))" }
+            return context.printResult(NodeApprovals.json(pending), lines: [title] + table, notes: next.map { ["", $0] } ?? [])
         }
     }
 }

@@ -1,9 +1,7 @@
 import ClawpairCLIKit
-import ClawpairCore
-import ClawpairGateway
 
 /// `clawpair nodes reject REQUEST_ID`.
-struct NodesRejectCommand: ParsableCommand {
+struct NodesRejectCommand: ArgumentsCommand {
     static let spec = CommandSpec(
         name: "reject",
         abstract: "Reject a node pairing request",
@@ -15,10 +13,6 @@ struct NodesRejectCommand: ParsableCommand {
     )
 
     let arguments: ParsedArguments
-
-    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        self.arguments = arguments
-    }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try NodesCommand.resolve(approve: false, arguments: arguments, context: context)

@@ -1,9 +1,8 @@
 import ClawpairCLIKit
-import ClawpairCore
 import ClawpairGateway
 
 /// `clawpair nodes remove NODE`.
-struct NodesRemoveCommand: ParsableCommand {
+struct NodesRemoveCommand: ArgumentsCommand {
     static let spec = CommandSpec(
         name: "remove",
         abstract: "Remove a paired node from the gateway",
@@ -19,21 +18,10 @@ struct NodesRemoveCommand: ParsableCommand {
 
     let arguments: ParsedArguments
 
-    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        self.arguments = arguments
-    }
-
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            let (nodeId, payload) = try NodesCommand.withNode(arguments.positionals[0], in: try session.listNodes()) { nodeId in
-                (nodeId, try session.removeNode(nodeId: nodeId))
-            }
-            if context.globals.json {
-                context.printJSON(payload)
-            } else {
-                context.print("Removed node \(GatewayOutput.field(nodeId, max: 80)).")
-            }
-            return .success
+            let (nodeId, payload) = try NodesCommand.withNode(arguments.positionals[0], session) { try session.removeNode(nodeId: $0) }
+            return context.printResult(payload, lines: ["Removed node \(RecordText.field(nodeId, max: 80))."])
         }
     }
 }

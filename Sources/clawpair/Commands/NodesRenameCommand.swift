@@ -1,9 +1,8 @@
 import ClawpairCLIKit
-import ClawpairCore
 import ClawpairGateway
 
 /// `clawpair nodes rename NODE NAME`.
-struct NodesRenameCommand: ParsableCommand {
+struct NodesRenameCommand: ArgumentsCommand {
     static let spec = CommandSpec(
         name: "rename",
         abstract: "Give a paired node another display name",
@@ -18,25 +17,19 @@ struct NodesRenameCommand: ParsableCommand {
     )
 
     let arguments: ParsedArguments
-    let name: String
+    var name: String { arguments.positionals[1] }
 
-    init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        self.arguments = arguments
-        name = arguments.positionals[1]
-        if name.allSatisfy(\.isWhitespace) { throw UsageError("the new name is empty") }
+    static func validate(_ arguments: ParsedArguments) throws {
+        if arguments.positionals[1].allSatisfy(\.isWhitespace) { throw UsageError("the new name is empty") }
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            let (nodeId, result) = try NodesCommand.withNode(arguments.positionals[0], in: try session.listNodes()) { nodeId in
-                (nodeId, try session.renameNode(nodeId: nodeId, displayName: name))
+            let (nodeId, result) = try NodesCommand.withNode(arguments.positionals[0], session) {
+                try session.renameNode(nodeId: $0, displayName: name)
             }
-            if context.globals.json {
-                context.printJSON(result.json)
-            } else {
-                context.print("Renamed node \(GatewayOutput.shortId(nodeId)) to \(GatewayOutput.field(result.name ?? name, max: 64)).")
-            }
-            return .success
+            let newName = RecordText.field(result.name ?? name, max: 64)
+            return context.printResult(result.json, lines: ["Renamed node \(RecordText.shortId(nodeId)) to \(newName)."])
         }
     }
 }

@@ -1,7 +1,5 @@
 import ClawpairCLIKit
-import ClawpairCore
 import ClawpairQR
-import ClawpairSetupCode
 
 /// `clawpair qr`: QR codes of setup codes. `render` and `scan` are subcommands so that a
 /// gateway-minting `clawpair qr [--limited|--node]` can live beside them.
@@ -26,12 +24,10 @@ enum QRCommand {
         sections: [QRMintCommand.jsonSection, GatewayCLI.credentialsSection, GatewayCLI.environmentSection, GatewayCLI.exitSection],
         runner: QRMintCommand.runner
     )
-}
 
-/// JSON pieces shared by the `qr` commands.
-enum QRJSON {
-    /// `{"code", "message", "hint"}` of one failed image (``JSONEnvelope/errorObject(_:)``).
-    static func errorObject(_ error: any ClawpairError) -> JSONValue {
-        JSONEnvelope.errorObject(ErrorPresentation.present(error))
+    /// `--format`, in any case (`qr` and `qr render`); nil when not given.
+    static func format(_ arguments: ParsedArguments) throws(UsageError) -> QRFormat? {
+        try arguments.choice("format", noun: "format", normalizing: { $0.lowercased() },
+                             hint: "use one of: \(QRFormat.allCases.map(\.rawValue).joined(separator: ", "))")
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ClawpairCLIKit
 import ClawpairCore
 import ClawpairQR
@@ -112,13 +109,10 @@ struct QRRenderCommand: ParsableCommand {
         runner: QRRenderCommand.runner
     )
 
-    /// What to encode: a setup input to canonicalize, or raw text.
-    enum Source {
-        case setup(String?)   // nil: standard input
-        case raw(String?)     // nil: standard input
-    }
-
-    let source: Source
+    /// Whether `--raw` text is drawn as it is; otherwise a setup input is drawn as its canonical code.
+    let raw: Bool
+    /// The text or setup input given on the command line; nil: standard input.
+    let given: String?
     let format: QRFormat
     let errorCorrection: QRErrorCorrection
     let layout: QRLayout
@@ -126,114 +120,48 @@ struct QRRenderCommand: ParsableCommand {
     let force: Bool
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
-        let positional = arguments.positionals.first
-        if let raw = arguments.value("raw") {
-            if positional != nil {
-                throw UsageError("give either a setup input or --raw TEXT, not both", hint: "see 'clawpair qr render --help'")
-            }
-            source = .raw(raw == "-" ? nil : raw)
-        } else {
-            source = .setup(positional == "-" ? nil : positional)
+        let raw = arguments.value("raw")
+        if raw != nil && !arguments.positionals.isEmpty {
+            throw UsageError("give either a setup input or --raw TEXT, not both", hint: "see 'clawpair qr render --help'")
         }
-        let outputValue = arguments.value("output")
-        output = outputValue == "-" ? nil : outputValue
+        self.raw = raw != nil
+        given = (raw ?? arguments.positionals.first).flatMap { $0 == "-" ? nil : $0 }
+        output = arguments.value("output").flatMap { $0 == "-" ? nil : $0 }
         force = arguments.flag("force")
-
-        if let name = arguments.value("format") {
-            guard let parsed = QRFormat(rawValue: name.lowercased()) else {
-                throw UsageError("unknown format '\(TerminalText.sanitize(name, maxScalars: 32))'",
-                                 hint: "use one of: \(QRFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            format = parsed
-        } else {
-            format = QRFormat.forOutput(output, otherwise: .utf8)
+        format = try QRCommand.format(arguments) ?? QRFormat.forOutput(output, otherwise: .utf8)
+        if let output, let problem = format.misnamedOutput(output) {
+            throw UsageError(problem, hint: "qr render writes PNG or SVG images: use -o pair.png or -o pair.svg "
+                                 + "(or name the file .txt for text)")
         }
-        if let output, let named = QRFormat.imageFormatNamed(by: output), named != format.rawValue.uppercased() {
-            let drawn = format.isImage ? format.rawValue.uppercased() : "\(format.rawValue) text"
-            throw UsageError("\(TerminalText.sanitize(output)) names a \(named) image, but this would write \(drawn) into it",
-                             hint: "qr render writes PNG or SVG images: use -o pair.png or -o pair.svg (or name the file .txt for text)")
-        }
-
-        if let level = arguments.value("ec") {
-            guard let parsed = QRErrorCorrection(rawValue: level.uppercased()) else {
-                throw UsageError("unknown error correction level '\(TerminalText.sanitize(level, maxScalars: 32))'",
-                                 hint: "use L, M, Q or H")
-            }
-            errorCorrection = parsed
-        } else {
-            errorCorrection = .medium
-        }
-
-        let defaults = format.defaultLayout
-        let margin = try Self.integer(arguments, "margin", default: defaults.margin, range: QRLayout.marginRange)
-        let scale = try Self.integer(arguments, "scale", default: defaults.scale, range: QRLayout.scaleRange)
-        layout = try QRLayout(scale: scale, margin: margin)
-
+        errorCorrection = try arguments.choice("ec", noun: "error correction level", normalizing: { $0.uppercased() }) ?? .medium
+        let margin = try arguments.wholeNumber("margin", in: QRLayout.marginRange, default: format.defaultLayout.margin)
+        layout = try QRLayout(scale: arguments.wholeNumber("scale", in: QRLayout.scaleRange, default: format.defaultLayout.scale),
+                              margin: margin)
         if format == .png && output == nil && context.stdoutIsTTY && !context.globals.json {
             throw UsageError("refusing to write a PNG image to the terminal",
                              hint: "write it to a file with -o FILE.png, or redirect standard output")
         }
     }
 
-    private static func integer(_ arguments: ParsedArguments, _ name: String, default value: Int,
-                                range: ClosedRange<Int>) throws -> Int {
-        guard let text = arguments.value(name) else { return value }
-        guard let number = Int(text), range.contains(number) else {
-            throw UsageError("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), "
-                             + "not '\(TerminalText.sanitize(text, maxScalars: 32))'")
-        }
-        return number
-    }
-
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let (payload, kind) = try payloadBytes(context)
-        let code = try QRCode(encoding: payload, errorCorrection: errorCorrection)
-
-        let drawn = try code.rendering(format, layout: layout)
-        let (text, bytes, width, height) = (drawn.text, drawn.bytes, drawn.width, drawn.height)
-
-        if let output {
-            try AtomicFile.write(bytes, to: output, mode: 0o600, replacing: force)
-        }
+        let payload = try raw ? rawBytes(context) : setupCodeBytes(context)
+        let drawn = try QRCode(encoding: payload, errorCorrection: errorCorrection).rendering(format, layout: layout)
+        if let output { try AtomicFile.write(drawn.bytes, to: output, mode: 0o600, replacing: force) }
         if context.globals.json {
-            var dataURL: String?
-            if output == nil && format == .png {
-                dataURL = "data:image/png;base64," + Base64.encode(bytes)
-            }
-            context.printJSON(.object([
-                ("ok", .bool(true)),
-                ("input", .string(kind)),
-                ("format", .string(format.rawValue)),
-                ("version", .int(Int64(code.version))),
-                ("errorCorrection", .string(code.errorCorrection.rawValue)),
-                ("modules", .int(Int64(code.size))),
-                ("margin", .int(Int64(layout.margin))),
-                ("scale", .int(Int64(layout.scale))),
-                ("width", .int(Int64(width))),
-                ("height", .int(Int64(height))),
-                ("output", output.map(JSONValue.string) ?? .null),
-                ("text", output == nil ? text.map(JSONValue.string) ?? .null : .null),
-                ("dataUrl", dataURL.map(JSONValue.string) ?? .null),
-                ("error", .null),
-            ]))
+            let input: JSONValue = .string(raw ? "raw" : "setup-code")
+            context.printJSON(.object([("input", input)] + drawn.jsonMembers(output: output) + [("error", .null)]))
             return .success
         }
-
         if let output {
-            let unit = format.terminalStyle == nil ? "pixels" : "columns by \(height) lines"
-            let size = format.terminalStyle == nil ? "\(width)×\(height) \(unit)" : "\(width) \(unit)"
-            context.note("Wrote \(TerminalText.sanitize(output)): \(format.rawValue), \(size), QR version \(code.version), "
-                         + "error correction \(code.errorCorrection.rawValue).")
-            if kind == "setup-code" {
+            context.note("Wrote \(TerminalText.sanitize(output)): \(drawn.summary).")
+            if !raw {
                 context.note("It holds a setup code, a secret: the file is private (0600); delete it once the device has paired.")
             }
-            if format == .png {
-                context.note("Check it with: clawpair qr scan \(Self.shellQuoted(output))")
-            }
+            if format == .png { context.note("Check it with: clawpair qr scan \(ShellQuote.quote(TerminalText.sanitize(output)))") }
             return .success
         }
-        if !format.isImage, let columns = TerminalWindow.narrower(than: width, stdoutIsTTY: context.stdoutIsTTY) {
-            let problem = "the QR code is \(width) columns wide but the terminal has \(columns)"
+        if !format.isImage, let columns = TerminalWindow.narrower(than: drawn.width, stdoutIsTTY: context.stdoutIsTTY) {
+            let problem = "the QR code is \(drawn.width) columns wide but the terminal has \(columns)"
             guard force else {
                 throw GeneralError(problem + ": its lines would wrap and it would not scan",
                                    hint: "write an image instead (clawpair qr render -o pair.png), widen the window or make "
@@ -241,60 +169,40 @@ struct QRRenderCommand: ParsableCommand {
             }
             context.warn(problem + ": widen the window, make the font smaller, or write an image with -o pair.png")
         }
-        if let text {
+        if let text = drawn.text {
             context.stdout.write(text)
         } else {
-            try FileIO.writeAll(fd: 1, bytes, name: "standard output")
+            try FileIO.writeAll(fd: 1, drawn.bytes, name: "standard output")
         }
-        if context.globals.verbosity > 0 {
-            context.note("QR version \(code.version) (\(code.size)×\(code.size) modules), error correction "
-                         + "\(code.errorCorrection.rawValue), margin \(layout.margin), scale \(layout.scale)")
-        }
+        context.verboseNote(drawn.parameters)
         return .success
     }
 
-    /// The bytes to encode and what they are (`setup-code` or `raw`).
-    private func payloadBytes(_ context: CommandContext) throws -> ([UInt8], String) {
-        switch source {
-        case .raw(let given):
-            if let given { return (Array(given.utf8), "raw") }
-            if context.stdinIsTTY { context.note("Type or paste the text, then press Ctrl-D:") }
-            var bytes = try context.readStandardInput(Self.maxInputBytes)
-            while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
-            return (bytes, "raw")
-        case .setup(let given):
-            let text: String
-            if let given {
-                text = given
-            } else {
-                if context.stdinIsTTY { context.note("Paste the setup code, then press Ctrl-D:") }
-                let bytes = try context.readStandardInput(SetupCode.maxInputBytes)
-                guard let decoded = String(validating: bytes, as: UTF8.self) else {
-                    throw SetupCodeError.notAPayload("the input is not UTF-8 text")
-                }
-                text = decoded
-            }
-            let setup = try SetupCode.parse(text)
-            guard let code = setup.canonicalCode else {
-                throw GeneralError("this is a \(setup.form == .deepLink ? "deep link" : "gateway URL"), not a setup code: "
-                                   + "it carries no setup payload for the app to scan",
-                                   hint: "mint a setup code on the gateway with 'clawpair qr' (or make one with 'clawpair setup-code encode'), or "
-                                       + "draw the text as it is with --raw")
-            }
-            if given != nil, setup.hasCredential {
-                context.warn("this setup code was given on the command line, where other users can see it (ps, shell "
-                             + "history); pipe it in instead: clawpair qr render -")
-            }
-            try setup.checkNotExpired(nowMs: context.nowMs)
-            if context.globals.verbosity > 0 && setup.form != .code {
-                context.note("Drawing the canonical bare code (the input was \(setup.form.rawValue)).")
-            }
-            return (Array(code.utf8), "setup-code")
-        }
+    /// The `--raw` text's bytes: as given, or standard input without its trailing newlines.
+    private func rawBytes(_ context: CommandContext) throws -> [UInt8] {
+        try given.map { Array($0.utf8) }
+            ?? context.readBytes(prompting: "Type or paste the text, then press Ctrl-D:", limit: Self.maxInputBytes)
     }
 
-    /// `path` quoted for a shell command line when it needs it.
-    static func shellQuoted(_ path: String) -> String {
-        ShellWord.quote(TerminalText.sanitize(path))
+    /// The canonical bare code of the setup input (given, or read from standard input), which must not have expired.
+    private func setupCodeBytes(_ context: CommandContext) throws -> [UInt8] {
+        let prompt = "Paste the setup code, then press Ctrl-D:"
+        guard let text = try given ?? context.readText(prompting: prompt, limit: SetupCode.maxInputBytes) else {
+            throw SetupCodeError.notAPayload("the input is not UTF-8 text")
+        }
+        let setup = try SetupCode.parse(text)
+        guard let code = setup.canonicalCode else {
+            throw GeneralError("this is a \(setup.form == .deepLink ? "deep link" : "gateway URL"), not a setup code: "
+                               + "it carries no setup payload for the app to scan",
+                               hint: "mint a setup code on the gateway with 'clawpair qr' (or make one with 'clawpair setup-code encode'), or "
+                                   + "draw the text as it is with --raw")
+        }
+        if given != nil, setup.hasCredential {
+            context.warn("this setup code was given on the command line, where other users can see it (ps, shell "
+                         + "history); pipe it in instead: clawpair qr render -")
+        }
+        try setup.checkNotExpired(nowMs: context.nowMs)
+        if setup.form != .code { context.verboseNote("Drawing the canonical bare code (the input was \(setup.form.rawValue)).") }
+        return Array(code.utf8)
     }
 }

@@ -69,14 +69,6 @@ struct QRScanCommand: ParsableCommand {
         runner: QRScanCommand.runner
     )
 
-    /// What one image gave.
-    struct ImageResult {
-        let name: String
-        let loaded: LoadedImage?
-        let codes: [ScannedCode]
-        let error: (any ClawpairError)?
-    }
-
     let images: [String]
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
@@ -87,113 +79,62 @@ struct QRScanCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let scanner = QRScanner()
-        let results = images.map { name in scan(name, scanner: scanner, context: context) }
-        let found = results.reduce(0) { $0 + $1.codes.count }
-        let failed = results.contains { $0.error != nil }
-
+        let scans = images.map { image in
+            let read = { try context.readFile(image, limit: ImageLimits.defaultMaxFileBytes) }
+            let scan = ImageScan(named: displayName(image), reading: read)
+            for line in context.globals.verbosity > 0 ? scan.detailLines : [] { context.note(line) }
+            return scan
+        }
+        let found = scans.reduce(0) { $0 + $1.codes.count }
+        let failed = scans.contains { $0.error != nil }
         if context.globals.json {
-            context.printJSON(.object([
-                ("ok", .bool(!failed && found > 0)),
-                ("found", .int(Int64(found))),
-                ("images", .array(results.map { json($0, context: context) })),
-            ]))
+            let described = zip(images, scans).map { name, scan in
+                scan.json(image: name, code: { json($0, context) }, error: { JSONEnvelope.errorObject(ErrorPresentation.present($0)) })
+            }
+            context.printJSON(.object([("ok", .bool(!failed && found > 0)), ("found", .int(Int64(found))),
+                                       ("images", .array(described))]))
         } else {
-            printHuman(results, context: context)
+            printHuman(scans, context: context)
         }
-        for result in results {
-            if let error = result.error { context.report(ErrorPresentation.present(named(result.name, error))) }
-        }
+        for error in scans.compactMap(\.namedError) { context.report(ErrorPresentation.present(error)) }
         if failed { return .failure }
         if found == 0 {
-            let damaged = results.first { !($0.loaded?.warnings.isEmpty ?? true) }
+            let damage = scans.lazy.compactMap { $0.loaded?.warnings.first }.first
             let what = images.count == 1 ? displayName(images[0]) : "any of the \(images.count) images"
             throw GeneralError("no QR code found in \(what)",
-                               hint: damaged.map { "the image is damaged (\($0.loaded!.warnings[0])); re-capture it" }
+                               hint: damage.map { "the image is damaged (\($0)); re-capture it" }
                                    ?? "make sure the whole code, with its light border, is in the picture, sharp and not too small",
                                status: .notFound)
         }
         return .success
     }
 
-    private func scan(_ name: String, scanner: QRScanner, context: CommandContext) -> ImageResult {
-        do {
-            let bytes: [UInt8]
-            if name == "-" {
-                bytes = try context.readStandardInput(ImageLimits.defaultMaxFileBytes)
-            } else {
-                bytes = try FileIO.read(path: name, limit: ImageLimits.defaultMaxFileBytes)
-            }
-            let loaded = try ImageLoader.load(bytes)
-            let codes = try scanner.scan(loaded.image)
-            if context.globals.verbosity > 0 {
-                context.note("\(displayName(name)): \(loaded.format.displayName), \(loaded.image.width)×\(loaded.image.height) "
-                             + "pixels, \(codes.count) QR code\(codes.count == 1 ? "" : "s")")
-                for warning in loaded.warnings { context.note("\(displayName(name)): decoder warning: \(TerminalText.sanitize(warning))") }
-            }
-            return ImageResult(name: name, loaded: loaded, codes: codes, error: nil)
-        } catch let error as any ClawpairError {
-            return ImageResult(name: name, loaded: nil, codes: [], error: error)
-        } catch {
-            return ImageResult(name: name, loaded: nil, codes: [], error: GeneralError("\(error)"))
-        }
-    }
-
-    private func printHuman(_ results: [ImageResult], context: CommandContext) {
+    private func printHuman(_ scans: [ImageScan], context: CommandContext) {
         let prefixed = images.count > 1 && context.stdoutIsTTY
-        for result in results {
-            for code in result.codes {
+        for (name, scan) in zip(images, scans) {
+            for code in scan.codes {
                 if context.stdoutIsTTY {
                     let shown = TerminalText.sanitize(bytes: code.payload, maxScalars: 4096)
-                    context.print(prefixed ? "\(TerminalText.sanitize(result.name)): \(shown)" : shown)
+                    context.print(prefixed ? "\(TerminalText.sanitize(name)): \(shown)" : shown)
                 } else {
                     // Not a terminal: the payload's bytes as they are, like zbarimg --raw, for the next program
                     // in the pipe (a reader that went away ends the output, as for every write to stdout).
                     try? FileIO.writeAll(fd: 1, code.payload + [0x0A], name: "standard output")
                 }
                 if let setup = SetupCode.setupInput(in: code.text) {
-                    var note = "\(displayName(result.name)): this is an OpenClaw setup code, a secret: whoever has it "
-                        + "can pair with the gateway"
-                    if let expiresAtMs = setup.expiresAtMs {
-                        note += setup.isExpired(nowMs: context.nowMs)
-                            ? " (it expired \(WallClock.relative(ms: expiresAtMs, now: context.nowMs)))"
-                            : " until it expires \(WallClock.relative(ms: expiresAtMs, now: context.nowMs))"
-                    }
-                    context.note(note + ". See what it holds: pipe it to 'clawpair setup-code decode -'.")
+                    context.note("\(scan.name): \(setup.secretWarning(nowMs: context.nowMs)). "
+                                 + "See what it holds: pipe it to 'clawpair setup-code decode -'.")
                 }
             }
         }
     }
 
-    private func json(_ result: ImageResult, context: CommandContext) -> JSONValue {
-        let codes: [JSONValue] = result.codes.map { code in
-            let setup = SetupCode.setupInput(in: code.text).map { setup -> JSONValue in
-                let failure: (any ClawpairError)? = setup.isExpired(nowMs: context.nowMs)
-                    ? SetupCodeError.expired(expiresAtMs: setup.expiresAtMs ?? 0, nowMs: context.nowMs) : nil
-                return SetupCodeJSON.decoded(setup, nowMs: context.nowMs, showSecrets: false, failure: failure)
-            }
-            return .object([
-                ("payload", code.text.map(JSONValue.string) ?? .null),
-                ("payloadBase64", .string(Base64.encode(code.payload))),
-                ("setupCode", setup ?? .null),
-            ])
+    /// A code's `--json` object: its payload and, for a setup code, what `setup-code decode --json` says (secrets null).
+    private func json(_ code: ScannedCode, _ context: CommandContext) -> JSONValue {
+        let setup = SetupCode.setupInput(in: code.text).map { setup in
+            SetupCodeJSON.decoded(setup, nowMs: context.nowMs, showSecrets: false, failure: setup.expiryFailure(nowMs: context.nowMs))
         }
-        return .object([
-            ("image", .string(result.name)),
-            ("format", result.loaded.map { .string($0.format.rawValue) } ?? .null),
-            ("width", result.loaded.map { .int(Int64($0.image.width)) } ?? .null),
-            ("height", result.loaded.map { .int(Int64($0.image.height)) } ?? .null),
-            ("warnings", .array((result.loaded?.warnings ?? []).map(JSONValue.string))),
-            ("codes", .array(codes)),
-            ("error", result.error.map(QRJSON.errorObject) ?? .null),
-        ])
-    }
-
-    /// `error` with the image's name in front, unless its message already names the file.
-    private func named(_ name: String, _ error: any ClawpairError) -> any ClawpairError {
-        let inner = (error as? ClawpairErrorBox)?.error ?? error
-        if inner is SystemError || inner is FileIO.TooLarge { return error }
-        return ContextualError(displayName(name), error)
+        return .object(code.jsonMembers + [("setupCode", setup ?? .null)])
     }
 
     private func displayName(_ name: String) -> String {

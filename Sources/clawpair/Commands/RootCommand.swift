@@ -1,5 +1,4 @@
 import ClawpairCLIKit
-import ClawpairCore
 
 /// `clawpair`: the command tree's root.
 enum RootCommand {

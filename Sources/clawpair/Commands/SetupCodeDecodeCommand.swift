@@ -91,24 +91,22 @@ struct SetupCodeDecodeCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let text = try input ?? readStandardInput(context)
+        guard let text = try input ?? context.readText(prompting: "Paste the setup code, then press Ctrl-D:",
+                                                        limit: SetupCode.maxInputBytes) else {
+            throw SetupCodeError.notAPayload("the input is not UTF-8 text")
+        }
         let joinURL: JoinLink?
         do {
             joinURL = try JoinLink.recognize(text)
         } catch {
-            if context.globals.json { context.printJSON(SetupCodeJSON.failure(error)) }
-            throw error
+            throw SetupCodeJSON.presented(error)
         }
         if let joinURL {
-            if input != nil {
-                context.warn("this join URL was given on the command line, where other users can see it (ps, shell "
-                             + "history); pipe it in instead: clawpair setup-code decode -")
-            }
-            if context.globals.json {
-                context.printJSON(SetupCodeJSON.joinURL(joinURL, showSecrets: showSecrets))
-            } else {
-                context.stdout.write(SetupCodeText.render(joinURL, context: context, showSecrets: showSecrets))
-            }
+            if input != nil { context.warnOnCommandLine("this join URL", instead: "clawpair setup-code decode -") }
+            let rows = joinURL.textRows(showSecrets: showSecrets, secretNote: Self.secretNote, paint: context.style.paint)
+            context.output(json: joinURL.json(showSecrets: showSecrets), text: lines(rows + [
+                ("Redeem", "clawpair pair <join URL>"), ("Note", "decode does not fetch the link: fetching it would use it up"),
+            ], context))
             return .success
         }
         let decoded: DecodedSetup
@@ -116,41 +114,33 @@ struct SetupCodeDecodeCommand: ParsableCommand {
             decoded = try SetupCode.parse(text)
         } catch {
             // `decode code.txt` names a file: say how to read it rather than "not a setup code".
-            let fileHint = input.flatMap { path -> String? in
-                guard case .notAPayload = error, FileIO.isRegularFile(path: path) else { return nil }
-                return "\(path) is a file; to decode what it holds, run: clawpair setup-code decode - < \(path)"
+            guard case .notAPayload = error, let path = input, FileIO.isRegularFile(path: path) else {
+                throw SetupCodeJSON.presented(error)
             }
-            if context.globals.json { context.printJSON(SetupCodeJSON.failure(error, hint: fileHint)) }
-            if let fileHint { throw GeneralError(error.message, hint: fileHint, status: .failure) }
-            throw error
+            throw SetupCodeJSON.presented(error, hint: "\(path) is a file; to decode what it holds, run: "
+                                                   + "clawpair setup-code decode - < \(path)")
         }
         if input != nil, decoded.hasCredential {
-            context.warn("this setup code was given on the command line, where other users can see it (ps, shell "
-                         + "history); pipe it in instead: clawpair setup-code decode -")
+            context.warnOnCommandLine("this setup code", instead: "clawpair setup-code decode -")
         }
-        let expired = decoded.isExpired(nowMs: context.nowMs)
         var failure: (any ClawpairError)?
-        if expired, let expiresAtMs = decoded.expiresAtMs {
+        if decoded.isExpired(nowMs: context.nowMs), let expiresAtMs = decoded.expiresAtMs {
             failure = SetupCodeError.expired(expiresAtMs: expiresAtMs, nowMs: context.nowMs)
         } else if strict, case .rejected(let reason) = decoded.strictCheck {
             failure = GeneralError("the newest strict OpenClaw decoder refuses this code: \(reason)",
                                    hint: "re-mint the code with a current gateway (openclaw qr) or with 'clawpair setup-code encode'")
         }
-        if context.globals.json {
-            context.printJSON(SetupCodeJSON.decoded(decoded, nowMs: context.nowMs, showSecrets: showSecrets, failure: failure))
-        } else {
-            context.stdout.write(SetupCodeText.render(decoded, context: context, showSecrets: showSecrets))
-        }
+        context.output(json: SetupCodeJSON.decoded(decoded, nowMs: context.nowMs, showSecrets: showSecrets, failure: failure),
+                       text: lines(decoded.textRows(nowMs: context.nowMs, showSecrets: showSecrets, secretNote: Self.secretNote,
+                                                    verbose: context.globals.verbosity > 0, paint: context.style.paint), context))
         if let failure { throw failure }
         return .success
     }
 
-    private func readStandardInput(_ context: CommandContext) throws -> String {
-        if context.stdinIsTTY { context.note("Paste the setup code, then press Ctrl-D:") }
-        let bytes = try context.readStandardInput(SetupCode.maxInputBytes)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw SetupCodeError.notAPayload("the input is not UTF-8 text")
-        }
-        return text
+    static let secretNote = " (--show-secrets prints it)"
+
+    /// `rows` in the two-column layout, labels in bold.
+    private func lines(_ rows: [(label: String, value: String)], _ context: CommandContext) -> String {
+        TextColumns.lines(rows, width: 17, styleLabel: context.style.bold)
     }
 }

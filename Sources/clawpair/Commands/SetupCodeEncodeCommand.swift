@@ -79,27 +79,19 @@ struct SetupCodeEncodeCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        guard let token = try Self.token.read(arguments, context) else {
-            throw UsageError("no bootstrap token given",
-                             hint: "use --bootstrap-token-file FILE, --bootstrap-token - (standard input) or CLAWPAIR_BOOTSTRAP_TOKEN")
-        }
-        do throws(SetupCodeExpiry.Problem) {
-            try SetupCodeExpiry.checkInFuture(expiresAtMs, nowMs: context.nowMs)
-        } catch {
-            throw Self.present(error)
-        }
+        let token = try Self.token.require(arguments, context)
         let code: String, payload: SetupCodePayload
-        do throws(SetupCodeError) {
+        do {
+            try SetupCodeExpiry.checkInFuture(expiresAtMs, nowMs: context.nowMs)
             (code, payload) = try SetupCode.make(urls: urls, bootstrapToken: token, expiresAtMs: expiresAtMs,
                                                  tlsFingerprint: tlsFingerprint, defaultScheme: .wss)
-        } catch {
+        } catch let problem as SetupCodeExpiry.Problem {
+            throw Self.present(problem)
+        } catch let error as SetupCodeError {
             throw Self.present(error)
         }
-        if context.globals.json {
-            context.printJSON(SetupCode.mintedJSON(code: code, payload: payload))
-        } else {
-            context.print(prefix ? SetupCode.prefixed(code) : code)
-        }
+        context.output(json: SetupCode.mintedJSON(code: code, payload: payload),
+                       text: (prefix ? SetupCode.prefixed(code) : code) + "\n")
         if context.stderrIsTTY && !context.globals.quiet {
             let relative = WallClock.relative(ms: expiresAtMs, now: context.nowMs)
             context.note(context.errorStyle.dim("This code is a bearer credential until it expires (\(relative)): treat it like a password."))

@@ -33,27 +33,16 @@ enum IdentityCLI {
             + "command that fixes it, as ssh does. A damaged file is an error and is never replaced silently.",
     ])
 
-    /// The store for this process's environment.
-    static func store(_ context: CommandContext) throws -> IdentityStore {
-        try IdentityStore.locate(environment: context.environment)
-    }
-
     /// The identity to use: `--identity FILE`, else the store's (warning about a file whose
     /// stored deviceId is not its key's).
-    static func load(_ arguments: ParsedArguments, _ context: CommandContext) throws -> (LoadedIdentity, String) {
+    static func identity(_ arguments: ParsedArguments, _ context: CommandContext) throws -> DeviceIdentity {
         let found = try IdentityFile.loadNamedOrStored(path: arguments.value("identity"), environment: context.environment)
         if let warning = found.warning { context.warn(warning) }
-        return (found.loaded, found.path)
+        return found.loaded.identity
     }
-
-    /// A human name of a file form.
-    static func describe(_ form: IdentityFileForm) -> String { form.displayName }
 
     /// Lines in the two-column layout of `show`.
     static func row(_ label: String, _ value: String, width: Int = 13) -> String {
         TextColumns.label(label, width: width) + value
     }
 }
-
-/// Quoting for shell commands printed as advice (ClawpairCore's).
-typealias IdentityShellQuote = ShellQuote
