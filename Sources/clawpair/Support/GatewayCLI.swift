@@ -88,15 +88,6 @@ enum GatewayCLI {
         try IdentityStore.locate(environment: context.environment).directory
     }
 
-    /// `--url`, else `--gateway NAME`, else automatic (`OPENCLAW_GATEWAY_URL`, the active registry
-    /// gateway, the default URL).
-    static func targetChoice(_ arguments: ParsedArguments) throws -> OperatorTargetChoice {
-        guard let choice = OperatorTargetChoice(url: arguments.value("url"), registryGateway: arguments.value("gateway")) else {
-            throw UsageError("give either --url or --gateway, not both")
-        }
-        return choice
-    }
-
     static func timeout(_ arguments: ParsedArguments) throws -> Duration {
         .milliseconds(try DurationOption.milliseconds(arguments.value("timeout"), option: "timeout", default: defaultTimeoutMs,
                                                     allowZero: false))
@@ -139,9 +130,12 @@ enum GatewayCLI {
 
     // MARK: Connecting
 
-    /// The session options of an operator command.
+    /// The session options of an operator command: the target is `--url`, else `--gateway NAME`,
+    /// else automatic (`OPENCLAW_GATEWAY_URL`, the active registry gateway, the default URL).
     static func sessionOptions(_ arguments: ParsedArguments, _ context: CommandContext) throws -> OperatorSessionOptions {
-        let choice = try targetChoice(arguments)
+        guard let choice = OperatorTargetChoice(url: arguments.value("url"), registryGateway: arguments.value("gateway")) else {
+            throw UsageError("give either --url or --gateway, not both")
+        }
         let registry = GatewayRegistry(home: try home(context))
         let pin = try pin(arguments)
         let timeout = try timeout(arguments)
