@@ -54,7 +54,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
-# Regenerates Man/ and Completions/ from the command declarations (commit the result).
+# Regenerates Man/ and Completions/ from the command declarations and Man/sections/ (commit the result).
 docs: build
 	$(BIN) generate-docs .
 

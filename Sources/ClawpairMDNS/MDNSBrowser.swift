@@ -35,14 +35,29 @@ public enum MDNSEvent: Sendable, Equatable {
     case truncated(seen: Int, limit: Int)
 }
 
+/// Where an answer came from: a responder's unicast address, to which the browser may send a
+/// direct query (RFC 6762 §5.5) on port 5353.
+public struct MDNSPeer: Sendable, Hashable {
+    /// The address: 4 bytes (IPv4) or 16 (IPv6).
+    public let address: [UInt8]
+    /// The interface an IPv6 link-local address belongs to (its scope), else 0.
+    public let interfaceIndex: UInt32
+
+    public init(address: [UInt8], interfaceIndex: UInt32 = 0) {
+        self.address = address
+        self.interfaceIndex = interfaceIndex
+    }
+}
+
 /// The browse-and-resolve logic as a pure state machine: feed it packets and the time, it says
 /// which queries to send and what changed. No sockets, no sleeping: tests drive the clock.
 ///
 /// Scheduling (RFC 6762 §5.2): the PTR query goes out after a random 20–120 ms with the QU bit,
 /// then after 1 s, 2 s, 4 s, … with known-answer suppression (§7.1). Instances missing SRV/TXT,
-/// and SRV targets missing addresses, are asked for directly (QU first, then every 500 ms) until
-/// answered. ``completesAt`` says when a one-shot browse has its complete answer (the rule and
-/// its constants: ``MDNSTiming``).
+/// and SRV targets missing addresses, are asked for (QU first, then on the same 1 s, doubling
+/// schedule) until answered. Each responder heard from is asked again directly, by unicast
+/// (§5.5, ``directQueries(at:)``), for answers of its that were lost. ``completesAt`` says when a
+/// one-shot browse has its complete answer (the rule and its constants: ``MDNSTiming``).
 public struct MDNSBrowser: Sendable {
     /// The service type, e.g. `_openclaw-gw._tcp.local.`.
     public let serviceType: DNSName
@@ -64,8 +79,21 @@ public struct MDNSBrowser: Sendable {
     private var browseQueries = 0
     /// When the last browse query went out, or the last answer changed what is known.
     private var lastActivity: Monotonic.Instant?
-    /// Whether an instance not seen before arrived after the last browse query (not the first).
-    private var newSinceLastQuery = false
+    /// When the browse began (its first ``tick(at:)``).
+    private var startedAt: Monotonic.Instant?
+    /// When an event (an instance added, resolved, changed or removed) last came.
+    private var lastChange: Monotonic.Instant?
+    /// Whether answers are evidently being lost: a direct re-ask brought an instance not seen
+    /// before. The browse then also waits for the second multicast query (rule 2 in ``MDNSTiming``).
+    public private(set) var lossEvident = false
+    /// A responder that answered with a PTR of the service type: when it was last heard, how
+    /// often it was asked again directly, when the next re-ask is due, and its PTR records.
+    private struct Responder: Sendable {
+        var reasks = 0
+        var nextReask: Monotonic.Instant?
+        var pointers: [DNSName: DNSResourceRecord] = [:]  // keyed by the lowercased instance
+    }
+    private var responders: [MDNSPeer: Responder] = [:]
     /// An instance being tracked: its name as first seen and what was last reported.
     private struct Tracked: Sendable {
         let name: DNSName
@@ -73,6 +101,8 @@ public struct MDNSBrowser: Sendable {
     }
     private var known: [DNSName: Tracked] = [:]  // keyed by the lowercased instance name
     private var nextResolveQuery: [DNSName: Monotonic.Instant] = [:]
+    /// When each instance's resolve question last went out (the next waits twice as long, §5.2).
+    private var resolveAskedAt: [DNSName: Monotonic.Instant] = [:]
 
     /// A browser for `serviceType`; `firstQueryDelay` is random in ``MDNSTiming/firstQueryDelay``
     /// unless given (tests pass a fixed one). The cache holds `cacheCapacity` records, by
@@ -88,6 +118,7 @@ public struct MDNSBrowser: Sendable {
     /// Queries due at `now`, and events from records that expired by then.
     public mutating func tick(at now: Monotonic.Instant) -> (queries: [DNSMessage], events: [MDNSEvent]) {
         var queries: [DNSMessage] = []
+        if startedAt == nil { startedAt = now }
         let due = nextBrowseQuery ?? now + firstQueryDelay
         nextBrowseQuery = due
         if now >= due {
@@ -97,14 +128,15 @@ public struct MDNSBrowser: Sendable {
             sentFirstQuery = true
             browseQueries += 1
             lastActivity = now
-            newSinceLastQuery = false
         }
         _ = cache.expire(at: now)
         let events = reconcile()
-        if !events.isEmpty { lastActivity = now }
+        if !events.isEmpty { lastActivity = now; lastChange = now }
         for (key, due) in nextResolveQuery where now >= due {
             if let name = known[key]?.name, let query = resolveQuery(for: name, first: false) { queries.append(query) }
-            nextResolveQuery[key] = now + MDNSTiming.resolveRetryInterval
+            let interval = max(MDNSTiming.firstQueryInterval, due - (resolveAskedAt[key] ?? due))
+            resolveAskedAt[key] = now
+            nextResolveQuery[key] = now + min(interval * 2, MDNSTiming.maxQueryInterval)
         }
         return (queries, events)
     }
@@ -117,38 +149,88 @@ public struct MDNSBrowser: Sendable {
     /// Takes in messages received together (a burst read off the socket at once): the cache
     /// takes them all, then what changed is worked out once.
     public mutating func receive(_ messages: [DNSMessage], at now: Monotonic.Instant) -> (queries: [DNSMessage], events: [MDNSEvent]) {
-        let responses = messages.filter(\.header.isResponse)
+        receive(messages.map { ($0, nil) }, at: now)
+    }
+
+    /// Takes in messages received together, each with the responder it came from (`nil` when
+    /// unknown, or when it did not come from port 5353: only those are asked again directly).
+    public mutating func receive(_ messages: [(message: DNSMessage, from: MDNSPeer?)],
+                                 at now: Monotonic.Instant) -> (queries: [DNSMessage], events: [MDNSEvent]) {
+        let responses = messages.filter(\.message.header.isResponse)
         guard !responses.isEmpty else { return ([], []) }
-        for message in responses {
+        var sources: [DNSName: [MDNSPeer]] = [:]  // lowercased instance -> responders that named it
+        for (message, peer) in responses {
             for record in message.answers + message.additionals where record.type != .opt {
                 cache.insert(record, at: now)
+                guard let peer, record.name.equalsIgnoringCase(serviceType), case .ptr(let instance) = record.data else { continue }
+                let key = instance.lowercased()
+                sources[key, default: []].append(peer)
+                // A responder is tracked once it named an instance; their number is bounded.
+                guard responders[peer] != nil || responders.count < maxInstances else { continue }
+                responders[peer, default: Responder()].pointers[key] = record
+            }
+            // Heard from: ask it again after ``MDNSTiming/reaskDelay`` (a reply to a re-ask,
+            // even an empty one, allows the next, up to ``MDNSTiming/maxReasks``).
+            if let peer, var responder = responders[peer], responder.reasks < MDNSTiming.maxReasks {
+                responder.nextReask = now + MDNSTiming.reaskDelay
+                responders[peer] = responder
             }
         }
         var queries: [DNSMessage] = []
         let events = reconcile()
-        if !events.isEmpty { lastActivity = now }
-        if browseQueries > 1, events.contains(where: { if case .added = $0 { true } else { false } }) {
-            newSinceLastQuery = true
+        if !events.isEmpty { lastActivity = now; lastChange = now }
+        for case .added(let instance) in events
+        where sources[instance.lowercased()]?.contains(where: { (responders[$0]?.reasks ?? 0) > 0 }) == true {
+            lossEvident = true
         }
         // Newly seen instances or targets that are still incomplete get a direct QU query now.
         for (key, tracked) in known where tracked.reported == nil && nextResolveQuery[key] == nil {
             if let query = resolveQuery(for: tracked.name, first: true) { queries.append(query) }
-            nextResolveQuery[key] = now + MDNSTiming.resolveRetryInterval
+            resolveAskedAt[key] = now
+            nextResolveQuery[key] = now + MDNSTiming.firstQueryInterval
         }
         return (queries, events)
     }
 
+    /// Direct unicast queries due at `now` (RFC 6762 §5.5), each for one responder heard from:
+    /// the PTR question with the QU bit (§5.4: answered by unicast, so the 1 s multicast rate
+    /// limit of §6 does not hold it back), the PTRs it already gave as known answers (§7.1: it
+    /// answers only with what was lost), and the SRV/TXT/address questions of its instances that
+    /// are still unresolved. Send each to the peer's port 5353.
+    public mutating func directQueries(at now: Monotonic.Instant) -> [(peer: MDNSPeer, query: DNSMessage)] {
+        var out: [(peer: MDNSPeer, query: DNSMessage)] = []
+        for (peer, responder) in responders {
+            guard let due = responder.nextReask, now >= due else { continue }
+            var query = DNSMessage(questions: [DNSQuestion(name: serviceType, type: .ptr, unicastResponse: true)])
+            for (key, record) in responder.pointers.sorted(by: { $0.key.description < $1.key.description }) {
+                query.answers.append(record)
+                if let name = known[key]?.name, known[key]?.reported == nil, let missing = resolveQuery(for: name, first: true) {
+                    query.questions += missing.questions
+                }
+            }
+            out.append((peer, query))
+            responders[peer]?.reasks += 1
+            responders[peer]?.nextReask = nil
+        }
+        return out
+    }
+
     /// When ``tick(at:)`` next has work.
     public var nextDeadline: Monotonic.Instant? {
-        ([nextBrowseQuery, cache.nextExpiry].compactMap { $0 } + nextResolveQuery.values).min()
+        ([nextBrowseQuery, cache.nextExpiry].compactMap { $0 } + nextResolveQuery.values
+            + responders.values.compactMap(\.nextReask)).min()
     }
 
     /// When a one-shot browse has its complete answer if nothing new arrives before then; nil
-    /// while it cannot be complete yet (too few queries, an instance unresolved, or the last query
-    /// brought a new instance). The rule: ``MDNSTiming``.
+    /// while it cannot be complete yet (an instance unresolved; or, when nothing was found or
+    /// answers were evidently lost, the second browse query not sent yet). The rule: ``MDNSTiming``.
     public var completesAt: Monotonic.Instant? {
-        guard browseQueries >= MDNSTiming.completionQueries, !newSinceLastQuery, let lastActivity,
-              known.values.allSatisfy({ $0.reported != nil }) else { return nil }
+        guard let startedAt, known.values.allSatisfy({ $0.reported != nil }) else { return nil }
+        if !known.isEmpty && !lossEvident {
+            let quiet = lastChange.map { $0 + MDNSTiming.quietPeriod } ?? startedAt
+            return max(startedAt + MDNSTiming.allForNow, quiet)
+        }
+        guard browseQueries >= MDNSTiming.completionQueries, let lastActivity else { return nil }
         return lastActivity + MDNSTiming.quietPeriod
     }
 
@@ -186,12 +268,14 @@ public struct MDNSBrowser: Sendable {
             if let resolution = resolve(instance), known[key]?.reported != resolution {
                 known[key]?.reported = resolution
                 nextResolveQuery[key] = nil
+                resolveAskedAt[key] = nil
                 events.append(.resolved(resolution))
             }
         }
         for (key, tracked) in known where !present.contains(key) {
             known[key] = nil
             nextResolveQuery[key] = nil
+            resolveAskedAt[key] = nil
             events.append(.removed(tracked.name))
         }
         let seen = present.count + beyond.count

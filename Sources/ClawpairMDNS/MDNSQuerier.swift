@@ -117,6 +117,7 @@ public final class MDNSQuerier {
             let now = clock.now
             let (queries, expired) = browser.tick(at: now)
             send(queries)
+            sendDirect(browser.directQueries(at: now))
             for event in expired where !onEvent(event) { return }
             guard now < deadline else { return }
             let complete = untilComplete ? browser.completesAt : nil
@@ -131,15 +132,26 @@ public final class MDNSQuerier {
                 // keep it full forever, so at most ``MDNSTiming/maxBurstPackets`` are read per
                 // turn and the deadline is checked per turn.
                 while clock.now < deadline {
-                    var messages: [DNSMessage] = []
+                    var messages: [(message: DNSMessage, from: MDNSPeer?)] = []
                     var drained = false
                     while messages.count < MDNSTiming.maxBurstPackets {
-                        let count = buffer.withUnsafeMutableBytes { recv(descriptor.fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                        var source = sockaddr_storage()
+                        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+                        let count = buffer.withUnsafeMutableBytes { bytes in
+                            withUnsafeMutablePointer(to: &source) {
+                                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                                    recvfrom(descriptor.fileDescriptor, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT), $0, &length)
+                                }
+                            }
+                        }
                         guard count > 0 else { drained = true; break }
-                        if let message = try? DNSMessage.unpack(Array(buffer[0..<count])) { messages.append(message) }
+                        if let message = try? DNSMessage.unpack(Array(buffer[0..<count])) {
+                            messages.append((message, Self.responder(source)))
+                        }
                     }
                     let (more, events) = browser.receive(messages, at: clock.now)
                     send(more)
+                    sendDirect(browser.directQueries(at: clock.now))
                     for event in events where !onEvent(event) { return }
                     if drained { break }
                 }
@@ -156,6 +168,58 @@ public final class MDNSQuerier {
                 for interface in interfaces {
                     if socket.family == AF_INET, interface.ipv4 != nil { sendIPv4(bytes, socket.fd, interface) }
                     if socket.family == AF_INET6, interface.hasIPv6 { sendIPv6(bytes, socket.fd, interface) }
+                }
+            }
+        }
+    }
+
+    /// The peer a datagram came from, when it came from port 5353 (a responder, §6; what
+    /// comes from another port is a legacy resolver or a test tool, never asked directly).
+    private static func responder(_ source: sockaddr_storage) -> MDNSPeer? {
+        var source = source
+        switch Int32(source.ss_family) {
+        case AF_INET:
+            return withUnsafeBytes(of: &source) { raw -> MDNSPeer? in
+                let address = raw.load(as: sockaddr_in.self)
+                guard UInt16(bigEndian: address.sin_port) == MDNSTiming.port else { return nil }
+                return MDNSPeer(address: withUnsafeBytes(of: address.sin_addr) { Array($0) })
+            }
+        case AF_INET6:
+            return withUnsafeBytes(of: &source) { raw -> MDNSPeer? in
+                let address = raw.load(as: sockaddr_in6.self)
+                guard UInt16(bigEndian: address.sin6_port) == MDNSTiming.port else { return nil }
+                return MDNSPeer(address: withUnsafeBytes(of: address.sin6_addr) { Array($0) }, interfaceIndex: address.sin6_scope_id)
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// Sends each query by unicast to its peer's port 5353 (RFC 6762 §5.5), from the socket of
+    /// the peer's family.
+    private func sendDirect(_ queries: [(peer: MDNSPeer, query: DNSMessage)]) {
+        for (peer, query) in queries {
+            guard let bytes = try? query.pack(compression: .multicast) else { continue }
+            if peer.address.count == 4, let socket = sockets.first(where: { $0.family == AF_INET }) {
+                var destination = sockaddr_in()
+                destination.sin_family = sa_family_t(AF_INET)
+                destination.sin_port = MDNSTiming.port.bigEndian
+                withUnsafeMutableBytes(of: &destination.sin_addr) { $0.copyBytes(from: peer.address) }
+                _ = withUnsafePointer(to: &destination) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        sendto(socket.fd, bytes, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+            } else if peer.address.count == 16, let socket = sockets.first(where: { $0.family == AF_INET6 }) {
+                var destination = sockaddr_in6()
+                destination.sin6_family = sa_family_t(AF_INET6)
+                destination.sin6_port = MDNSTiming.port.bigEndian
+                destination.sin6_scope_id = peer.interfaceIndex
+                withUnsafeMutableBytes(of: &destination.sin6_addr) { $0.copyBytes(from: peer.address) }
+                _ = withUnsafePointer(to: &destination) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        sendto(socket.fd, bytes, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                    }
                 }
             }
         }

@@ -53,39 +53,119 @@ import Testing
         }
     }
 
-    @Test("complete: two queries, everything resolved, then the quiet period")
-    func completeAfterSecondQueryAndQuiet() {
+    @Test("complete: everything resolved, 1 s after the browse began (avahi's all for now), before the second query")
+    func completeAtAllForNow() {
+        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .milliseconds(70))
+        _ = browser.tick(at: t0)
+        #expect(browser.completesAt == nil, "nothing asked yet")
+        #expect(browser.tick(at: t0 + .milliseconds(70)).queries.count == 1)
+        _ = browser.receive(Self.announcement(), at: t0 + .milliseconds(100))
+        #expect(browser.completesAt == t0 + MDNSTiming.allForNow, "one second after the browse began")
+        #expect(!browser.isComplete(at: t0 + MDNSTiming.allForNow - .milliseconds(1)))
+        #expect(browser.isComplete(at: t0 + MDNSTiming.allForNow))
+        #expect(browser.nextDeadline == t0 + .milliseconds(1070), "the second query would come only after that")
+        #expect(!browser.lossEvident)
+    }
+
+    @Test("complete: a change late in the first second holds the end for the quiet period")
+    func lateChangeHoldsTheEnd() {
         var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
         _ = browser.tick(at: t0)
-        _ = browser.receive(Self.announcement(), at: t0 + .milliseconds(30))
-        #expect(browser.completesAt == nil, "one query is not enough: its answers may have been lost")
-        #expect(!browser.isComplete(at: t0 + .milliseconds(900)))
+        let late = t0 + .milliseconds(900)
+        _ = browser.receive(Self.announcement(), at: late)
+        #expect(browser.completesAt == late + MDNSTiming.quietPeriod)
+    }
+
+    @Test("complete: nothing found waits for the second query (every answer to the first may have been lost)")
+    func nothingFoundWaitsForTheSecondQuery() {
+        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
+        _ = browser.tick(at: t0)
+        #expect(browser.completesAt == nil)
+        #expect(!browser.isComplete(at: t0 + .seconds(1) - .milliseconds(1)))
         let t1 = t0 + .seconds(1)
         #expect(browser.tick(at: t1).queries.count == 1)
         #expect(browser.completesAt == t1 + MDNSTiming.quietPeriod)
-        #expect(!browser.isComplete(at: t1 + MDNSTiming.quietPeriod - .milliseconds(1)))
-        #expect(browser.isComplete(at: t1 + MDNSTiming.quietPeriod))
     }
 
-    @Test("complete: a new instance after the second query (a lost answer) waits for the third query")
-    func lateInstanceWaitsForTheNextQuery() {
+    static let peer = MDNSPeer(address: [10, 250, 1, 2])
+    static let attic = try! DNSName(labels: ["Attic", "_openclaw-gw", "_tcp", "local"])
+    static func attic(srv: Bool = true) -> DNSMessage {
+        response([DNSResourceRecord(name: type, ttl: 4500, data: .ptr(attic))] + (srv ? [
+            DNSResourceRecord(name: attic, ttl: 120, data: .srv(SRVData(port: 18789, target: host))),
+            DNSResourceRecord(name: attic, ttl: 120, data: .txt([Array("role=gateway".utf8)])),
+        ] : []))
+    }
+
+    @Test("§5.5: a responder heard from is asked again directly, with the QU bit and its PTRs as known answers")
+    func responderIsReaskedDirectly() {
         var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
         _ = browser.tick(at: t0)
-        _ = browser.receive(Self.announcement(), at: t0 + .milliseconds(30))
+        let heard = t0 + .milliseconds(40)
+        _ = browser.receive([(Self.announcement(), Self.peer)], at: heard)
+        #expect(browser.nextDeadline == heard + MDNSTiming.reaskDelay)
+        #expect(browser.directQueries(at: heard + MDNSTiming.reaskDelay - .milliseconds(1)).isEmpty)
+        let due = heard + MDNSTiming.reaskDelay
+        let reasks = browser.directQueries(at: due)
+        #expect(reasks.count == 1)
+        #expect(reasks.first?.peer == Self.peer)
+        #expect(reasks.first?.query.questions == [DNSQuestion(name: Self.type, type: .ptr, unicastResponse: true)])
+        #expect(reasks.first?.query.answers.map(\.data) == [.ptr(Self.instance)], "what it gave goes along as a known answer")
+        #expect(browser.directQueries(at: due + .seconds(5)).isEmpty, "no reply, no further re-ask")
+        #expect(browser.tick(at: due).queries.isEmpty, "and no multicast query before the second")
+    }
+
+    @Test("each reply to a re-ask allows another, at most maxReasks per responder; a sender without a peer is never re-asked")
+    func reasksAreBounded() {
+        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
+        _ = browser.tick(at: t0)
+        var now = t0 + .milliseconds(40)
+        _ = browser.receive([(Self.announcement(), Self.peer)], at: now)
+        var sent = 0
+        for _ in 0..<(MDNSTiming.maxReasks + 2) {
+            now = now + MDNSTiming.reaskDelay
+            sent += browser.directQueries(at: now).count
+            _ = browser.receive([(Self.announcement(), Self.peer)], at: now + .milliseconds(5))
+            now = now + .milliseconds(5)
+        }
+        #expect(sent == MDNSTiming.maxReasks)
+        var anonymous = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
+        _ = anonymous.tick(at: t0)
+        _ = anonymous.receive(Self.announcement(), at: t0 + .milliseconds(40))
+        #expect(anonymous.directQueries(at: t0 + .seconds(1)).isEmpty)
+    }
+
+    @Test("a re-ask also asks for the SRV/TXT of the responder's instances that are unresolved")
+    func reaskCarriesResolveQuestions() {
+        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
+        _ = browser.tick(at: t0)
+        _ = browser.receive([(Self.attic(srv: false), Self.peer)], at: t0 + .milliseconds(40))
+        let reask = browser.directQueries(at: t0 + .milliseconds(40) + MDNSTiming.reaskDelay)
+        #expect(reask.first?.query.questions.map(\.type) == [.ptr, .srv, .txt])
+        #expect(browser.completesAt == nil, "an unresolved instance holds the answer open")
+    }
+
+    @Test("complete: a re-ask that brings an instance not seen before (a lost answer) waits for the second query")
+    func lossWaitsForTheSecondQuery() {
+        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
+        _ = browser.tick(at: t0)
+        let heard = t0 + .milliseconds(40)
+        _ = browser.receive([(Self.announcement(), Self.peer)], at: heard)
+        #expect(browser.completesAt == t0 + MDNSTiming.allForNow)
+        // The reply to a re-ask that its own PTR went along with: nothing new, no sign of loss.
+        let due = heard + MDNSTiming.reaskDelay
+        #expect(browser.directQueries(at: due).count == 1)
+        _ = browser.receive([(Self.announcement(), Self.peer)], at: due + .milliseconds(5))
+        #expect(!browser.lossEvident)
+        // The next reply brings Attic, lost from the first answer.
+        let next = due + .milliseconds(5) + MDNSTiming.reaskDelay
+        #expect(browser.directQueries(at: next).count == 1)
+        let recovered = next + .milliseconds(5)
+        #expect(browser.receive([(Self.attic(), Self.peer)], at: recovered).events.first == .added(Self.attic))
+        #expect(browser.lossEvident)
+        #expect(browser.completesAt == nil, "loss: the second query may reach responders never heard from")
         let t1 = t0 + .seconds(1)
-        _ = browser.tick(at: t1)
-        let late = try! DNSName(labels: ["Attic", "_openclaw-gw", "_tcp", "local"])
-        let events = browser.receive(Self.response([
-            DNSResourceRecord(name: Self.type, ttl: 4500, data: .ptr(late)),
-            DNSResourceRecord(name: late, ttl: 120, data: .srv(SRVData(port: 18789, target: Self.host))),
-            DNSResourceRecord(name: late, ttl: 120, data: .txt([Array("role=gateway".utf8)])),
-        ]), at: t1 + .milliseconds(100)).events
-        #expect(events.first == .added(late))
-        #expect(browser.completesAt == nil, "the second query found a gateway the first missed")
-        let t3 = t1 + .seconds(2)
-        #expect(!browser.isComplete(at: t3 - .milliseconds(1)))
-        #expect(browser.tick(at: t3).queries.contains { $0.questions.first?.type == .ptr })
-        #expect(browser.completesAt == t3 + MDNSTiming.quietPeriod)
+        #expect(browser.tick(at: t1).queries.contains { $0.questions.first?.type == .ptr })
+        #expect(browser.completesAt == t1 + MDNSTiming.quietPeriod)
     }
 
     @Test("complete: an instance still missing its SRV/TXT holds the answer open until they come")
@@ -123,8 +203,12 @@ import Testing
         #expect(queries.count == 1)
         #expect(queries[0].questions.map(\.type) == [.srv, .txt])
         #expect(queries[0].questions.allSatisfy { $0.unicastResponse }, "the first direct query asks for unicast")
-        let retry = browser.tick(at: t0 + .milliseconds(500)).queries
+        // §5.2: the same question again after 1 s, then after 2 s.
+        #expect(!browser.tick(at: t0 + .milliseconds(999)).queries.contains { $0.questions.first?.type == .srv })
+        let retry = browser.tick(at: t0 + .seconds(1)).queries
         #expect(retry.contains { $0.questions.map(\.type) == [.srv, .txt] && !$0.questions[0].unicastResponse })
+        #expect(!browser.tick(at: t0 + .milliseconds(2999)).queries.contains { $0.questions.first?.type == .srv })
+        #expect(browser.tick(at: t0 + .seconds(3)).queries.contains { $0.questions.first?.type == .srv })
     }
 
     @Test func knownAnswersSuppressRepeats() {

@@ -1,3 +1,4 @@
+import Synchronization
 import ClawpairCore
 import ClawpairMDNS
 import ClawpairTestSupport
@@ -90,14 +91,74 @@ struct MDNSQuerierLabTests {
             let a = try await lab.addHost("A")
             let b = try await lab.addHost("B")
             try await lab.link(a, b)
-            let elapsed = try await a.inNamespace { () throws -> Duration in
-                let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.")
+            let (latest, deadline, elapsed) = try await a.inNamespace { () throws -> (Monotonic.Instant, Monotonic.Instant, Duration) in
+                let clock = LatestReadingClock()
+                let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.", clock: clock)
                 let start = Monotonic.now
-                try querier.run(until: start + .milliseconds(600)) { _ in true }
-                return Monotonic.now - start
+                let deadline = start + .milliseconds(600)
+                try querier.run(until: deadline) { _ in true }
+                return (clock.latest, deadline, Monotonic.now - start)
             }
-            #expect(elapsed >= .milliseconds(600))
+            // It ended because its own clock reached the deadline, not sooner (no wall-time bound).
+            #expect(latest >= deadline)
             #expect(elapsed < .milliseconds(600 + Harness.hangSlackMs), "the browse outlived its deadline")
         }
+    }
+
+    /// Runs a one-shot browse (`untilComplete`) in A against hostile_mdns.py's 100 gateways in B,
+    /// four packets per answer, the packets `lose` left out of its first answer; returns the
+    /// instances resolved and the queries the responder saw (multicast, direct).
+    func browseHundred(losing lose: String) async throws -> (resolved: Int, multicast: Int, direct: Int) {
+        try await withNetworkLab { lab in
+            let a = try await lab.addHost("A")
+            let b = try await lab.addHost("B")
+            let link = try await lab.link(a, b)
+            let script = Harness.fixturesDirectory.appendingPathComponent("hostile_mdns.py").path
+            let responder = try b.spawn([Harness.python3, script, "--address", link.b.ipv4, "--scenario", "many",
+                                         "--lose-first-answer", lose, "--log-queries"], label: "hostile-mdns@B")
+            _ = try await responder.waitForLine(on: .stdout, timeout: .seconds(10), describing: "READY") { $0 == "READY" }
+            let resolved = try await a.inNamespace { () throws -> Int in
+                let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.")
+                var names = Set<String>()
+                try querier.run(until: Monotonic.now + .seconds(10), untilComplete: true) { event in
+                    if case .resolved(let service) = event { names.insert(service.instance.description) }
+                    return true
+                }
+                return names.count
+            }
+            _ = await responder.terminate()
+            let queries = responder.stdout.split(separator: "\n").filter { $0.hasPrefix("QUERY ") }
+            return (resolved, queries.filter { $0 == "QUERY multicast 12" }.count, queries.filter { $0.hasPrefix("QUERY direct") }.count)
+        }
+    }
+
+    @Test("100 gateways on a clean link: complete at all-for-now, before the second multicast query; the responder is re-asked directly")
+    func completeBeforeTheSecondQuery() async throws {
+        let run = try await browseHundred(losing: "")
+        #expect(run.resolved == 100)
+        #expect(run.multicast == 1, "the browse ended before its second query (1 s after the first)")
+        #expect(run.direct >= 1 && run.direct <= MDNSTiming.maxReasks, "\(run.direct) direct re-asks")
+    }
+
+    @Test("half of the first answer lost: direct re-asks (RFC 6762 §5.5) recover it, and the browse waits for the second query")
+    func lostAnswersAreReasked() async throws {
+        let run = try await browseHundred(losing: "1,2")
+        #expect(run.resolved == 100)
+        #expect(run.direct >= 1, "the lost half came back through a direct re-ask")
+        #expect(run.multicast == 2, "loss was evident: the second query went out (for responders never heard from), no third")
+    }
+}
+
+/// The system clock, remembering the latest reading anyone took: what the querier last saw.
+final class LatestReadingClock: MonotonicClock {
+    private let reading = Mutex(Monotonic.Instant(nanoseconds: 0))
+    var latest: Monotonic.Instant { reading.withLock { $0 } }
+    var now: Monotonic.Instant {
+        let now = Monotonic.now
+        reading.withLock { $0 = max($0, now) }
+        return now
+    }
+    func sleep(until deadline: Monotonic.Instant, unless stopped: () -> Bool) {
+        SystemMonotonicClock().sleep(until: deadline, unless: stopped)
     }
 }

@@ -9,6 +9,12 @@ Raw UDP on port 5353 joined to 224.0.0.251 on the interface holding --address; e
 arrives is answered by multicasting the scenario's packets (and, for a query from a port other than
 5353, also unicast to its source). Prints "READY" once listening; stops on SIGTERM.
 
+    --lose-first-answer 1,2   leave those packets (by index) out of the answer to the first query:
+                              datagrams lost on the way, as a lossy link loses them, but the same
+                              in every run; later answers are whole
+    --log-queries             print "QUERY multicast" or "QUERY direct" (a unicast query to
+                              --address, RFC 6762 §5.5) and the first question's type per query
+
 Scenarios:
     escapes       ESC sequences, C0/C1 controls and bidi overrides in the instance name and TXT values
     invalid-utf8  instance name and TXT values that are not UTF-8
@@ -20,6 +26,7 @@ Scenarios:
 """
 
 import argparse
+import select
 import signal
 import socket
 import struct
@@ -140,8 +147,11 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--address", required=True, help="this host's lab IPv4 address")
     parser.add_argument("--scenario", required=True)
+    parser.add_argument("--lose-first-answer", default="", help="packet indexes left out of the first answer")
+    parser.add_argument("--log-queries", action="store_true")
     args = parser.parse_args(argv)
     packets = scenario_packets(args.scenario, args.address)
+    lost = {int(i) for i in args.lose_first_answer.split(",") if i}
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_UDP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -151,16 +161,36 @@ def main(argv):
     sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(args.address))
     sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 255)
     sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 0)
+    # Direct unicast queries to --address:5353 arrive on this socket (the more specific bind).
+    direct = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_UDP)
+    direct.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    direct.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    direct.bind((args.address, PORT))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     print("READY", flush=True)
+    answered = 0
     while True:
-        data, source = sock.recvfrom(65535)
-        if len(data) < 12 or data[2] & 0x80:  # not a query
-            continue
-        for packet in packets:
-            sock.sendto(packet, (GROUP, PORT))
-            if source[1] != PORT:
-                sock.sendto(packet, source)
+        for receiver in select.select([sock, direct], [], [])[0]:
+            data, source = receiver.recvfrom(65535)
+            if len(data) < 12 or data[2] & 0x80:  # not a query
+                continue
+            if args.log_queries:
+                qtype = None
+                if struct.unpack("!H", data[4:6])[0]:
+                    offset = 12
+                    while offset < len(data) and data[offset] and data[offset] < 64:
+                        offset += 1 + data[offset]
+                    if offset < len(data) and data[offset] >= 0xC0:
+                        offset += 1
+                    qtype = struct.unpack("!H", data[offset + 1 : offset + 3])[0] if offset + 3 <= len(data) else None
+                print("QUERY %s %s" % ("direct" if receiver is direct else "multicast", qtype), flush=True)
+            answered += 1
+            for index, packet in enumerate(packets):
+                if answered == 1 and index in lost:
+                    continue
+                sock.sendto(packet, (GROUP, PORT))
+                if source[1] != PORT:
+                    sock.sendto(packet, source)
 
 
 if __name__ == "__main__":

@@ -49,12 +49,7 @@ struct AdvertiseCommand: ParsableCommand {
                     "Advertise a TLS gateway with its certificate fingerprint and SSH hints"),
         ],
         sections: [
-            DocSection("JSON OUTPUT", [
-                "With --json, one object per line: {\"event\": \"registered\", \"name\", \"requestedName\", \"port\", "
-                    + "\"txt\": {...}} once the daemon confirms, {\"event\": \"withdrawn\", \"name\", \"reason\"} when it is "
-                    + "withdrawn (reason: stopped, gateway-down, config-changed), {\"event\": \"waiting\", \"url\"} while "
-                    + "the gateway does not answer, and {\"event\": \"config-unreadable\", \"message\"}.",
-            ]),
+            .inManSource("JSON OUTPUT"),
         ],
         runner: AdvertiseCommand.runner
     )

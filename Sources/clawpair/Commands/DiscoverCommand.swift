@@ -22,10 +22,10 @@ struct DiscoverCommand: ParsableCommand {
             "When it ends: as soon as the answer is complete, at the latest at --timeout. With avahi, once "
                 + "avahi-daemon has reported its cache and the answers to its first queries (all for now) and every "
                 + "gateway it listed has resolved or failed, as 'avahi-browse -rt' ends; a gateway's second address "
-                + "family gets 250 ms from when its resolve started (--watch reports a later one). With native, after the second browse query (RFC "
-                + "6762: the first after 20-120 ms, the second 1 s later, which repeats the question for answers lost "
-                + "on the way), once every gateway seen has resolved, the last query brought no gateway not seen "
-                + "before (else it waits for the next, 2 s later) and nothing new has arrived for 250 ms. Wide-area "
+                + "family gets 250 ms from when its resolve started (--watch reports a later one). With native, when avahi-browse -rt would: 1 s after the browse began (all for now), every "
+                + "gateway seen resolved and nothing changed for 250 ms; each host that answered is asked again directly (RFC 6762 section 5.5, up to 5 times, 150 ms "
+                + "after its last answer) for answers lost on the way. If nothing was found, or a direct question brought a gateway not seen before (the link loses "
+                + "answers), it waits for the second multicast query (section 5.2: 1 s after the first, sent after 20-120 ms) and 250 ms after it or the last change. Wide-area "
                 + "domains end when every question has been answered or has failed. --first ends at the first "
                 + "gateway resolved; --watch runs until --timeout or Ctrl-C.",
             "Wide-area (unicast) DNS-SD: for each domain from --domain, else discovery.wideArea.domain in "
@@ -73,20 +73,7 @@ struct DiscoverCommand: ParsableCommand {
                     "Ask the tailnet's MagicDNS resolver for gateways in openclaw.internal"),
         ],
         sections: [
-            DocSection("JSON OUTPUT", [
-                "With --json: {\"timeoutMs\", \"domains\", \"count\", \"beacons\": [...]}, a superset of "
-                    + "'openclaw gateway discover --json'. Each beacon has instanceName, domain, displayName, host, "
-                    + "port, lanHost, tailnetDns, gatewayPort, sshPort, gatewayTls, gatewayTlsFingerprintSha256, "
-                    + "cliPath, role, transport, txt (an object; a key without = is true), wsUrl (follows TLS, unlike "
-                    + "upstream; null when the gateway did not resolve to a usable host), and clawpair's addresses "
-                    + "(array) and backend (avahi, native, or unicast for wide-area). \"domains\" lists what was searched: "
-                    + "local. unless --wide-area-only, then each wide-area domain. Strings are the exact decoded "
-                    + "values. When a bound cut a domain's list (--max-gateways), \"truncated\": [{\"domain\", \"seen\", "
-                    + "\"kept\"}] says so (absent otherwise).",
-                "With --watch --json, one object per line: {\"event\": \"added\"|\"updated\"|\"removed\", "
-                    + "\"beacon\": {...}}, or {\"event\": \"truncated\", \"domain\", \"seen\", \"kept\"} when a bound "
-                    + "cuts a domain's list.",
-            ]),
+            .inManSource("JSON OUTPUT"),
         ],
         runner: DiscoverCommand.runner
     )

@@ -16,8 +16,7 @@ struct GatewaysCheckCommand: ParsableCommand {
             + GatewayCLI.trustOptions,
         arguments: [ArgumentSpec("name", help: "The gateway's name or id (default: the chosen one).", optional: true, completion: ListNamesCommand.gatewayNames)],
         sections: [
-            DocSection("JSON OUTPUT", ["With --json: {\"gateway\": id, \"url\", \"results\": [{\"role\", \"ok\", \"scopes\", "
-                                       + "\"error\": null or {...}}]}."]),
+            .inManSource("JSON OUTPUT"),
             GatewaysCommand.filesSection,
         ],
         runner: GatewaysCheckCommand.runner

@@ -9,9 +9,7 @@ struct GatewaysListCommand: ParsableCommand {
         discussion: ["Shows each paired gateway: its name and id, URLs, TLS pin, the roles this machine holds tokens for "
                      + "(never the tokens), and when it was paired and last seen. The chosen one is marked with *."],
         sections: [
-            DocSection("JSON OUTPUT", ["With --json: {\"active\": id or null, \"gateways\": [{\"id\", \"name\", \"active\", \"urls\", "
-                                       + "\"tlsFingerprint\", \"deviceId\", \"tokens\": [{\"role\", \"scopes\", \"issuedAtMs\"}], "
-                                       + "\"pairedAtMs\", \"lastSeenAtMs\"}]}."]),
+            .inManSource("JSON OUTPUT"),
             GatewaysCommand.filesSection,
         ],
         runner: GatewaysListCommand.runner

@@ -32,10 +32,7 @@ struct IdentityImportCommand: ParsableCommand {
             Example("clawpair identity import node-device.json", "Import an identity exported from an OpenClaw Swift app"),
         ],
         sections: [
-            DocSection("JSON OUTPUT", [
-                "With --json: {\"identity\": {\"path\", \"source\", \"form\", \"deviceId\", \"publicKey\", "
-                    + "\"deviceIdCorrected\"} or null, \"tokenCache\": {\"path\", \"source\", \"roles\"} or null}.",
-            ]),
+            .inManSource("JSON OUTPUT"),
             IdentityCLI.environmentSection, IdentityCLI.filesSection,
         ],
         runner: IdentityImportCommand.runner

@@ -25,10 +25,7 @@ struct IdentityNewCommand: ParsableCommand {
             Example("clawpair identity new --identity ./node-device.json", "Create an identity in a file of your choice"),
         ],
         sections: [
-            DocSection("JSON OUTPUT", [
-                "With --json: {\"path\", \"deviceId\", \"publicKey\" (base64url), \"publicKeyPem\", \"createdAtMs\", "
-                    + "\"createdAt\" (RFC 3339 UTC), \"replaced\" (whether --force replaced a file)}.",
-            ]),
+            .inManSource("JSON OUTPUT"),
             IdentityCLI.environmentSection, IdentityCLI.filesSection,
         ],
         runner: IdentityNewCommand.runner

@@ -19,24 +19,7 @@ struct IdentityShowCommand: ParsableCommand {
             Example("clawpair identity show --json | jq -r .deviceId", "Print only the deviceId"),
         ],
         sections: [
-            DocSection("JSON OUTPUT", [
-                """
-                  {
-                    "path": "/home/me/.config/clawpair/identity/device.json",
-                    "form": "openclaw",                 openclaw, openclaw-swift or pem
-                    "deviceId": "<64 hex>",
-                    "publicKey": "<43 chars base64url>",
-                    "publicKeyBase64": "<44 chars, padded standard base64>",
-                    "publicKeyPem": "-----BEGIN PUBLIC KEY-----\\n...",
-                    "createdAtMs": 1737264000000,       null for a bare PEM key
-                    "createdAt": "2025-01-19T05:20:00.000Z",
-                    "permissions": {"mode": "600", "ownedByUser": true, "ok": true},
-                    "tokens": [{"role": "operator", "scopes": [...], "updatedAtMs": ...}]
-                                                        roles in the store's token cache
-                                                        (never the tokens themselves)
-                  }
-                """,
-            ]),
+            .inManSource("JSON OUTPUT"),
             IdentityCLI.environmentSection, IdentityCLI.filesSection,
         ],
         runner: IdentityShowCommand.runner

@@ -51,12 +51,7 @@ struct IdentitySignConnectCommand: ParsableCommand {
                     "Sign from a script, one JSON object per line"),
         ],
         sections: [
-            DocSection("JSON OUTPUT", [
-                "With --json: {\"version\", \"payload\" (only with --print-payload), \"scopes\" (as signed), \"device\": "
-                    + "{\"id\", \"publicKey\", \"signature\", \"signedAt\", \"nonce\"}}; device is ConnectParams.device "
-                    + "as the apps send it. With --batch --json each output line is that object in compact form, or "
-                    + "{\"line\": N, \"error\": message}.",
-            ]),
+            .inManSource("JSON OUTPUT"),
             DocSection("ENVIRONMENT", [
                 "CLAWPAIR_CONNECT_TOKEN holds the signed token when neither --token-file nor --token is given.",
             ] + IdentityCLI.environmentSection.paragraphs),

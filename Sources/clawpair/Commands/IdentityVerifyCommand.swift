@@ -29,10 +29,7 @@ struct IdentityVerifyCommand: ParsableCommand {
                     "Check a signature as a gateway would"),
         ],
         sections: [
-            DocSection("JSON OUTPUT", [
-                "With --json: {\"valid\": bool, \"deviceId\": the key's deviceId, \"payloadVersion\": \"v2\", \"v3\" or null, "
-                    + "\"payloadDeviceIdMatches\": bool or null, \"reason\": why it is invalid, or null}.",
-            ]),
+            .inManSource("JSON OUTPUT"),
             IdentityCLI.environmentSection,
         ],
         runner: IdentityVerifyCommand.runner

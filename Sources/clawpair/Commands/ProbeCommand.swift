@@ -69,61 +69,8 @@ struct ProbeCommand: ParsableCommand {
             Example("clawpair probe --discover --all", "Race every gateway on this network segment"),
         ],
         sections: [
-            DocSection("REASONS", [
-                "Each route ends reachable or with one of these reasons:",
-                """
-                  needs-wss      ws:// to a host that needs TLS; not dialed
-                  dns-failed     the host name does not resolve
-                  refused        the port is closed (TCP reset)
-                  unreachable    no route to the host, or another connect error
-                  timeout        no answer before --timeout (the phase says where)
-                  tls-untrusted  no pin and the certificate fails system trust or the name check
-                  pin-mismatch   the certificate does not match the pin
-                  tls-failed     the TLS handshake failed (not TLS, an alert, a reset)
-                  not-websocket  no WebSocket upgrade (a plain HTTP server, not HTTP at all)
-                  not-gateway    upgraded, but the first message is not connect.challenge
-                  cancelled      another route won first
-                """,
-                "Phases, in order: queued, dns, tcp, tls, ws, challenge, done. Timings are per phase, like curl's "
-                    + "-w: dns (resolution, 0 for IP literals), tcp, tls, ws (upgrade request to 101) and challenge "
-                    + "(101 to the connect.challenge message), plus the route's total and its start offset.",
-            ]),
-            DocSection("JSON OUTPUT", [
-                "With --json, one object is printed on stdout. Durations are milliseconds with a fraction; absent "
-                    + "values are null.",
-                """
-                  {
-                    "ok": true,                     a route passed
-                    "url": "wss://gw:443",          the winning route, or null
-                    "winner": 0,                    its index in routes, or null
-                    "mode": "first",                first, fastest or all
-                    "timeoutMs": 5000, "staggerMs": 250,
-                    "elapsedMs": 12.4,              start to decision
-                    "timedOut": false,
-                    "routes": [
-                      {"index": 0, "url": "wss://gw:443", "input": "wss://gw",
-                       "source": "url",             url, host, setup-code, setup-code-dropped,
-                                                    discovered
-                       "outcome": "reachable",      or a reason (see REASONS)
-                       "phase": "done", "message": null,
-                       "address": "10.0.0.5:443",
-                       "timings": {"startedMs", "dnsMs", "tcpMs", "tlsMs",
-                                   "wsMs", "challengeMs", "totalMs"},
-                       "tls": {"version": "TLSv1.3", "fingerprint": "<64 hex>",
-                               "expected": "<64 hex>" or null,
-                               "pinSource": "setup-code", "trust": "pinned",
-                               "systemTrusted": null,      null when pinned (not
-                                                           checked), else a Boolean
-                               "verificationError": null}  why system trust failed
-                              or null for ws://,
-                       "trustCommand": "clawpair probe --trust <fp> wss://gw:443"
-                                                    when the certificate was untrusted
-                      }
-                    ],
-                    "error": null                   or {"code", "message"} when nothing passed
-                  }
-                """,
-            ]),
+            .inManSource("REASONS"),
+            .inManSource("JSON OUTPUT"),
         ],
         runner: ProbeCommand.runner
     )

@@ -42,12 +42,7 @@ struct QRMintCommand: ParsableCommand {
             + "ask to pair.",
     ]
 
-    static let jsonSection = DocSection("JSON OUTPUT", [
-        "With --json, one object as 'openclaw qr --json' prints it: {\"setupCode\", \"gatewayUrl\", \"gatewayUrls\" (only "
-            + "with 2 or more routes), \"auth\" (token or password), \"urlSource\", \"access\" (full, limited or node), "
-            + "\"accessDowngraded\" (when true)}, plus \"expiresAtMs\" (the gateway's, or 10 minutes from now) and "
-            + "\"setupId\" when the gateway sends one. On failure: {\"ok\": false, \"error\": {...}}.",
-    ])
+    static let jsonSection = DocSection.inManSource("JSON OUTPUT")
 
     let arguments: ParsedArguments
     let profile: String?

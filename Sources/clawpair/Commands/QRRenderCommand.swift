@@ -56,55 +56,10 @@ struct QRRenderCommand: ParsableCommand {
             Example("clawpair qr render --format svg --raw 'https://example.com' > link.svg", "Any text, as SVG"),
         ],
         sections: [
-            DocSection("FORMATS", [
-                "utf8: half blocks (U+2580, U+2584, U+2588), two module rows per line, drawn in the text colour on the "
-                    + "light modules: for dark themes (light text on a dark background), the common case. The default "
-                    + "on a terminal.",
-                "utf8i: the same drawn on the dark modules, for light themes.",
-                "ansi: half blocks on the dark modules with every line wrapped in ESC[47m ESC[30m ... ESC[0m (black on "
-                    + "white), so the code scans whatever the theme: upstream's compact terminal form.",
-                "ascii: one line per module row, ## for a dark module and two spaces for a light one; for documents "
-                    + "and places without Unicode (dark text on a light background).",
-                "png: black on white, 1-bit palette. svg: one white square and one black path of module runs, "
-                    + "with shape-rendering=\"crispEdges\". PNG is refused when standard output is a terminal.",
-            ]),
-            DocSection("QUIET ZONE", [
-                "QR codes need a light border, the quiet zone; ISO/IEC 18004 asks for 4 modules, which png and svg use "
-                    + "(as upstream does). On a terminal the code is surrounded by the terminal's own background, dark on "
-                    + "most themes, so clawpair draws the quiet zone itself and uses 2 modules: the test suite draws "
-                    + "each terminal format as a screen shows it, with a dark surround, and zbar decodes it down to a "
-                    + "1-module margin (upstream's compact form uses 1); 2 keeps a module in hand for phone cameras and "
-                    + "low-contrast themes while the code stays 4 columns and 2 lines smaller than with 4. Use "
-                    + "--margin 4 for a scanner that insists.",
-            ]),
-            DocSection("SECRETS", [
-                "A QR code of a setup code is the setup code: anyone who scans it before it expires can pair with the "
-                    + "gateway. Files written with --output are therefore private (mode 0600) and never replace an "
-                    + "existing file without --force; delete them once the device has paired.",
-            ]),
-            DocSection("JSON OUTPUT", [
-                "With --json, one object is printed on stdout, also on failure. The drawing itself is in \"text\" "
-                    + "(terminal formats and svg) or \"dataUrl\" (png, as data:image/png;base64,...) when no --output "
-                    + "file is given, and null otherwise.",
-                """
-                  {
-                    "ok": true,
-                    "input": "setup-code",          setup-code or raw
-                    "format": "png",
-                    "version": 7,                   QR version, 1 to 40
-                    "errorCorrection": "M",
-                    "modules": 45,                  modules per side, without margin
-                    "margin": 4,
-                    "scale": 6,
-                    "width": 318,                   pixels (png, svg) or columns (terminal)
-                    "height": 318,                  pixels or lines
-                    "output": "pair.png",           or null for standard output
-                    "text": null,
-                    "dataUrl": null,
-                    "error": null                   on failure: {"code", "message", "hint"}
-                  }
-                """,
-            ]),
+            .inManSource("FORMATS"),
+            .inManSource("QUIET ZONE"),
+            .inManSource("SECRETS"),
+            .inManSource("JSON OUTPUT"),
         ],
         runner: QRRenderCommand.runner
     )

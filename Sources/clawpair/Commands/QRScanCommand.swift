@@ -39,32 +39,7 @@ struct QRScanCommand: ParsableCommand {
                     + "code\" status), and 1 when an image could not be read, even if others held codes; the "
                     + "remaining images are still scanned.",
             ]),
-            DocSection("JSON OUTPUT", [
-                "With --json, one object is printed on stdout. \"payload\" is the code's text (null when it is not "
-                    + "UTF-8) and \"payloadBase64\" its exact bytes. \"setupCode\" is, for a payload that is an OpenClaw "
-                    + "setup code, what 'clawpair setup-code decode --json' prints for it (secrets null), and null for "
-                    + "other payloads.",
-                """
-                  {
-                    "ok": true,                     false when nothing was found or an image failed
-                    "found": 1,                     codes found in all images
-                    "images": [
-                      {"image": "pairing.png",      the argument; "-" for standard input
-                       "format": "png",             png, jpeg or pnm; null when unreadable
-                       "width": 318, "height": 318,
-                       "warnings": [],              damage the decoder worked around
-                       "codes": [
-                         {"payload": "eyJ1cmwiOi...",
-                          "payloadBase64": "ZXlKMWNt...",
-                          "setupCode": {"ok": true, "form": "code", ...}}
-                       ],
-                       "error": null}               or {"code", "message", "hint"}
-                    ]
-                  }
-                """,
-                "Error codes: unsupported-image, image-too-large, input-too-large, corrupt-image, scanner-failed, "
-                    + "io-error.",
-            ]),
+            .inManSource("JSON OUTPUT"),
         ],
         runner: QRScanCommand.runner
     )

@@ -33,48 +33,7 @@ struct SetupCodeDecodeCommand: ParsableCommand {
             Example("clawpair setup-code decode --json - < code.txt | jq -r '.endpoints[0].url'", "Print the primary route"),
         ],
         sections: [
-            DocSection("JSON OUTPUT", [
-                "With --json, one object is printed on stdout, also on failure. Keys are always present; absent "
-                    + "values are null. Secrets appear only with --show-secrets. When the input cannot be decoded at "
-                    + "all, the object is {\"ok\": false, \"error\": {\"code\", \"message\", \"hint\"}}.",
-                """
-                  {
-                    "ok": true,                     false when the input was refused or has expired
-                    "form": "code",                 code, prefixed-code, raw-json, embedded-code,
-                                                    deep-link or raw-url
-                    "generation": "G4",             G1, G2, G3, G4, host-shape, deep-link, raw-url
-                    "endpoints": [                  in dialing order; the first is primary
-                      {"url": "wss://gw.example.com", "host": "gw.example.com",
-                       "port": 443, "tls": true, "contextPath": null,
-                       "primary": true, "tlsFingerprint": "<64 hex>" or null}
-                    ],
-                    "dropped": [{"route": "ws://x.example:18789",
-                                 "reason": "insecure-plaintext-host"}],
-                                                    reasons: insecure-plaintext-host,
-                                                    invalid-url, duplicate, over-cap
-                    "tlsFingerprint": "<64 hex>",   pin for the primary route, or null
-                    "expiresAtMs": 1737264600000,   or null
-                    "expiresAt": "2025-01-19T05:30:00.000Z",
-                    "expired": false,
-                    "credentials": ["bootstrapToken"],
-                                                    which of bootstrapToken, token,
-                                                    password the input carries
-                    "access": "full-or-limited",    full-or-limited, limited-downgraded,
-                                                    limited, shared-secret, none
-                    "strict": {"accepted": true, "reason": null},
-                    "notes": [],
-                    "secrets": null,                with --show-secrets: {"bootstrapToken": ...,
-                                                    "token": ..., "password": ...}
-                    "error": null                   on failure: {"code", "message", "hint"}
-                  }
-                """,
-                "For a join URL the object is {\"ok\": true, \"form\": \"join-url\", \"joinUrl\": {\"url\" (shortcode "
-                    + "redacted), \"origin\", \"host\", \"port\", \"tls\", \"contextPath\", \"singleUse\": true}, "
-                    + "\"secrets\": null or {\"url\", \"shortcode\"} with --show-secrets, \"error\": null}.",
-                "Error codes: not-a-payload, input-too-large, invalid-field, no-endpoint, insecure-plaintext-host, "
-                    + "expired, invalid-expiry, invalid-fingerprint, fingerprint-without-tls; for join URLs join-url-credentials, "
-                    + "join-url-query, join-url-shortcode, join-url-plaintext.",
-            ]),
+            .inManSource("JSON OUTPUT"),
         ],
         runner: SetupCodeDecodeCommand.runner
     )

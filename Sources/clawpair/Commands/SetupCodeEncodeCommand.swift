@@ -39,15 +39,8 @@ struct SetupCodeEncodeCommand: ParsableCommand {
                     "A LAN route with a tailnet fallback, token from standard input"),
         ],
         sections: [
-            DocSection("JSON OUTPUT", [
-                "With --json: {\"setupCode\": bare code, \"gatewayUrl\": primary URL, \"gatewayUrls\": all URLs "
-                    + "(only with two or more), \"expiresAtMs\", \"expiresAt\" (RFC 3339 UTC), \"tlsFingerprint\" "
-                    + "(only when pinned)}.",
-            ]),
-            DocSection("ENVIRONMENT", [
-                "CLAWPAIR_BOOTSTRAP_TOKEN holds the bootstrap token when neither --bootstrap-token-file nor "
-                    + "--bootstrap-token is given.",
-            ]),
+            .inManSource("JSON OUTPUT"),
+            .inManSource("ENVIRONMENT"),
         ],
         runner: SetupCodeEncodeCommand.runner
     )

@@ -59,28 +59,9 @@ struct ZoneCommand: ParsableCommand {
             Example("clawpair zone --domain openclaw.internal --ipv4 100.123.224.76 -o -", "Print the zone instead"),
         ],
         sections: [
-            DocSection("JSON OUTPUT", [
-                "With --json: {\"path\", \"domain\" (with its trailing dot), \"serial\" (the SOA serial now in the "
-                    + "file; null only when an unchanged file's SOA line cannot be read), \"changed\" (false when the "
-                    + "content hash matched and the file was left alone), \"contentHash\" (8 hex digits), \"records\" "
-                    + "(the zone's records in file order, each {\"name\" relative to the domain, \"type\", \"data\" in "
-                    + "zone-file syntax})}.",
-            ]),
-            DocSection("SERVING THE ZONE", [
-                "Serve the file from a DNS server bound to the gateway's tailnet address, then tell Tailscale to send "
-                    + "queries for the domain there. With Knot DNS (apt install knot), in /etc/knot/knot.conf:",
-                "  server:\n    listen: 100.123.224.76@53\n  zone:\n    - domain: openclaw.internal\n"
-                    + "      file: /var/lib/knot/openclaw.internal.db\n      zonefile-sync: -1",
-                "then 'knotc zone-reload openclaw.internal' after each change. NSD (zone: name: openclaw.internal, "
-                    + "zonefile: ...) and CoreDNS ('file <zone> { reload 10s }', what 'openclaw dns setup --apply' "
-                    + "configures on macOS) work the same way.",
-                "In the Tailscale admin console, DNS: add a nameserver with the gateway's tailnet IP, restricted to the "
-                    + "domain (split DNS). Check with: dig @100.123.224.76 _openclaw-gw._tcp.openclaw.internal PTR.",
-            ]),
-            DocSection("ENVIRONMENT", [
-                "OPENCLAW_TAILNET_DNS gives tailnetDns when --tailnet-dns is not used. OPENCLAW_SSH_PORT gives sshPort "
-                    + "in full mode when --ssh-port is not used.",
-            ]),
+            .inManSource("JSON OUTPUT"),
+            .inManSource("SERVING THE ZONE"),
+            .inManSource("ENVIRONMENT"),
         ],
         runner: ZoneCommand.runner
     )
