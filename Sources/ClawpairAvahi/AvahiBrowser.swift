@@ -111,6 +111,8 @@ public struct AvahiLimits: Sendable {
 }
 
 extension AvahiError: ClawpairError {
+    /// `avahi-unavailable`: the Avahi daemon or one of its libraries cannot be used.
+    public var code: String { "avahi-unavailable" }
     public var message: String {
         switch self {
         case .daemonNotRunning: return "avahi-daemon is not running (or the system D-Bus is not reachable)"

@@ -12,10 +12,15 @@ public protocol ClawpairError: Error, Sendable, CustomStringConvertible {
     /// system package), or `nil` when there is nothing useful to suggest. Never names a
     /// command-line option or command: a program using the library has neither.
     var hint: String? { get }
+    /// A stable, kebab-case identifier of the failure (`unreachable`, `tls-trust`, `no-identity`…)
+    /// that programs can match on and JSON output carries; `error` when the type names none more
+    /// specific. Codes never change once published.
+    var code: String { get }
 }
 
 extension ClawpairError {
     public var hint: String? { nil }
+    public var code: String { "error" }
     public var description: String { message }
 }
 
@@ -36,4 +41,6 @@ public struct ContextualError: ClawpairError {
         return "\(context): \(inner)"
     }
     public var hint: String? { (underlying as? any ClawpairError)?.hint }
+    /// The wrapped error's code (`error` when it is not a ``ClawpairError``).
+    public var code: String { (underlying as? any ClawpairError)?.code ?? "error" }
 }

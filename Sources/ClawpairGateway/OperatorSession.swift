@@ -278,6 +278,7 @@ extension OperatorSessionError: ClawpairError {
             return variable == OperatorEnvironment.password ? "the gateway password is empty" : "the gateway token is empty"
         }
     }
+    public var hint: String? { "check the file or variable that should hold it" }
 }
 
 // MARK: - Session

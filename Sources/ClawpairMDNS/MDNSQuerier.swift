@@ -13,6 +13,9 @@ public enum MDNSError: ClawpairError, Equatable {
     /// The service type is not a valid DNS name.
     case badServiceType(String)
 
+    /// `mdns-error`: multicast DNS failed.
+    public var code: String { "mdns-error" }
+
     public var message: String {
         switch self {
         case .noInterfaces: return "no network interface can send multicast DNS"

@@ -71,6 +71,8 @@ public enum TLSTrustFailure: Error, Sendable, Equatable {
 }
 
 extension TLSTrustFailure: ClawpairError {
+    /// `tls-trust`: the certificate failed its pin or system trust.
+    public var code: String { "tls-trust" }
     public var message: String {
         switch self {
         case .certificateUnavailable: return "the server presented no TLS certificate"

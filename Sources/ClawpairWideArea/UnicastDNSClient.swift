@@ -17,6 +17,9 @@ public enum WideAreaError: ClawpairError, Equatable {
     /// A TCP answer declared a length above the limit or ended early.
     case badTCPFrame(server: String, reason: String)
 
+    /// `wide-area-error`: the wide-area DNS server failed.
+    public var code: String { "wide-area-error" }
+
     public var message: String {
         switch self {
         case let .timedOut(name): return "no DNS server answered for \(name) in time"

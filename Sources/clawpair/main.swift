@@ -13,4 +13,4 @@ signal(SIGPIPE, SIG_IGN)
 _ = CProcessShims_disableCoreDumps()
 
 exit(CommandLineTool.run(root: RootCommand.spec, arguments: Array(CommandLine.arguments.dropFirst()),
-                         version: ClawpairVersion.current, present: ErrorPresentation.present))
+                         version: ClawpairVersion.current, present: { ErrorPresentation.present($0) }))

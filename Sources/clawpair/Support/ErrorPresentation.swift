@@ -12,54 +12,27 @@ import ClawpairWideArea
 
 /// The one place where library errors and reports become exit statuses and command-line hints.
 ///
-/// Libraries say what failed (`message`) and, in their own terms, what to do (`hint`); they
-/// carry no exit status and name no option or command. This maps every library error type to
-/// the status it ends the process with and, where the command line can say more, to a hint that
-/// names the options and commands that help. ``CommandLineTool`` calls ``present(_:)`` for any
-/// error a command throws (and prints its JSON envelope under `--json`).
+/// Libraries say what failed (`message`), in their own terms what to do (`hint`), and a stable
+/// `code`; they carry no exit status and name no option or command. This maps every library
+/// error type to the status it ends the process with and, where the command line can say more,
+/// to a hint that names the options and commands that help. ``CommandLineTool`` calls
+/// ``present(_:)`` for any error a command throws (and prints its JSON envelope under `--json`).
 ///
-/// To add an error type: give it a status in ``status(of:)`` when it is not `failure`, and a hint
-/// in ``hint(for:plan:)`` when the command line has a better one than the library's.
+/// To add an error type: give it a `code` in its library (and list it in ``codes``), a status in
+/// ``status(of:)`` when it is not `failure`, and a hint in ``hint(for:plan:)`` when the command
+/// line has a better one than the library's.
 enum ErrorPresentation {
     /// The error a pairing failure wraps (a gateway, transport, identity or registry error), so
     /// the JSON error document names its own code; the pairing's own failures as they are.
     static func unwrapped(_ error: PairingError) -> any Error {
-        switch error {
-        case .gateway(let inner): return inner
-        case .transport(let inner): return inner
-        case .identity(let inner): return inner
-        case .registry(let inner): return inner
-        case .codeExpired, .noCredential, .noRoute, .notApproved, .rejected, .requestExpired: return error
-        }
-    }
-
-    /// `error` with its exit status and the command line's hint.
-    static func present(_ error: any Error) -> PresentedError {
-        present(error, plan: nil)
+        error.cause ?? error
     }
 
     /// `error` with its exit status and the command line's hint; `plan` is the operator
     /// session's, when it was resolved (some hints depend on where the credential came from).
-    static func present(_ error: any Error, plan: OperatorPlan?) -> PresentedError {
-        switch error {
-        case let presented as PresentedError:
-            return presented
-        case let error as any CommandLineError:
-            return PresentedError(error, status: error.exitStatus, message: error.message, hint: error.hint, code: code(of: error))
-        case let error as ContextualError:
-            let inner = present(error.underlying, plan: plan)
-            return PresentedError(error, status: inner.exitStatus, message: error.message, hint: inner.hint,
-                                  code: inner.code, details: inner.details)
-        case let error as ClawpairErrorBox:
-            let inner = present(error.error, plan: plan)
-            return PresentedError(error, status: inner.exitStatus, message: error.message, hint: inner.hint,
-                                  code: inner.code, details: inner.details)
-        case let error as any ClawpairError:
-            return PresentedError(error, status: status(of: error), message: error.message, hint: hint(for: error, plan: plan),
-                                  code: code(of: error), details: details(of: error))
-        default:
-            return PresentedError(error, status: .failure, message: "\(error)", hint: nil)
-        }
+    static func present(_ error: any Error, plan: OperatorPlan? = nil) -> PresentedError {
+        PresentedError.presenting(error, status: status(of:), hint: { hint(for: $0, plan: plan) },
+                                  details: { details(of: $0) })
     }
 
     // MARK: Codes of the JSON error envelope
@@ -118,104 +91,15 @@ enum ErrorPresentation {
         codes.map { "  \($0.0): \($0.1)" }.joined(separator: "\n"),
     ])
 
-    /// The stable code of `error` for the JSON envelope (one of ``codes``).
-    static func code(of error: any Error) -> String {
-        switch error {
-        case let error as PresentedError: return error.code
-        case is UsageError: return "usage"
-        case let error as any CommandLineError:
-            switch error.exitStatus {
-            case .usage: return "usage"
-            case .notFound: return "not-found"
-            case .refused: return "refused"
-            case .success, .failure: return "error"
-            }
-        case let error as ContextualError: return code(of: error.underlying)
-        case let error as ClawpairErrorBox: return code(of: error.error)
-        case let error as GatewayError: return code(of: error)
-        case let error as PairingError:
-            switch error {
-            case .codeExpired: return "code-expired"
-            case .noCredential: return "no-credential"
-            case .noRoute: return "no-route"
-            case .notApproved: return "not-approved"
-            case .rejected: return "rejected"
-            case .requestExpired: return "request-expired"
-            case .gateway, .transport, .identity, .registry: return code(of: unwrapped(error))
-            }
-        case let error as SetupCodeError: return error.code
-        case let error as QRError: return error.code
-        case is TLSTrustFailure: return "tls-trust"
-        case let error as IdentityError:
-            switch error {
-            case .noIdentity: return "no-identity"
-            case .invalid, .malformed, .deviceIdMismatch, .tokenCacheMismatch: return "identity-invalid"
-            case .unsafePermissions, .symlink, .notARegularFile: return "unsafe-permissions"
-            case .alreadyExists: return "exists"
-            case .system, .file: return "io-error"
-            default: return "error"
-            }
-        case let error as GatewayRegistryError:
-            switch error {
-            case .unknownGateway: return "unknown-gateway"
-            case .nameTaken: return "name-taken"
-            default: return "registry-error"
-            }
-        case AtomicFileError.exists: return "exists"
-        case is SystemError, is AtomicFileError: return "io-error"
-        case is FileIO.TooLarge: return "input-too-large"
-        case is AvahiError: return "avahi-unavailable"
-        case is MDNSError: return "mdns-error"
-        case is WideAreaError: return "wide-area-error"
-        default: return "error"
-        }
-    }
-
-    static func code(of error: GatewayError) -> String {
-        switch error {
-        case .invalidURL: return "invalid-url"
-        case .unreachable: return "unreachable"
-        case .tlsTrust: return "tls-trust"
-        case .notGateway: return "not-gateway"
-        case .timedOut: return "timeout"
-        case .stalled: return "stalled"
-        case .closed: return "closed"
-        case .protocolViolation: return "protocol-violation"
-        case .frameTooLarge: return "frame-too-large"
-        case .pairingRequired: return "pairing-required"
-        case .authRejected: return "auth-rejected"
-        case .deviceAuthRejected: return "device-auth-rejected"
-        case .pairingRejected: return "pairing-rejected"
-        case .pairingExpired: return "pairing-expired"
-        case .scopeMismatch: return "scope-mismatch"
-        case .protocolMismatch: return "protocol-mismatch"
-        case .clientVersionMismatch: return "client-version-mismatch"
-        case .connectRejected: return "connect-rejected"
-        case .rpcFailed: return "rpc-failed"
-        case .notConnected: return "not-connected"
-        }
-    }
-
-    /// The envelope's members after code, message and hint: a pairing request's id, reason and
-    /// approve command; the gateway's own error object.
+    /// The envelope's members after code, message and hint: the library's (a pairing request's
+    /// id and reason, the gateway's own error object), and the command that approves a request.
     static func details(of error: any Error) -> [(String, JSONValue)] {
         switch error {
-        case let error as PairingError:
-            let inner = unwrapped(error)
-            return inner is PairingError ? [] : details(of: inner)
+        case let error as PairingError: return error.cause.map { details(of: $0) } ?? []
         case GatewayError.pairingRequired(let pairing):
-            return [("requestId", pairing.requestId.map(JSONValue.string) ?? .null),
-                    ("reason", pairing.reason.map(JSONValue.string) ?? .null),
-                    ("approveCommand", .string(pairing.approveCommand))]
-        case GatewayError.authRejected(let shape), GatewayError.deviceAuthRejected(let shape),
-             GatewayError.connectRejected(let shape), GatewayError.rpcFailed(_, let shape),
-             GatewayError.scopeMismatch(let shape), GatewayError.protocolMismatch(let shape),
-             GatewayError.clientVersionMismatch(let shape):
-            return [("gateway", shape.json)]
-        case GatewayError.pairingRejected(let id), GatewayError.pairingExpired(let id):
-            return [("requestId", id.map(JSONValue.string) ?? .null)]
-        default:
-            return []
+            return GatewayError.pairingRequired(pairing).jsonDetails + [("approveCommand", .string(pairing.approveCommand))]
+        case let error as GatewayError: return error.jsonDetails
+        default: return []
         }
     }
 
@@ -224,46 +108,26 @@ enum ErrorPresentation {
     /// The exit status of a library error: `failure` unless listed here.
     static func status(of error: any ClawpairError) -> ExitStatus {
         switch error {
-        case let error as GatewayError: return status(of: error)
+        // A gateway's refusals are 4; a URL that cannot be used 2; silence follows the stage
+        // (GatewayCLI.exitSection): before connect.challenge it is `.unreachable` (3), after it
+        // `.timedOut` or `.stalled` (1), like the gateway failing or breaking the protocol.
+        case GatewayError.invalidURL: return .usage
+        case GatewayError.unreachable: return .notFound
+        case let error as GatewayError: return error.isRefusal ? .refused : .failure
         case is TLSTrustFailure: return .refused
         case SetupCodeError.insecurePlaintextHost, SetupCodeError.expired: return .refused
         case IdentityError.noIdentity: return .notFound
         case GatewayRegistryError.unknownGateway: return .notFound
         case GatewayRegistryError.nameTaken: return .usage
-        case let error as PairingError: return status(of: error)
+        // A pairing refused (expired code, not approved, rejected, only untrusted routes) is 4, no
+        // route 3, a code without a credential 2; a wrapped error keeps its own status.
+        case PairingError.codeExpired, PairingError.notApproved, PairingError.rejected, PairingError.requestExpired: return .refused
+        case PairingError.noCredential: return .usage
+        case PairingError.noRoute(_, let trustFailure, _): return trustFailure ? .refused : .notFound
+        case let error as PairingError: return error.cause.map { present($0).exitStatus } ?? .failure
         case NodeApprovalError.unknownRequest: return .notFound
         case let error as JoinError: return error.isRefusal ? .refused : error.isUnreachable ? .notFound : error.isBadInput ? .usage : .failure
         default: return .failure
-        }
-    }
-
-    /// Refusals (credentials, pairing, device proof, TLS trust, missing permission) are 4, an
-    /// unreachable gateway 3, a URL that cannot be used 2; the gateway failing or breaking the
-    /// protocol 1. Silence follows the stage (GatewayCLI.exitSection): before connect.challenge
-    /// the client reports it as `.unreachable` (3), after it as `.timedOut` or `.stalled` (1).
-    static func status(of error: GatewayError) -> ExitStatus {
-        switch error {
-        case .invalidURL: return .usage
-        case .unreachable: return .notFound
-        case .tlsTrust, .pairingRequired, .authRejected, .deviceAuthRejected: return .refused
-        case .pairingRejected, .pairingExpired, .scopeMismatch: return .refused
-        case .protocolMismatch, .clientVersionMismatch: return .failure
-        case .connectRejected, .rpcFailed: return error.isPermissionRefusal ? .refused : .failure
-        case .notGateway, .timedOut, .stalled, .closed, .protocolViolation, .frameTooLarge, .notConnected: return .failure
-        }
-    }
-
-    /// Refused (expired code, not approved, rejected, only untrusted routes) is 4, no route 3, a
-    /// code without a credential 2; a wrapped error keeps its own status.
-    static func status(of error: PairingError) -> ExitStatus {
-        switch error {
-        case .codeExpired, .notApproved, .rejected, .requestExpired: return .refused
-        case .noCredential: return .usage
-        case .noRoute(_, let trustFailure, _): return trustFailure ? .refused : .notFound
-        case .gateway(let inner): return present(inner).exitStatus
-        case .transport(let inner): return present(inner).exitStatus
-        case .identity(let inner): return present(inner).exitStatus
-        case .registry(let inner): return present(inner).exitStatus
         }
     }
 
@@ -280,21 +144,64 @@ enum ErrorPresentation {
     /// commands of `clawpair` say it better.
     static func hint(for error: any ClawpairError, plan: OperatorPlan?) -> String? {
         switch error {
-        case OperatorSessionError.emptyCredential:
-            return "check the file or variable that should hold it"
         case GatewayError.authRejected where plan?.credential.source == OperatorCredentialSource.none
                                                 && plan?.credential.withheldEnvironment.isEmpty == false:
             let names = plan?.credential.withheldEnvironment ?? []
             return "\(names.joined(separator: " and ")) \(names.count > 1 ? "are" : "is") not sent to a "
                 + "gateway named with --url (it could be a typo or someone "
                 + "else's): pass --token-file FILE (or --password-file), or set OPENCLAW_GATEWAY_URL instead of --url"
-        case let error as GatewayError: return hint(for: error) ?? error.hint
-        case let error as IdentityError: return hint(for: error)
-        case let error as AtomicFileError: return hint(for: error)
-        case let error as QRError: return hint(for: error)
-        case let error as SetupCodeError: return hint(for: error)
+        case GatewayError.unreachable: return "is the gateway running? 'clawpair probe URL' shows which step fails"
+        case GatewayError.tlsTrust(_, .pinMismatch):
+            return "the certificate changed: if you expected that, check it and pass --tls-fingerprint with the new value"
+        case GatewayError.timedOut, GatewayError.stalled:
+            return "the gateway may be overloaded or a proxy may be holding the connection; try again or raise --timeout"
+        case GatewayError.pairingRequired(let pairing):
+            return "approve it on the gateway host: \(pairing.approveCommand) (or: openclaw devices approve \(pairing.displayRequestId))"
+        case GatewayError.authRejected:
+            return "pass the gateway's token with --token-file FILE or OPENCLAW_GATEWAY_TOKEN (or its password with --password-file)"
+        case GatewayError.rpcFailed where (error as? GatewayError)?.isPermissionRefusal == true:
+            return "the credential lacks that permission: pass the gateway's shared token (--token-file FILE), or have "
+                + "this device approved with the scope on the gateway host (clawpair devices approve)"
+        case GatewayError.deviceAuthRejected where error.hint == GatewayError.checkIdentityHint:
+            return "check the identity with 'clawpair identity show'"
+        case IdentityError.malformed:
+            return "the file is damaged or not an identity file; restore it from a backup, or replace it with 'clawpair identity new --force' (a new identity must be paired again)"
+        case IdentityError.noIdentity: return "create one with 'clawpair identity new', or import one with 'clawpair identity import FILE'"
+        case IdentityError.alreadyExists: return "pass --force to replace it (the old identity is lost unless you exported it)"
+        case IdentityError.deviceIdMismatch: return "re-import the file with 'clawpair identity import FILE --force' to rewrite the deviceId"
+        case IdentityError.insideOpenClawState:
+            return "name the file explicitly (--identity FILE or --output FILE) if you really mean to write there"
+        case AtomicFileError.exists, IdentityError.file(.exists): return "pass --force to replace it, or choose another path"
+        case QRError.emptyPayload: return "give a setup code (or --raw TEXT)"
+        case QRError.payloadTooLong(_, _, let level):
+            return level == .low ? "shorten the text" : "use a lower error-correction level (--ec L) or shorten the text"
+        case QRError.pngWriteFailed: return "try --format svg"
+        case QRError.unsupportedImage(let detected):
+            if detected == "SVG" { return "rsvg-convert IMAGE.svg | clawpair qr scan -" }
+            return "convert it first, e.g.: convert IMAGE png:- | clawpair qr scan -"
+        // Setup-code errors whose remedy is minting a code: clawpair does that too (`clawpair qr`).
+        case SetupCodeError.inputTooLarge, SetupCodeError.notAPayload:
+            return "paste the setup code ('clawpair qr --setup-code-only' or 'openclaw qr --setup-code-only' on the gateway "
+                + "prints one), its oc-pair:// form, the setup JSON, an openclaw://gateway?… link or a ws:// / wss:// gateway URL"
+        case SetupCodeError.invalidField, SetupCodeError.invalidExpiry, SetupCodeError.invalidFingerprint,
+             SetupCodeError.fingerprintWithoutTLS, SetupCodeError.noEndpoint, SetupCodeError.notNormalized,
+             SetupCodeError.missingBootstrapToken:
+            return "the code is damaged or was not made by an OpenClaw gateway; mint a new one on the gateway: clawpair qr (or openclaw qr)"
+        case SetupCodeError.expired:
+            return "setup codes are valid for 10 minutes; mint a new one on the gateway: clawpair qr (or openclaw qr)"
         case let error as GatewayRegistryError: return hint(for: error)
-        case let error as PairingError: return hint(for: error)
+        case PairingError.codeExpired: return "mint a new one on the gateway: clawpair qr (or openclaw qr)"
+        case PairingError.noCredential: return "it only names a gateway; mint a pairing code with 'clawpair qr'"
+        case PairingError.noRoute(_, _, let fingerprint?):
+            return "the gateway's certificate is not trusted: check that it is your gateway's (on the gateway host: openssl x509 -in CERT "
+                + "-noout -fingerprint -sha256), then accept it: clawpair pair --trust \(fingerprint) - < code.txt"
+        case PairingError.noRoute: return "'clawpair probe --all - < code.txt' shows every route's outcome"
+        case PairingError.notApproved(let requestId, _):
+            return "approve it (\(PairingRequired(requestId: requestId).approveCommand)), then run 'clawpair pair' again with the same code while it is valid"
+        case PairingError.rejected(nil, _): return "the request may have been rejected; ask the operator"
+        case PairingError.rejected, PairingError.requestExpired:
+            return "run 'clawpair pair' again, and have the new request approved while it is pending"
+        case let error as PairingError: return error.cause.flatMap { present($0).hint }
         case NodeApprovalError.unknownRequest: return "'clawpair nodes pending' lists the current requests (a node's retry can replace its request)"
         case AvahiError.daemonNotRunning: return "start it (systemctl start avahi-daemon) or use --backend native"
         case AvahiError.libraryUnavailable:
@@ -305,129 +212,27 @@ enum ErrorPresentation {
         }
     }
 
-    /// Gateway errors whose remedy is an option or a command.
-    static func hint(for error: GatewayError) -> String? {
-        switch error {
-        case .unreachable: return "is the gateway running? 'clawpair probe URL' shows which step fails"
-        case .tlsTrust(_, .pinMismatch): return "the certificate changed: if you expected that, check it and pass --tls-fingerprint with the new value"
-        case .timedOut, .stalled: return "the gateway may be overloaded or a proxy may be holding the connection; try again or raise --timeout"
-        case .pairingRequired(let pairing):
-            return "approve it on the gateway host: \(pairing.approveCommand) (or: openclaw devices approve \(pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"))"
-        case .authRejected:
-            return "pass the gateway's token with --token-file FILE or OPENCLAW_GATEWAY_TOKEN (or its password with --password-file)"
-        case .rpcFailed where error.isPermissionRefusal:
-            return "the credential lacks that permission: pass the gateway's shared token (--token-file FILE), or have "
-                + "this device approved with the scope on the gateway host (clawpair devices approve)"
-        case .deviceAuthRejected where error.hint == GatewayError.checkIdentityHint:
-            return "check the identity with 'clawpair identity show'"
-        default:
-            return nil
-        }
-    }
-
-    static func hint(for error: IdentityError) -> String? {
-        switch error {
-        case .malformed:
-            return "the file is damaged or not an identity file; restore it from a backup, or replace it with 'clawpair identity new --force' (a new identity must be paired again)"
-        case .noIdentity: return "create one with 'clawpair identity new', or import one with 'clawpair identity import FILE'"
-        case .alreadyExists: return "pass --force to replace it (the old identity is lost unless you exported it)"
-        case .deviceIdMismatch: return "re-import the file with 'clawpair identity import FILE --force' to rewrite the deviceId"
-        case .insideOpenClawState:
-            return "name the file explicitly (--identity FILE or --output FILE) if you really mean to write there"
-        case .file(let inner): return hint(for: inner)
-        default: return error.hint
-        }
-    }
-
-    static func hint(for error: AtomicFileError) -> String? {
-        switch error {
-        case .exists: return "pass --force to replace it, or choose another path"
-        default: return error.hint
-        }
-    }
-
-    /// Setup-code errors whose remedy is minting a code: clawpair does that too (`clawpair qr`).
-    static func hint(for error: SetupCodeError) -> String? {
-        switch error {
-        case .inputTooLarge, .notAPayload:
-            return "paste the setup code ('clawpair qr --setup-code-only' or 'openclaw qr --setup-code-only' on the gateway "
-                + "prints one), its oc-pair:// form, the setup JSON, an openclaw://gateway?… link or a ws:// / wss:// gateway URL"
-        case .invalidField, .invalidExpiry, .invalidFingerprint, .fingerprintWithoutTLS, .noEndpoint, .notNormalized,
-             .missingBootstrapToken:
-            return "the code is damaged or was not made by an OpenClaw gateway; mint a new one on the gateway: clawpair qr (or openclaw qr)"
-        case .expired:
-            return "setup codes are valid for 10 minutes; mint a new one on the gateway: clawpair qr (or openclaw qr)"
-        default:
-            return error.hint
-        }
-    }
-
-    static func hint(for error: QRError) -> String? {
-        switch error {
-        case .emptyPayload: return "give a setup code (or --raw TEXT)"
-        case .payloadTooLong(_, _, let level):
-            return level == .low ? "shorten the text" : "use a lower error-correction level (--ec L) or shorten the text"
-        case .pngWriteFailed: return "try --format svg"
-        case .unsupportedImage(let detected):
-            if detected == "SVG" { return "rsvg-convert IMAGE.svg | clawpair qr scan -" }
-            return "convert it first, e.g.: convert IMAGE png:- | clawpair qr scan -"
-        default: return error.hint
-        }
-    }
-
     static func hint(for error: GatewayRegistryError) -> String? {
         switch error {
         case .unknownGateway(_, let known):
             return known.isEmpty ? "no gateway is paired yet: 'clawpair pair' pairs this machine with a setup code"
                 : "paired gateways: \(known.joined(separator: ", ")) ('clawpair gateways list')"
-        case .damaged(let path, _): return "'clawpair gateways forget \(recordID(path) ?? "NAME")' removes it; then pair again"
-        case .insecureFile(let path, let mode): return IdentityError.unsafePermissions(path: path, mode: mode).hint
+        case .damaged: return "'clawpair gateways forget \(error.recordID ?? "NAME")' removes it; then pair again"
         case .symlink(let path):
-            return "replace \(path) with the file it points to, or remove it" + (recordID(path).map { ": clawpair gateways forget \($0)" } ?? "")
+            return "replace \(path) with the file it points to, or remove it" + (error.recordID.map { ": clawpair gateways forget \($0)" } ?? "")
         case .nameTaken: return "choose another --name, or 'clawpair gateways forget' the old one"
         case .tooManyRecords(let directory, _):
             return "forget the gateways you no longer use: clawpair gateways forget ID (the ids are the file names in \(directory))"
-        case .io: return nil
+        case .insecureFile, .io: return error.hint
         }
     }
 
-    /// The id in a registry record's path (`…/gateways/<id>.json`).
-    static func recordID(_ path: String) -> String? {
-        guard path.hasSuffix(".json"), let slash = path.lastIndex(of: "/") else { return nil }
-        let id = String(path[path.index(after: slash)...].dropLast(5))
-        return PairedGateway.isValidID(id) ? id : nil
-    }
-
-    static func hint(for error: PairingError) -> String? {
-        switch error {
-        case .codeExpired: return "mint a new one on the gateway: clawpair qr (or openclaw qr)"
-        case .noCredential: return "it only names a gateway; mint a pairing code with 'clawpair qr'"
-        case .noRoute(_, _, let fingerprint?):
-            return "the gateway's certificate is not trusted: check that it is your gateway's (on the gateway host: openssl x509 -in CERT "
-                + "-noout -fingerprint -sha256), then accept it: clawpair pair --trust \(fingerprint) - < code.txt"
-        case .noRoute: return "'clawpair probe --all - < code.txt' shows every route's outcome"
-        case .notApproved(let requestId, _):
-            return "approve it (\(PairingRequired(requestId: requestId).approveCommand)), then run 'clawpair pair' again with the same code while it is valid"
-        case .rejected(nil, _): return "the request may have been rejected; ask the operator"
-        case .rejected, .requestExpired: return "run 'clawpair pair' again, and have the new request approved while it is pending"
-        case .gateway(let inner): return present(inner).hint
-        case .transport(let inner): return present(inner).hint
-        case .identity(let inner): return present(inner).hint
-        case .registry(let inner): return present(inner).hint
-        }
-    }
 }
-
-// The registry's and the pairing flow's errors say what failed (`message`) and nothing else; as
-// ``ClawpairError``s they reach ``ErrorPresentation`` like every library error.
-extension GatewayRegistryError: ClawpairError {}
-extension PairingError: ClawpairError {}
 
 extension PairingRequired {
     /// The command an operator runs on the gateway's host to approve this request (the CLI's
     /// wording: the library's pairing types name no command).
     var approveCommand: String {
-        let id = requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>"
-        return "clawpair devices approve \(id)"
+        "clawpair devices approve \(displayRequestId)"
     }
 }

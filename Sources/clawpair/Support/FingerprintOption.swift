@@ -1,5 +1,4 @@
 import ClawpairCLIKit
-import ClawpairCore
 import ClawpairSetupCode
 
 /// TLS fingerprint options (`--tls-fingerprint`, `--trust`).

@@ -1,12 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ClawpairCLIKit
 import ClawpairCore
 import ClawpairGateway
 import ClawpairIdentity
-import ClawpairProbe
-import ClawpairConfig
 
 /// What the gateway commands (`devices`, `nodes`, `qr`, `pair`) share: which gateway, which
 /// credentials, this machine's identity, connecting as an operator, and error output.
@@ -93,17 +88,6 @@ enum GatewayCLI {
         try IdentityStore.locate(environment: context.environment).directory
     }
 
-    /// `--url`, else `--gateway NAME`, else automatic (`OPENCLAW_GATEWAY_URL`, the active registry
-    /// gateway, the default URL).
-    static func targetChoice(_ arguments: ParsedArguments) throws -> OperatorTargetChoice {
-        switch (arguments.value("url"), arguments.value("gateway")) {
-        case (.some, .some): throw UsageError("give either --url or --gateway, not both")
-        case (.some(let url), nil): return .url(url)
-        case (nil, .some(let name)): return .registryGateway(name)
-        case (nil, nil): return .automatic
-        }
-    }
-
     static func timeout(_ arguments: ParsedArguments) throws -> Duration {
         .milliseconds(try DurationOption.milliseconds(arguments.value("timeout"), option: "timeout", default: defaultTimeoutMs,
                                                     allowZero: false))
@@ -114,14 +98,9 @@ enum GatewayCLI {
     /// This machine's identity from the clawpair store; created (and saved, 0600) on first use.
     static func identity(_ context: CommandContext) throws -> DeviceIdentity {
         let store = try IdentityStore.locate(environment: context.environment)
-        do {
-            return try store.loadIdentity().identity
-        } catch .noIdentity {
-            let identity = try DeviceIdentity.generate(createdAtMs: context.nowMs)
-            try store.saveIdentity(identity, replacing: false, environment: context.environment)
-            context.note("Created this machine's device identity \(identity.deviceId.prefix(16))… in \(store.identityPath)")
-            return identity
-        }
+        let (identity, created) = try store.loadOrCreateIdentity(createdAtMs: context.nowMs, environment: context.environment)
+        if created { context.note("Created this machine's device identity \(identity.deviceId.prefix(16))… in \(store.identityPath)") }
+        return identity
     }
 
     // MARK: Credentials
@@ -134,35 +113,29 @@ enum GatewayCLI {
 
     /// `--token-file`/`--token` or `--password-file`/`--password`, when given.
     static func explicitSecret(_ arguments: ParsedArguments, _ context: CommandContext) throws -> OperatorSecret? {
-        let explicitToken = arguments.value("token-file") != nil || arguments.value("token") != nil
-        let explicitPassword = arguments.value("password-file") != nil || arguments.value("password") != nil
-        if explicitToken && explicitPassword {
-            throw UsageError("give a token or a password, not both")
-        }
+        if tokenInput.isGiven(arguments) && passwordInput.isGiven(arguments) { throw UsageError("give a token or a password, not both") }
         if let token = try tokenInput.read(arguments, context) { return .token(token) }
         if let password = try passwordInput.read(arguments, context) { return .password(password) }
         return nil
     }
 
-    /// Where the credential came from, for `-v`.
+    /// Where the credential came from, for `-v`: an explicit one from an option.
     static func describe(_ source: OperatorCredentialSource) -> String {
         switch source {
         case .explicitToken: return "the token option"
         case .explicitPassword: return "the password option"
-        case .environmentToken: return OperatorEnvironment.token
-        case .environmentPassword: return OperatorEnvironment.password
-        case .storedDeviceToken(let gateway): return "the operator device token stored for '\(TerminalText.sanitize(gateway, maxScalars: 80))'"
-        case .configToken(let path): return "gateway.auth.token in \(path)"
-        case .configPassword(let path): return "gateway.auth.password in \(path)"
-        case .none: return "no credential"
+        default: return source.description
         }
     }
 
     // MARK: Connecting
 
-    /// The session options of an operator command.
+    /// The session options of an operator command: the target is `--url`, else `--gateway NAME`,
+    /// else automatic (`OPENCLAW_GATEWAY_URL`, the active registry gateway, the default URL).
     static func sessionOptions(_ arguments: ParsedArguments, _ context: CommandContext) throws -> OperatorSessionOptions {
-        let choice = try targetChoice(arguments)
+        guard let choice = OperatorTargetChoice(url: arguments.value("url"), registryGateway: arguments.value("gateway")) else {
+            throw UsageError("give either --url or --gateway, not both")
+        }
         let registry = GatewayRegistry(home: try home(context))
         let pin = try pin(arguments)
         let timeout = try timeout(arguments)
@@ -188,42 +161,26 @@ enum GatewayCLI {
     /// and the new one (a literal --token or --password is left out: it is not echoed). Other
     /// errors as they are.
     static func withTrustCommand(_ shown: PresentedError, _ arguments: ParsedArguments) -> PresentedError {
-        let option: String, observed: String, advice: String
-        switch shown.underlying {
-        case GatewayError.tlsTrust(_, .untrustedCertificate(let fingerprint?, _)):
-            (option, observed) = ("trust", fingerprint)
-            advice = "check that this is your gateway's certificate (on the gateway host: openssl x509 -in CERT -noout "
-                + "-fingerprint -sha256), then accept it"
-        case GatewayError.tlsTrust(_, .pinMismatch(_, let fingerprint)):
-            (option, observed) = ("tls-fingerprint", fingerprint)
-            advice = "the certificate changed: if you expected that, check it and pin the new one"
-        default:
-            return shown
-        }
-        let command = arguments.commandLine(omitting: ["trust", "tls-fingerprint", "token", "password"], adding: [(option, observed)])
-        return PresentedError(shown.underlying, status: shown.exitStatus, message: shown.message, hint: "\(advice): \(command)",
+        guard let remedy = TrustRemedy(shown.underlying) else { return shown }
+        let option = if case .accept = remedy { "trust" } else { "tls-fingerprint" }
+        let command = arguments.commandLine(omitting: ["trust", "tls-fingerprint", "token", "password"],
+                                            adding: [(option, remedy.fingerprint)])
+        return PresentedError(shown.underlying, status: shown.exitStatus, message: shown.message, hint: "\(remedy.advice): \(command)",
                               code: shown.code, details: shown.details + [("trustCommand", .string(command))])
     }
 
     /// A failure that a wrong scheme explains (`ws://` to a TLS port: the connection closes
     /// without an HTTP answer; `wss://` to a plaintext one: the TLS handshake fails), when the
-    /// other scheme works there (``SchemeCheck``): code `wrong-scheme`, the URL that works in
+    /// other scheme works there (``WrongScheme``): code `wrong-scheme`, the URL that works in
     /// the hint (the command again, when the URL was --url) and as `url`.
     static func withSchemeDiagnosis(_ shown: PresentedError, endpoint: GatewayEndpoint, _ arguments: ParsedArguments) -> PresentedError {
-        switch shown.underlying {
-        case GatewayError.notGateway where !endpoint.tls: break
-        case GatewayError.unreachable(_, let phase, _) where endpoint.tls && phase == "tls": break
-        default: return shown
-        }
-        guard let right = SchemeCheck.otherScheme(host: endpoint.host, port: endpoint.port, tls: endpoint.tls,
-                                                  path: endpoint.path) else { return shown }
-        let what = endpoint.tls ? "this port speaks plaintext WebSocket, not TLS" : "this port speaks TLS"
-        var hint = "use \(right)"
+        guard let wrong = WrongScheme.diagnose(shown.underlying, endpoint: endpoint) else { return shown }
+        var hint = "use \(wrong.url)"
         if arguments.value("url") != nil {
-            hint += ": " + arguments.commandLine(omitting: ["token", "password"], replacing: ["url": right])
+            hint += ": " + arguments.commandLine(omitting: ["token", "password"], replacing: ["url": wrong.url])
         }
-        return PresentedError(shown.underlying, status: shown.exitStatus, message: shown.message + " (\(what))", hint: hint,
-                              code: "wrong-scheme", details: shown.details + [("url", .string(right))])
+        return PresentedError(shown.underlying, status: shown.exitStatus, message: shown.message + " (\(wrong.explanation))",
+                              hint: hint, code: "wrong-scheme", details: shown.details + [("url", .string(wrong.url))])
     }
 
     /// Opens the connection and authenticates as an operator.
@@ -231,7 +188,7 @@ enum GatewayCLI {
         let options = try sessionOptions(arguments, context)
         let plan = try OperatorSession.plan(options)
         if context.globals.verbosity > 0 {
-            context.note("gateway: \(plan.target.endpoint.url)" + (plan.target.record.map { " (paired gateway '\($0.name)')" } ?? ""))
+            context.note("gateway: \(plan.target.summary)")
             context.note("credential: \(describe(plan.credential.source))")
         }
         let session: OperatorSession
@@ -241,23 +198,15 @@ enum GatewayCLI {
             throw withSchemeDiagnosis(withTrustCommand(ErrorPresentation.present(error, plan: plan), arguments),
                                       endpoint: plan.target.endpoint, arguments)
         }
-        let hello = session.hello
-        if context.globals.verbosity > 0 {
-            context.note("connected: protocol \(hello.protocolVersion), gateway \(TerminalText.sanitize(hello.serverVersion ?? "?", maxScalars: 40)), "
-                         + "role \(hello.role ?? "?"), scopes \(hello.scopes.joined(separator: ","))")
-        }
-        if let record = plan.target.record { touch(record, registry: options.registry, context: context) }
+        if context.globals.verbosity > 0 { context.note("connected: \(session.hello.summary)") }
+        // A paired gateway answered: its lastSeen, if the record still exists (a concurrent
+        // `gateways forget` wins; nothing else in the record is written back).
+        if let record = plan.target.record { _ = try? options.registry.update(id: record.id) { $0.lastSeenAtMs = context.nowMs } }
         return session
     }
 
     static func clientConfiguration(timeout: Duration) -> GatewayClientConfiguration {
         .clawpair(timeout: timeout)
-    }
-
-    /// Records that a paired gateway answered: its lastSeen, if the record still exists (a
-    /// concurrent `gateways forget` wins; nothing else in the record is written back).
-    static func touch(_ record: PairedGateway, registry: GatewayRegistry, context: CommandContext) {
-        _ = try? registry.update(id: record.id) { $0.lastSeenAtMs = context.nowMs }
     }
 
     /// `Linux <release>` for ConnectParams.client.platform.

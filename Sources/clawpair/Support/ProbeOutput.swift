@@ -1,5 +1,4 @@
 import ClawpairCLIKit
-import ClawpairCore
 import ClawpairProbe
 import ClawpairTransport
 
