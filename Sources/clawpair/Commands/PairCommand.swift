@@ -43,23 +43,9 @@ struct PairCommand: ParsableCommand {
             Example("clawpair pair --role operator --name build-box --code-file code.txt", "Pair as an operator"),
         ],
         sections: [
-            DocSection("JSON OUTPUT", [
-                "With --json, one object when pairing ends: {\"ok\": true, \"gateway\": {\"id\", \"name\", \"urls\", "
-                    + "\"tlsFingerprint\"}, \"deviceId\", \"role\", \"scopes\", \"url\", \"requestId\" (when it had to wait), "
-                    + "\"tokens\": [{\"role\", \"scopes\"}]} (token values are never printed), or {\"ok\": false, \"error\": {...}}. "
-                    + "Progress goes to stderr.",
-            ]),
+            .inManSource("JSON OUTPUT"),
             GatewayCLI.environmentSection,
-            DocSection("EXIT STATUS", [
-                """
-                  0  paired; the token is stored
-                  1  the gateway failed, broke the protocol or closed
-                  2  usage error
-                  3  no route of the code answered
-                  4  refused: the code expired or was used by another device, the request was
-                     rejected, approval did not come within --wait, or TLS trust failed
-                """,
-            ]),
+            .inManSource("EXIT STATUS"),
         ],
         runner: PairCommand.runner
     )

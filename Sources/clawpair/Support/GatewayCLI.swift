@@ -231,6 +231,9 @@ enum GatewayCLI {
         [DocSection("JSON OUTPUT", [json]), credentialsSection, environmentSection, exitSection]
     }
 
+    /// The same, with the command's JSON OUTPUT text in its man source (Man/sections/<page>.txt).
+    static let sections: [DocSection] = [.inManSource("JSON OUTPUT"), credentialsSection, environmentSection, exitSection]
+
     // MARK: Output
 
     /// Calls `body`; a failure is thrown as the command line presents it (``ErrorPresentation``),
