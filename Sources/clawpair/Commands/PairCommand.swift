@@ -89,11 +89,11 @@ struct PairCommand: ParsableCommand {
         var options = PairingOptions(role: role, deviceName: arguments.value("name") ?? HostName.current(fallback: "linux"),
                                      gatewayName: arguments.value("gateway-name"), wait: wait,
                                      timeout: timeout, allowInsecure: arguments.flag("allow-insecure"),
-                                     payloadVersion: arguments.flag("v3") ? .v3 : .v2, platform: GatewayCLI.platformName())
+                                     payloadVersion: arguments.flag("v3") ? .v3 : .v2, platform: GatewayClientInfo.linuxPlatformName())
         options.pin = try GatewayCLI.pin(arguments)
         let registry = GatewayRegistry(home: try GatewayCLI.home(context))
         let pairing = GatewayPairing(setup: setup, options: options, registry: registry,
-                                     transport: NetworkPairingTransport(configuration: GatewayCLI.clientConfiguration(timeout: options.timeout)),
+                                     transport: NetworkPairingTransport(configuration: .clawpair(timeout: options.timeout)),
                                      clock: SystemPairingClock(wallClockMs: context.nowMs))
         let result: PairingResult
         do {
@@ -101,7 +101,7 @@ struct PairCommand: ParsableCommand {
                 for line in progress.notes(approveCommand: { PairingRequired(requestId: $0).approveCommand }) { context.note(line) }
             }
         } catch {
-            throw ErrorPresentation.unwrapped(error)
+            throw error.cause ?? error
         }
         show(result, registry: registry, context: context)
         return .success

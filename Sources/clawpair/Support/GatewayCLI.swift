@@ -205,15 +205,6 @@ enum GatewayCLI {
         return session
     }
 
-    static func clientConfiguration(timeout: Duration) -> GatewayClientConfiguration {
-        .clawpair(timeout: timeout)
-    }
-
-    /// `Linux <release>` for ConnectParams.client.platform.
-    static func platformName() -> String {
-        GatewayClientInfo.linuxPlatformName()
-    }
-
     /// Connects as an operator, runs `body` with the session, closes it, and reports failures
     /// (with a JSON error document under `--json`).
     static func withOperator(_ arguments: ParsedArguments, _ context: CommandContext,
@@ -244,10 +235,5 @@ enum GatewayCLI {
         } catch {
             throw ErrorPresentation.present(error)
         }
-    }
-
-    /// `{"ok": false, "error": {code, message, hint, gateway?, requestId?}}` (``JSONEnvelope``).
-    static func errorJSON(_ error: PresentedError) -> JSONValue {
-        JSONEnvelope.failure(error)
     }
 }
