@@ -58,7 +58,7 @@ struct GatewaysCheckCommand: ParsableCommand {
             context.report(shown)
             return JSONEnvelope.failure(shown)["error"] ?? .null
         }
-        if let used = check.answeredURL { try registry.recordAnswer(id: gateway.id, url: used, nowMs: context.nowMs) }
+        if let used = check.answeredURL { try registry.recordAnswer(id: gateway.id, url: used, nowMs: context.nowMs, reissued: check.reissued) }
         if context.globals.json { context.printJSON(check.json(gatewayID: gateway.id, errors: errors)) }
         return worst
     }
