@@ -42,3 +42,17 @@ public enum DurationOption {
             + "option, so write the unit: --\(option) \(text)s"
     }
 }
+
+extension DurationOption {
+    /// The value of `--option` as a span with a unit (`24h`, `30m`, `7d`; no maximum) in
+    /// milliseconds, nil when not given: for spans of hours or days, where a bare number (read
+    /// as milliseconds elsewhere) is surely a mistake. A bare number, zero or a bad value is a
+    /// usage error naming the option.
+    public static func spanWithUnit(_ text: String?, option: String) throws(UsageError) -> Int64? {
+        guard let text else { return nil }
+        guard !isBareNumber(text), let ms = DurationText.milliseconds(text), ms > 0 else {
+            throw UsageError("invalid --\(option): \(text)", hint: "give a duration with a unit, e.g. 24h, 30m or 7d")
+        }
+        return ms
+    }
+}

@@ -96,3 +96,23 @@ extension String {
         return String(result)
     }
 }
+
+extension SecretInput {
+    /// The secret (see ``read(_:_:)``), or when none is given a usage error `no WHAT given`
+    /// whose hint lists the file option, `-` for standard input and the environment variable.
+    public func require(_ arguments: ParsedArguments, _ context: CommandContext) throws -> String {
+        guard let secret = try read(arguments, context) else {
+            throw UsageError("no \(what) given",
+                             hint: "use --\(fileOption) FILE, --\(valueOption) - (standard input) or \(environmentVariable)")
+        }
+        return secret
+    }
+}
+
+extension SecretInput {
+    /// Whether the command line names this secret (`--fileOption` or `--valueOption`), before
+    /// anything is read; the environment does not count.
+    public func isGiven(_ arguments: ParsedArguments) -> Bool {
+        arguments.value(fileOption) != nil || arguments.value(valueOption) != nil
+    }
+}

@@ -70,11 +70,17 @@ public struct PairedGatewayCheck: Sendable {
     public var results: [StoredTokenCheck]
     /// The URL that last answered a connect, when one did.
     public var answeredURL: String?
+    /// Tokens the gateway's hello-ok issued in place of the stored ones (`auth.deviceToken` for
+    /// the role connected, when it differs): upstream's clients store the hello-ok's device
+    /// token for the next connect (`src/gateway/client.ts`, `storeDeviceAuthToken`), so pass
+    /// these to ``GatewayRegistry/recordAnswer(id:url:nowMs:reissued:)``. Secrets.
+    public var reissued: [StoredDeviceToken]
 
-    /// A check's results and the URL that answered.
-    public init(results: [StoredTokenCheck], answeredURL: String?) {
+    /// A check's results, the URL that answered and the tokens the gateway issued anew.
+    public init(results: [StoredTokenCheck], answeredURL: String?, reissued: [StoredDeviceToken] = []) {
         self.results = results
         self.answeredURL = answeredURL
+        self.reissued = reissued
     }
 
     /// `{gateway: gatewayID, url, results: [StoredTokenCheck.json...]}`, each failed result with
@@ -95,7 +101,8 @@ extension PairedGateway {
     /// Connects once per stored token, as that token's role, over ``urls`` in order (``tlsFingerprint``
     /// pins `wss://` URLs unless `pin` replaces it); the client reports ``deviceName`` (else this
     /// host's name) and this Linux release. The record is not changed: pass ``PairedGatewayCheck/answeredURL``
-    /// to ``GatewayRegistry/recordAnswer(id:url:nowMs:)``. A record without a URL that parses
+    /// and ``PairedGatewayCheck/reissued`` to ``GatewayRegistry/recordAnswer(id:url:nowMs:reissued:)``.
+    /// A record without a URL that parses
     /// gets ``GatewayError/notConnected`` for every role.
     public func checkTokens(identity: DeviceIdentity, pin: String? = nil, timeout: Duration,
                             transport: any PairingTransport) -> PairedGatewayCheck {
@@ -103,6 +110,7 @@ extension PairedGateway {
         let platform = GatewayClientInfo.linuxPlatformName()
         var results: [StoredTokenCheck] = []
         var answeredURL: String?
+        var reissued: [StoredDeviceToken] = []
         for token in tokens {
             let role = GatewayRole(rawValue: token.role) ?? .operator
             let client: GatewayClientInfo = role == .node
@@ -125,8 +133,12 @@ extension PairedGateway {
                 }
             }
             results.append(StoredTokenCheck(role: token.role, outcome: outcome))
+            if case .success(let hello) = outcome, let issued = hello.deviceToken, issued.role == token.role,
+               issued.token != token.token {
+                reissued.append(issued)
+            }
         }
-        return PairedGatewayCheck(results: results, answeredURL: answeredURL)
+        return PairedGatewayCheck(results: results, answeredURL: answeredURL, reissued: reissued)
     }
 }
 
@@ -140,14 +152,17 @@ extension GatewayRegistry {
     }
 
     /// Records that `url` of the gateway with this id answered at `nowMs`: its last-seen time,
-    /// and `url` first among its URLs. Changes the record as it is now (a concurrent `forget`
-    /// wins, a token stored meanwhile is kept); nil when the record is gone.
+    /// `url` first among its URLs, and the tokens it issued anew (``PairedGatewayCheck/reissued``)
+    /// in place of the stored ones for their roles. Changes the record as it is now (a concurrent
+    /// `forget` wins, a token stored meanwhile for another role is kept); nil when the record is gone.
     @discardableResult
-    public func recordAnswer(id: String, url: String, nowMs: Int64) throws(GatewayRegistryError) -> PairedGateway? {
+    public func recordAnswer(id: String, url: String, nowMs: Int64,
+                             reissued: [StoredDeviceToken] = []) throws(GatewayRegistryError) -> PairedGateway? {
         try update(id: id) { record in
             record.lastSeenAtMs = nowMs
             record.urls.removeAll { $0 == url }
             record.urls.insert(url, at: 0)
+            for token in reissued { record.store(token) }
         }
     }
 }

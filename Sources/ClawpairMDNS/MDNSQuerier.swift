@@ -201,26 +201,9 @@ public final class MDNSQuerier {
         for (peer, query) in queries {
             guard let bytes = try? query.pack(compression: .multicast) else { continue }
             if peer.address.count == 4, let socket = sockets.first(where: { $0.family == AF_INET }) {
-                var destination = sockaddr_in()
-                destination.sin_family = sa_family_t(AF_INET)
-                destination.sin_port = MDNSTiming.port.bigEndian
-                withUnsafeMutableBytes(of: &destination.sin_addr) { $0.copyBytes(from: peer.address) }
-                _ = withUnsafePointer(to: &destination) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        sendto(socket.fd, bytes, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                    }
-                }
+                Self.send(bytes, socket.fd, toIPv4: peer.address)
             } else if peer.address.count == 16, let socket = sockets.first(where: { $0.family == AF_INET6 }) {
-                var destination = sockaddr_in6()
-                destination.sin6_family = sa_family_t(AF_INET6)
-                destination.sin6_port = MDNSTiming.port.bigEndian
-                destination.sin6_scope_id = peer.interfaceIndex
-                withUnsafeMutableBytes(of: &destination.sin6_addr) { $0.copyBytes(from: peer.address) }
-                _ = withUnsafePointer(to: &destination) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        sendto(socket.fd, bytes, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                    }
-                }
+                Self.send(bytes, socket.fd, toIPv6: peer.address, scope: peer.interfaceIndex)
             }
         }
     }
@@ -229,10 +212,21 @@ public final class MDNSQuerier {
         var request = ip_mreqn()
         request.imr_ifindex = Int32(interface.index)
         _ = setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_IF, &request, socklen_t(MemoryLayout<ip_mreqn>.size))
+        Self.send(bytes, fd, toIPv4: MDNSTiming.ipv4Group)
+    }
+
+    private func sendIPv6(_ bytes: [UInt8], _ fd: Int32, _ interface: MDNSInterface) {
+        var index = interface.index
+        _ = setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_MULTICAST_IF, &index, socklen_t(MemoryLayout<UInt32>.size))
+        Self.send(bytes, fd, toIPv6: MDNSTiming.ipv6Group, scope: interface.index)
+    }
+
+    /// One datagram to `address` (4 bytes), port 5353, without blocking.
+    private static func send(_ bytes: [UInt8], _ fd: Int32, toIPv4 address: [UInt8]) {
         var destination = sockaddr_in()
         destination.sin_family = sa_family_t(AF_INET)
         destination.sin_port = MDNSTiming.port.bigEndian
-        withUnsafeMutableBytes(of: &destination.sin_addr) { $0.copyBytes(from: MDNSTiming.ipv4Group) }
+        withUnsafeMutableBytes(of: &destination.sin_addr) { $0.copyBytes(from: address) }
         _ = withUnsafePointer(to: &destination) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 sendto(fd, bytes, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -240,14 +234,13 @@ public final class MDNSQuerier {
         }
     }
 
-    private func sendIPv6(_ bytes: [UInt8], _ fd: Int32, _ interface: MDNSInterface) {
-        var index = interface.index
-        _ = setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_MULTICAST_IF, &index, socklen_t(MemoryLayout<UInt32>.size))
+    /// One datagram to `address` (16 bytes) on interface `scope`, port 5353, without blocking.
+    private static func send(_ bytes: [UInt8], _ fd: Int32, toIPv6 address: [UInt8], scope: UInt32) {
         var destination = sockaddr_in6()
         destination.sin6_family = sa_family_t(AF_INET6)
         destination.sin6_port = MDNSTiming.port.bigEndian
-        destination.sin6_scope_id = interface.index
-        withUnsafeMutableBytes(of: &destination.sin6_addr) { $0.copyBytes(from: MDNSTiming.ipv6Group) }
+        destination.sin6_scope_id = scope
+        withUnsafeMutableBytes(of: &destination.sin6_addr) { $0.copyBytes(from: address) }
         _ = withUnsafePointer(to: &destination) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 sendto(fd, bytes, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_in6>.size))

@@ -51,7 +51,7 @@ import Testing
     func current() {
         var buffer = [CChar](repeating: 0, count: 256)
         #expect(gethostname(&buffer, 255) == 0)
-        let expected = String(cString: buffer)
+        let expected = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         #expect(HostName.current(fallback: "fallback-name") == (expected.isEmpty ? "fallback-name" : expected))
         #expect(!HostName.current(fallback: "x").isEmpty)
     }

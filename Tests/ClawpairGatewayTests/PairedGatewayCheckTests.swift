@@ -38,6 +38,12 @@ import Testing
                                   ("auth", .object([("role", .string(role)), ("scopes", .array(scopes.map(JSONValue.string)))]))]))!)
     }
 
+    static func hello(role: String, scopes: [String], deviceToken: String) -> Result<HelloOK, GatewayError> {
+        .success(HelloOK(.object([("type", "hello-ok"), ("protocol", 3),
+                                  ("auth", .object([("role", .string(role)), ("scopes", .array(scopes.map(JSONValue.string))),
+                                                    ("deviceToken", .string(deviceToken)), ("issuedAtMs", 99)]))]))!)
+    }
+
     static let lan = "ws://192.168.1.5:18789", tls = "wss://gw.example.com:443"
     static let refusal = GatewayError.authRejected(GatewayErrorShape(code: "INVALID_REQUEST", message: "unauthorized: token revoked"))
     static let down = GatewayError.unreachable(url: lan, phase: "tcp", reason: "connection refused")
@@ -106,6 +112,23 @@ import Testing
         ]))
         #expect(PairedGatewayCheck(results: [refused], answeredURL: nil).json(gatewayID: "gw-1")
                 == .object([("gateway", "gw-1"), ("url", .null), ("results", [refused.json()])]))
+    }
+
+    @Test("a token the gateway issues anew in hello-ok is reported (the same one is not) and recordAnswer stores it for its role")
+    func reissuedTokens() throws {
+        let identity = try DeviceIdentity.generate(createdAtMs: 1)
+        let gateway = Self.gateway(deviceId: identity.deviceId)
+        let transport = ScriptedURLs([Self.tls: [Self.hello(role: "node", scopes: [], deviceToken: "node-token"),
+                                                 Self.hello(role: "operator", scopes: ["operator.read"], deviceToken: "op-token-2")]])
+        let check = gateway.checkTokens(identity: identity, timeout: .seconds(1), transport: transport)
+        #expect(check.reissued == [StoredDeviceToken(token: "op-token-2", role: "operator", scopes: ["operator.read"], issuedAtMs: 99)])
+        try GatewayRegistryTests.withRegistry { registry, _ in
+            try registry.save(gateway)
+            let written = try registry.recordAnswer(id: gateway.id, url: Self.tls, nowMs: 5_000, reissued: check.reissued)
+            #expect(written?.token(for: "operator", deviceId: identity.deviceId)?.token == "op-token-2")
+            #expect(written?.token(for: "node", deviceId: identity.deviceId)?.token == "node-token")
+            #expect(try registry.gateway(named: "home").token(for: "operator", deviceId: identity.deviceId)?.token == "op-token-2")
+        }
     }
 
     @Test("holdsTokens: tokens stored, for this identity")

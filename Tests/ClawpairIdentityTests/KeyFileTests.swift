@@ -15,7 +15,7 @@ import Testing
     }
 
     static func write(_ text: String, to path: String, mode: Int = 0o600) throws {
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: mode])
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: mode]))
         chmod(path, mode_t(mode))
     }
 

@@ -51,7 +51,7 @@ import Testing
         @discardableResult
         func file(_ name: String, _ text: String, mode: Int = 0o600) -> String {
             let path = root + "/" + name
-            FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
             chmod(path, mode_t(mode))
             return path
         }

@@ -169,7 +169,7 @@ import Glibc
     @Test func defaultsComeFromTheHostname() throws {
         var buffer = [CChar](repeating: 0, count: 256)
         gethostname(&buffer, 255)
-        let hostname = String(cString: buffer)
+        let hostname = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let first = String(hostname.split(separator: ".").first ?? "openclaw")
         // The zone's label rule, restated: lowercase, runs of other characters → "-", trimmed "-".
         var label = ""

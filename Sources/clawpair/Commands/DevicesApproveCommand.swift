@@ -28,8 +28,7 @@ struct DevicesApproveCommand: ParsableCommand {
             Example("clawpair devices approve 'Pixel 8'", "Approve the device by the name it sent"),
             Example("clawpair devices approve", "Show the newest request and the command that approves it"),
         ],
-        sections: GatewayCLI.sections(json: "With --json, device.pair.approve's payload: {\"requestId\", \"device\": PairedDevice} (redacted). With "
-                    + "no name, or --latest without --yes: {\"approved\": false, \"request\": PendingRequest, \"command\": \"...\"}.",),
+        sections: GatewayCLI.sections,
         runner: DevicesApproveCommand.runner
     )
 

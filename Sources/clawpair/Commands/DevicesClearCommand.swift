@@ -16,7 +16,7 @@ struct DevicesClearCommand: ParsableCommand {
             .flag("pending", help: "Also reject every pending request."),
         ] + GatewayCLI.connectionOptions,
         examples: [Example("clawpair devices clear --yes --pending", "Start over: no paired devices, no pending requests")],
-        sections: GatewayCLI.sections(json: "With --json: {\"removedDevices\": [deviceId...], \"rejectedPending\": [requestId...]}."),
+        sections: GatewayCLI.sections,
         runner: DevicesClearCommand.runner
     )
 

@@ -11,7 +11,7 @@ struct DevicesJoinCodeCommand: ArgumentsCommand {
                      + "it works once, for about 10 minutes, with 'clawpair pair URL' or 'openclaw connect URL' on the node. It is a secret "
                      + "until used. A gateway bound only to loopback mints a http://127.0.0.1 URL that only this machine (or a tunnel) can use."],
         options: GatewayCLI.connectionOptions,
-        sections: GatewayCLI.sections(json: "With --json, {\"ok\": true, \"joinUrl\", \"expiresAtMs\", \"loopbackOnly\"}."),
+        sections: GatewayCLI.sections,
         runner: DevicesJoinCodeCommand.runner
     )
 

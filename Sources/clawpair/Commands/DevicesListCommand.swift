@@ -19,10 +19,7 @@ struct DevicesListCommand: ArgumentsCommand {
             Example("clawpair devices list", "Pending requests and paired devices of the local gateway"),
             Example("clawpair devices list --json | jq -r '.pending[0].requestId'", "The newest pending request id"),
         ],
-        sections: GatewayCLI.sections(json: "With --json, the RPC's payload exactly: {\"pending\": [PendingRequest...], \"paired\": [PairedDevice...]} "
-                    + "with the gateway's field names (requestId, deviceId, publicKey, displayName, platform, clientId, "
-                    + "role, roles, scopes, remoteIp, silent, isRepair, ts; paired entries: tokens (a summary without "
-                    + "values), approvedAtMs, lastSeenAtMs, connected, ...). On failure: {\"ok\": false, \"error\": {...}}.",),
+        sections: GatewayCLI.sections,
         runner: DevicesListCommand.runner
     )
 

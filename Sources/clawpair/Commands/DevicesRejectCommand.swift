@@ -15,7 +15,7 @@ struct DevicesRejectCommand: ArgumentsCommand {
         options: GatewayCLI.connectionOptions,
         arguments: [ArgumentSpec("device", help: "A device id, request id, unique prefix of either, or display name.")],
         examples: [Example("clawpair devices reject 3f0c2d1e", "Refuse a request you do not recognise")],
-        sections: GatewayCLI.sections(json: "With --json, device.pair.reject's payload: {\"requestId\", \"deviceId\"}."),
+        sections: GatewayCLI.sections,
         runner: DevicesRejectCommand.runner
     )
 

@@ -15,7 +15,7 @@ struct DevicesRemoveCommand: ArgumentsCommand {
         options: GatewayCLI.connectionOptions,
         arguments: [ArgumentSpec("device-id", help: "The paired device's id (64 hex digits).")],
         examples: [Example("clawpair devices remove 56475aa75463474c0285df5dbf2bcab73da651358839e9b77481b2eab107708c", "Unpair a lost phone")],
-        sections: GatewayCLI.sections(json: "With --json, device.pair.remove's payload: {\"deviceId\"}."),
+        sections: GatewayCLI.sections,
         runner: DevicesRemoveCommand.runner
     )
 

@@ -14,7 +14,7 @@ struct DevicesRenameCommand: ParsableCommand {
         arguments: [ArgumentSpec("device", help: "The paired device's id, a unique prefix, or its name or label."),
                     ArgumentSpec("label", help: "The new label (1 to 64 characters).")],
         examples: [Example("clawpair devices rename 3f0c2d1e 'Anna's phone'", "Label a device")],
-        sections: GatewayCLI.sections(json: "With --json, device.pair.rename's payload: {\"deviceId\", \"label\"}."),
+        sections: GatewayCLI.sections,
         runner: DevicesRenameCommand.runner
     )
 

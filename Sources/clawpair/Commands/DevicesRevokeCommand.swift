@@ -12,7 +12,7 @@ struct DevicesRevokeCommand: ParsableCommand {
             .value("role", "ROLE", help: "The role whose token to revoke: operator or node.", completion: .values(["operator", "node"])),
         ] + GatewayCLI.connectionOptions,
         examples: [Example("clawpair devices revoke --device 5647...708c --role node", "Stop a node from connecting")],
-        sections: GatewayCLI.sections(json: "With --json, device.token.revoke's payload: {\"deviceId\", \"role\", \"revokedAtMs\"}."),
+        sections: GatewayCLI.sections,
         runner: DevicesRevokeCommand.runner
     )
 

@@ -18,8 +18,7 @@ struct DevicesRotateCommand: ParsableCommand {
             .flag("reveal", help: "Print the new token when the gateway returns it (it is a secret)."),
         ] + GatewayCLI.connectionOptions,
         examples: [Example("clawpair devices rotate --device 5647...708c --role operator", "Invalidate a device's operator token")],
-        sections: GatewayCLI.sections(json: "With --json, device.token.rotate's payload: {\"deviceId\", \"role\", \"token\"?, \"scopes\", "
-                                       + "\"rotatedAtMs\", \"tokenDelivery\"}; the token is replaced by \"<redacted>\" unless --reveal."),
+        sections: GatewayCLI.sections,
         runner: DevicesRotateCommand.runner
     )
 

@@ -30,11 +30,7 @@ struct DevicesWatchCommand: ParsableCommand {
                     "Approve nodes from the LAN as they ask, log everything"),
             Example("clawpair devices watch --json | jq -c 'select(.event == \"requested\")'", "Requests as JSON lines"),
         ],
-        sections: GatewayCLI.sections(json: "With --json, one JSON object per line: {\"event\": \"connected\", \"pending\": [PendingRequest...], "
-                    + "\"reconnect\"}, {\"event\": \"requested\", \"request\": PendingRequest, \"supersedes\"?}, {\"event\": \"resolved\", "
-                    + "\"requestId\", \"deviceId\", \"decision\"}, {\"event\": \"setup.completed\", \"completion\", \"uncertain\"}, "
-                    + "{\"event\": \"approved\" | \"rejected\", \"requestId\", \"result\", \"rule\"}, {\"event\": \"action-failed\", ...}, "
-                    + "{\"event\": \"disconnected\", \"error\", \"retryInMs\"} and {\"event\": <other name>, \"payload\"}."),
+        sections: GatewayCLI.sections,
         runner: DevicesWatchCommand.runner
     )
 

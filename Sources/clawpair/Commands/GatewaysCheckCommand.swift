@@ -41,7 +41,7 @@ struct GatewaysCheckCommand: ParsableCommand {
             throw GeneralError("no device token for this machine's identity is stored for \(TerminalText.sanitize(gateway.name, maxScalars: 80))",
                                hint: "pair again: clawpair pair - < code.txt", status: .refused)
         }
-        let transport = NetworkPairingTransport(configuration: GatewayCLI.clientConfiguration(timeout: timeout))
+        let transport = NetworkPairingTransport(configuration: .clawpair(timeout: timeout))
         let check = gateway.checkTokens(identity: identity, pin: pin, timeout: timeout, transport: transport)
         var worst = ExitStatus.success
         let errors = check.results.map { result -> JSONValue in
@@ -56,9 +56,9 @@ struct GatewaysCheckCommand: ParsableCommand {
             }
             if shown.exitStatus.rawValue > worst.rawValue || worst == .success { worst = shown.exitStatus }
             context.report(shown)
-            return GatewayCLI.errorJSON(shown)["error"] ?? .null
+            return JSONEnvelope.failure(shown)["error"] ?? .null
         }
-        if let used = check.answeredURL { try registry.recordAnswer(id: gateway.id, url: used, nowMs: context.nowMs) }
+        if let used = check.answeredURL { try registry.recordAnswer(id: gateway.id, url: used, nowMs: context.nowMs, reissued: check.reissued) }
         if context.globals.json { context.printJSON(check.json(gatewayID: gateway.id, errors: errors)) }
         return worst
     }

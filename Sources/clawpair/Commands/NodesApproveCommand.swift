@@ -10,7 +10,7 @@ struct NodesApproveCommand: ArgumentsCommand {
                      + "operator.admin."],
         options: GatewayCLI.connectionOptions,
         arguments: [ArgumentSpec("request-id", help: "The node request's id ('clawpair nodes pending').")],
-        sections: GatewayCLI.sections(json: "With --json, node.pair.approve's payload, with token values replaced by \"<redacted>\"."),
+        sections: GatewayCLI.sections,
         runner: NodesApproveCommand.runner
     )
 

@@ -10,8 +10,7 @@ struct NodesPendingCommand: ArgumentsCommand {
         discussion: ["Shows the nodes waiting for either approval step: device pairing (step 1, device.pair.list's pending requests with role "
                      + "node) and the node's commands (step 2, node.pair.list; the only step on gateways before 2026.7)."],
         options: GatewayCLI.connectionOptions,
-        sections: GatewayCLI.sections(json: "With --json, {\"ok\": true, \"pending\": [{\"step\": \"device-pairing\"|\"command-surface\", "
-                                      + "\"requestId\", \"nodeId\", \"displayName\", \"platform\", \"commands\", \"remoteIp\", \"ts\"}]}."),
+        sections: GatewayCLI.sections,
         runner: NodesPendingCommand.runner
     )
 

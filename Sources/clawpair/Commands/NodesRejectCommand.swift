@@ -8,7 +8,7 @@ struct NodesRejectCommand: ArgumentsCommand {
         discussion: ["Calls node.pair.reject."],
         options: GatewayCLI.connectionOptions,
         arguments: [ArgumentSpec("request-id", help: "The node request's id ('clawpair nodes pending').")],
-        sections: GatewayCLI.sections(json: "With --json, node.pair.reject's payload, unchanged."),
+        sections: GatewayCLI.sections,
         runner: NodesRejectCommand.runner
     )
 

@@ -12,7 +12,7 @@ struct NodesRemoveCommand: ArgumentsCommand {
         options: GatewayCLI.connectionOptions,
         arguments: [ArgumentSpec("node", help: "The node's id, a unique prefix of it, its name or its address.")],
         examples: [Example("clawpair nodes remove kitchen-pi", "Remove a node")],
-        sections: GatewayCLI.sections(json: "With --json, node.pair.remove's payload: {\"nodeId\"}."),
+        sections: GatewayCLI.sections,
         runner: NodesRemoveCommand.runner
     )
 

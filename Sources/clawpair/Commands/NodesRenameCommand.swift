@@ -12,7 +12,7 @@ struct NodesRenameCommand: ArgumentsCommand {
         arguments: [ArgumentSpec("node", help: "The node's id, a unique prefix of it, its name or its address."),
                     ArgumentSpec("name", help: "The new display name.")],
         examples: [Example("clawpair nodes rename kitchen-pi 'Kitchen display'", "Rename a node")],
-        sections: GatewayCLI.sections(json: "With --json, node.rename's payload: {\"nodeId\", \"displayName\"}."),
+        sections: GatewayCLI.sections,
         runner: NodesRenameCommand.runner
     )
 

@@ -43,23 +43,9 @@ struct PairCommand: ParsableCommand {
             Example("clawpair pair --role operator --name build-box --code-file code.txt", "Pair as an operator"),
         ],
         sections: [
-            DocSection("JSON OUTPUT", [
-                "With --json, one object when pairing ends: {\"ok\": true, \"gateway\": {\"id\", \"name\", \"urls\", "
-                    + "\"tlsFingerprint\"}, \"deviceId\", \"role\", \"scopes\", \"url\", \"requestId\" (when it had to wait), "
-                    + "\"tokens\": [{\"role\", \"scopes\"}]} (token values are never printed), or {\"ok\": false, \"error\": {...}}. "
-                    + "Progress goes to stderr.",
-            ]),
+            .inManSource("JSON OUTPUT"),
             GatewayCLI.environmentSection,
-            DocSection("EXIT STATUS", [
-                """
-                  0  paired; the token is stored
-                  1  the gateway failed, broke the protocol or closed
-                  2  usage error
-                  3  no route of the code answered
-                  4  refused: the code expired or was used by another device, the request was
-                     rejected, approval did not come within --wait, or TLS trust failed
-                """,
-            ]),
+            .inManSource("EXIT STATUS"),
         ],
         runner: PairCommand.runner
     )
@@ -103,11 +89,11 @@ struct PairCommand: ParsableCommand {
         var options = PairingOptions(role: role, deviceName: arguments.value("name") ?? HostName.current(fallback: "linux"),
                                      gatewayName: arguments.value("gateway-name"), wait: wait,
                                      timeout: timeout, allowInsecure: arguments.flag("allow-insecure"),
-                                     payloadVersion: arguments.flag("v3") ? .v3 : .v2, platform: GatewayCLI.platformName())
+                                     payloadVersion: arguments.flag("v3") ? .v3 : .v2, platform: GatewayClientInfo.linuxPlatformName())
         options.pin = try GatewayCLI.pin(arguments)
         let registry = GatewayRegistry(home: try GatewayCLI.home(context))
         let pairing = GatewayPairing(setup: setup, options: options, registry: registry,
-                                     transport: NetworkPairingTransport(configuration: GatewayCLI.clientConfiguration(timeout: options.timeout)),
+                                     transport: NetworkPairingTransport(configuration: .clawpair(timeout: options.timeout)),
                                      clock: SystemPairingClock(wallClockMs: context.nowMs))
         let result: PairingResult
         do {
@@ -115,7 +101,7 @@ struct PairCommand: ParsableCommand {
                 for line in progress.notes(approveCommand: { PairingRequired(requestId: $0).approveCommand }) { context.note(line) }
             }
         } catch {
-            throw ErrorPresentation.unwrapped(error)
+            throw error.cause ?? error
         }
         show(result, registry: registry, context: context)
         return .success

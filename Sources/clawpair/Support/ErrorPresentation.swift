@@ -22,12 +22,6 @@ import ClawpairWideArea
 /// ``status(of:)`` when it is not `failure`, and a hint in ``hint(for:plan:)`` when the command
 /// line has a better one than the library's.
 enum ErrorPresentation {
-    /// The error a pairing failure wraps (a gateway, transport, identity or registry error), so
-    /// the JSON error document names its own code; the pairing's own failures as they are.
-    static func unwrapped(_ error: PairingError) -> any Error {
-        error.cause ?? error
-    }
-
     /// `error` with its exit status and the command line's hint; `plan` is the operator
     /// session's, when it was resolved (some hints depend on where the credential came from).
     static func present(_ error: any Error, plan: OperatorPlan? = nil) -> PresentedError {

@@ -205,15 +205,6 @@ enum GatewayCLI {
         return session
     }
 
-    static func clientConfiguration(timeout: Duration) -> GatewayClientConfiguration {
-        .clawpair(timeout: timeout)
-    }
-
-    /// `Linux <release>` for ConnectParams.client.platform.
-    static func platformName() -> String {
-        GatewayClientInfo.linuxPlatformName()
-    }
-
     /// Connects as an operator, runs `body` with the session, closes it, and reports failures
     /// (with a JSON error document under `--json`).
     static func withOperator(_ arguments: ParsedArguments, _ context: CommandContext,
@@ -231,6 +222,9 @@ enum GatewayCLI {
         [DocSection("JSON OUTPUT", [json]), credentialsSection, environmentSection, exitSection]
     }
 
+    /// The same, with the command's JSON OUTPUT text in its man source (Man/sections/<page>.txt).
+    static let sections: [DocSection] = [.inManSource("JSON OUTPUT"), credentialsSection, environmentSection, exitSection]
+
     // MARK: Output
 
     /// Calls `body`; a failure is thrown as the command line presents it (``ErrorPresentation``),
@@ -241,10 +235,5 @@ enum GatewayCLI {
         } catch {
             throw ErrorPresentation.present(error)
         }
-    }
-
-    /// `{"ok": false, "error": {code, message, hint, gateway?, requestId?}}` (``JSONEnvelope``).
-    static func errorJSON(_ error: PresentedError) -> JSONValue {
-        JSONEnvelope.failure(error)
     }
 }

@@ -19,7 +19,7 @@ private func parse(_ arguments: [String]) throws -> ParsedArguments {
     try ArgumentParser.parse(arguments, root: command)
 }
 
-@Suite struct OptionParsingNetTests {
+@Suite struct ParsedOptionTests {
     @Test func requiredNamesTheOptionAndAnExample() throws {
         #expect(try parse(["--domain", "openclaw.internal"]).required("domain", example: "x") == "openclaw.internal")
         #expect(throws: UsageError("--domain is required", hint: "e.g. --domain openclaw.internal")) {

@@ -4,7 +4,7 @@ import Testing
 
 /// `ParsedArguments.epochMs`, `notBoth` and `SecretInput.require`.
 @Suite("option helpers: epoch ms, one of two options, a required secret")
-struct OptionHelperCodesTests {
+struct EpochSecretOptionTests {
     static let root = CommandSpec(name: "tool", abstract: "A tool", subcommands: [
         CommandSpec(name: "use", abstract: "Uses values", options: [
             .value("at-ms", "MS", help: "A time."), .value("payload", "TEXT", help: "A payload."),

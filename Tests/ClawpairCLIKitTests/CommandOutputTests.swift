@@ -3,7 +3,7 @@ import ClawpairCore
 import Testing
 
 /// ArgumentsCommand, CommandContext.printResult, DurationOption.spanWithUnit and ArgumentChoice.
-@Suite struct CommandOutputNodesTests {
+@Suite struct CommandOutputTests {
     /// A command that keeps its arguments and refuses a first argument `bad`.
     struct Echo: ArgumentsCommand {
         static let spec = CommandSpec(name: "echo", abstract: "Echoes", arguments: [ArgumentSpec("word", help: "A word.")],

@@ -5,7 +5,7 @@ import Testing
 
 /// The one-call flows of `identity new`, `identity import` and `identity show`:
 /// `CreatedIdentity.create`, `IdentityStore.importFiles` and `IdentitySummary.load`.
-@Suite struct IdentityFlowCodesTests {
+@Suite struct IdentityFlowTests {
     /// A scratch directory, an environment whose store is `<dir>/store`, and that store.
     static func scratch() throws -> (dir: String, environment: [String: String], store: IdentityStore) {
         let dir = try KeyFileTests.temporaryDirectory()

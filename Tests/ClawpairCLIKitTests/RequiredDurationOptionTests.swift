@@ -16,8 +16,8 @@ private struct Echo: ArgumentsCommand {
 
 private let root = CommandSpec(name: "tool", abstract: "A tool", subcommands: [Echo.spec])
 
-@Suite("devices option helpers")
-struct OptionParsingDevicesTests {
+@Suite("option helpers: a required value, a bounded duration")
+struct RequiredDurationOptionTests {
     /// Runs `tool echo ARGS...`: status, stdout, stderr.
     private func run(_ arguments: [String]) -> (status: Int32, stdout: String, stderr: String) {
         let out = Captured(), err = Captured()

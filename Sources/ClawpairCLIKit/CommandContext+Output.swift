@@ -15,3 +15,18 @@ extension CommandContext {
              + "pipe it in instead: \(command)")
     }
 }
+extension CommandContext {
+    /// Prints a command's one result: `json` under `--json`, else `lines` on stdout and `notes`
+    /// on stderr (``note(_:)``, so not with `--quiet`). Returns ``ExitStatus/success``.
+    @discardableResult
+    public func printResult(_ json: @autoclosure () -> JSONValue, lines: @autoclosure () -> [String],
+                            notes: [String] = []) -> ExitStatus {
+        if globals.json {
+            printJSON(json())
+        } else {
+            for line in lines() { print(line) }
+            for line in notes { note(line) }
+        }
+        return .success
+    }
+}

@@ -8,7 +8,7 @@ import Testing
 /// The option helpers `qr` and `qr render` use: whole numbers in a range, choices matched after
 /// normalizing with their own hint, and a file or standard input.
 @Suite("ParsedArguments whole numbers and normalized choices")
-struct OptionParsingQRTests {
+struct WholeNumberChoiceTests {
     typealias Shade = ParsedValueTests.Shade
 
     /// ParsedValueTests' command line: `--port` and `--shade` (light, dark or dim).

@@ -1,4 +1,0 @@
-import ClawpairCLIKit
-
-/// The command files' name for ClawpairCLIKit's record rendering.
-typealias GatewayOutput = RecordText
