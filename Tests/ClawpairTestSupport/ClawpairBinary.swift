@@ -52,7 +52,7 @@ public enum ClawpairBinary {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        try withSignalsUnblocked { try process.run() }
         // Drain both pipes on their own threads so a chatty child never blocks.
         let outData = Locked(Data()), errData = Locked(Data())
         let group = DispatchGroup()
@@ -113,4 +113,18 @@ final class Locked<T>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
     func get() -> T { lock.lock(); defer { lock.unlock() }; return value }
     func set(_ newValue: T) { lock.lock(); value = newValue; lock.unlock() }
+}
+
+/// Runs `body` (which starts a child process) with no signal blocked on this thread, then puts
+/// the thread's mask back. A child inherits the mask of the thread that spawns it, and the test
+/// runner's worker threads block nearly every signal: a shell started from one (zsh for the
+/// completion tests) then never sees SIGCHLD and can wait forever for its own children. A shell
+/// started from a terminal has none blocked; so do the programs the tests run.
+public func withSignalsUnblocked<T>(_ body: () throws -> T) rethrows -> T {
+    var none = sigset_t()
+    var previous = sigset_t()
+    sigemptyset(&none)
+    pthread_sigmask(SIG_SETMASK, &none, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    return try body()
 }
