@@ -23,15 +23,15 @@ static struct sigaction previous_tstp;
 static struct sigaction previous_cont;
 static volatile sig_atomic_t stop_installed = 0;
 
-static void on_stop(int signo);
-
-static void install_stop_handler(void) {
+/// Installs `handler` for `signo` (SA_RESTART, nothing else blocked), the old disposition into `old`
+/// when given; sigaction(2) is async-signal-safe, so the SIGCONT handler uses this too.
+static int install_handler(int signo, void (*handler)(int), struct sigaction *old) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
-    action.sa_handler = on_stop;
+    action.sa_handler = handler;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
-    sigaction(SIGTSTP, &action, NULL);
+    return sigaction(signo, &action, old);
 }
 
 // Ctrl-Z: the terminal as the user had it, then the stop SIGTSTP would have been. The signal is
@@ -50,7 +50,7 @@ static void on_continue(int signo) {
     (void)signo;
     int saved_errno = errno;
     if (stop_installed) {
-        install_stop_handler();
+        install_handler(SIGTSTP, on_stop, NULL);
         tcsetattr(stop_fd, TCSANOW, &stop_active);
     }
     errno = saved_errno;
@@ -64,17 +64,8 @@ int CProcessShims_restoreTerminalOnStop(int fd, const struct termios *saved, con
     stop_fd = fd;
     stop_saved = *saved;
     stop_active = *active;
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = on_continue;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    if (sigaction(SIGCONT, &action, &previous_cont) != 0) return -1;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = on_stop;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    if (sigaction(SIGTSTP, &action, &previous_tstp) != 0) {
+    if (install_handler(SIGCONT, on_continue, &previous_cont) != 0) return -1;
+    if (install_handler(SIGTSTP, on_stop, &previous_tstp) != 0) {
         int failure = errno;
         sigaction(SIGCONT, &previous_cont, NULL);
         errno = failure;

@@ -90,11 +90,10 @@ def scripted(steps, command) -> int:
             break
         if time.monotonic() > deadline:
             child.kill()
-    mode = termios.tcgetattr(slave)
+    restored = canonical_with_echo(slave)
     os.close(slave)
     reader.join()
     os.close(master)
-    restored = bool(mode[3] & termios.ICANON) and bool(mode[3] & termios.ECHO)
     print(json.dumps({"status": child.returncode, "stdout": stdout[0].decode("utf-8", "replace"),
                       "terminal": base64.b64encode(bytes(terminal)).decode("ascii"), "restored": restored,
                       "unsent": len(steps), "stops": stops}))
