@@ -262,15 +262,20 @@ struct ApprovalsCLITests {
         }
     }
 
-    /// `devices watch` on a pseudo-terminal (Tests/Fixtures/pty_run.py): `steps` are
-    /// `--send TEXT KEYS` / `--signal TEXT SIGNAL` triples.
-    static func watchOnTerminal(_ home: Home, _ gateway: TestGateway, _ steps: [String]) throws -> (status: Int, terminal: String, restored: Bool) {
+    /// pty_run.py's whole result for `devices watch` on a pseudo-terminal run through `steps`.
+    static func watchOnTerminalResult(_ home: Home, _ gateway: TestGateway, _ steps: [String]) throws -> [String: Any] {
         let fixture = Harness.fixturesDirectory.appendingPathComponent("pty_run.py").path
         let result = try ClawpairBinary.runProgram(Harness.python3, [fixture] + steps + [ClawpairBinary.path, "devices", "watch",
                                                    "--url", gateway.url, "--token-file", home.tokenFile],
                                                    environment: home.environment.merging(["PATH": "/usr/bin:/bin", "TERM": "xterm"]) { _, new in new })
-        let object = try json(result.stdout)
-        let encoded = try #require(object["terminal"] as? String, "\(result)")
+        return try json(result.stdout)
+    }
+
+    /// `devices watch` on a pseudo-terminal (Tests/Fixtures/pty_run.py): `steps` are
+    /// `--send TEXT KEYS` / `--signal TEXT SIGNAL` triples.
+    static func watchOnTerminal(_ home: Home, _ gateway: TestGateway, _ steps: [String]) throws -> (status: Int, terminal: String, restored: Bool) {
+        let object = try watchOnTerminalResult(home, gateway, steps)
+        let encoded = try #require(object["terminal"] as? String, "\(object)")
         let bytes = try #require(Data(base64Encoded: encoded))
         #expect(object["unsent"] as? Int == 0, "\(String(decoding: bytes, as: UTF8.self))")
         return (try #require(object["status"] as? Int), String(decoding: bytes, as: UTF8.self), try #require(object["restored"] as? Bool))

@@ -11,21 +11,16 @@ struct WatchJobControlTests {
     func stopAndContinue() async throws {
         try await GatewayCommandTests.withHome { home in
             try await withTestGateway(TestGatewayOptions(token: ApprovalsCLITests.token)) { gateway in
-                let fixture = Harness.fixturesDirectory.appendingPathComponent("pty_run.py").path
-                let steps = ["--stop", "keys: a approve newest", "-", "--send", "", "q"]
-                let result = try ClawpairBinary.runProgram(
-                    Harness.python3, [fixture] + steps + [ClawpairBinary.path, "devices", "watch", "--url", gateway.url,
-                                                          "--token-file", home.tokenFile],
-                    environment: home.environment.merging(["PATH": "/usr/bin:/bin", "TERM": "xterm"]) { _, new in new })
-                let object = try ApprovalsCLITests.json(result.stdout)
-                #expect(object["unsent"] as? Int == 0, "\(result)")
-                #expect(object["status"] as? Int == 0, "\(result)")
-                #expect(object["restored"] as? Bool == true, "\(result)")
-                let stops = try #require(object["stops"] as? [[String: Any]], "\(result)")
-                #expect(stops.count == 1, "\(result)")
-                #expect(stops.first?["stopped"] as? Bool == true, "\(result)")
-                #expect(stops.first?["restoredWhileStopped"] as? Bool == true, "\(result)")
-                #expect(stops.first?["keysAfterContinue"] as? Bool == true, "\(result)")
+                let object = try ApprovalsCLITests.watchOnTerminalResult(home, gateway, ["--stop", "keys: a approve newest", "-",
+                                                                                         "--send", "", "q"])
+                #expect(object["unsent"] as? Int == 0, "\(object)")
+                #expect(object["status"] as? Int == 0, "\(object)")
+                #expect(object["restored"] as? Bool == true, "\(object)")
+                let stops = try #require(object["stops"] as? [[String: Any]], "\(object)")
+                #expect(stops.count == 1, "\(object)")
+                #expect(stops.first?["stopped"] as? Bool == true, "\(object)")
+                #expect(stops.first?["restoredWhileStopped"] as? Bool == true, "\(object)")
+                #expect(stops.first?["keysAfterContinue"] as? Bool == true, "\(object)")
             }
         }
     }
