@@ -65,10 +65,10 @@ public struct MintedSetupCode: Sendable, Equatable {
         var lines = ["Setup code: \(result.setupCode)",
                      "Gateway: \(TerminalText.sanitize(result.gatewayUrl ?? decoded.primary.url, maxScalars: 300))"]
         lines += (result.gatewayUrls ?? []).dropFirst().map { "Fallback: \(TerminalText.sanitize($0, maxScalars: 300))" }
-        lines += ["Auth: \(field(result.auth))", "Access: \(field(result.access))"]
+        lines += ["Auth: \(FieldText.field(result.auth))", "Access: \(FieldText.field(result.access))"]
         if result.accessDowngraded { lines.append(paint(.warning, Self.downgradeWarning)) }
         let minutes = max(0, Monotonic.saturatingAdd(Monotonic.saturatingSubtract(expiresAtMs, nowMs), 30_000) / 60_000)
-        return lines + ["Source: \(field(result.urlSource, max: 80))",
+        return lines + ["Source: \(FieldText.field(result.urlSource, max: 80))",
                         "Expires: in \(minutes) min (\(WallClock.iso8601(ms: expiresAtMs) ?? "?"))"]
     }
 }
@@ -108,15 +108,8 @@ extension SetupStatus {
     /// nil while ``outstanding``.
     public var usedText: String? {
         guard let completion else { return nil }
-        let id = completion.deviceId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? ""
-        let shortId = id.isEmpty ? "-" : id.count > 14 ? String(id.prefix(12)) + "…" : id
-        return "The code was used by \(field(completion.deviceName)) (\(shortId)), access \(field(completion.access))"
+        return "The code was used by \(FieldText.field(completion.deviceName)) (\(FieldText.shortId(completion.deviceId))), "
+            + "access \(FieldText.field(completion.access))"
             + (self == .completed(completion) ? "." : "; the gateway is not sure it received its credentials.")
     }
-}
-
-/// A sanitized single-line field of a gateway record, `-` when absent or empty.
-private func field(_ value: String?, max: Int = 40) -> String {
-    guard let value, !value.isEmpty else { return "-" }
-    return TerminalText.sanitize(value, maxScalars: max)
 }
