@@ -1,14 +1,4 @@
-/// Command lines as text a user can paste into a POSIX shell: for hints that print "run this".
-public enum ShellWord {
-    /// `word` as one shell word: unchanged when it holds only characters no shell treats
-    /// specially, else in single quotes (a `'` inside as `'\''`).
-    public static func quote(_ word: String) -> String {
-        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_./+:@%=,".unicodeScalars.contains($0)
-        }
-        return plain ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-    }
-}
+import ClawpairCore
 
 extension ParsedArguments {
     /// The command again, as one shell line: the command path, the options in the order the
@@ -16,7 +6,7 @@ extension ParsedArguments {
     /// them, then the global flags given and the positionals. Used for hints such as "accept the
     /// certificate: clawpair devices list --url … --trust FP"; options whose value must not be
     /// echoed (a literal token) belong in `omitting`; `replacing` gives an option a new value in
-    /// its place (`["url": "wss://…"]`).
+    /// its place (`["url": "wss://…"]`). Each word is quoted as ``ShellQuote`` quotes it.
     public func commandLine(omitting: Set<String> = [], replacing: [String: String] = [:], adding: [(String, String)] = []) -> String {
         var words = commandPath
         for option in spec.options where !omitting.contains(option.long) {
@@ -34,6 +24,6 @@ extension ParsedArguments {
         words += Array(repeating: "-v", count: globals.verbosity)
         if positionals.contains(where: { $0.hasPrefix("-") }) { words.append("--") }
         words += positionals
-        return words.map(ShellWord.quote).joined(separator: " ")
+        return words.map(ShellQuote.quote).joined(separator: " ")
     }
 }

@@ -1,15 +1,16 @@
 import ClawpairCLIKit
+import ClawpairCore
 import Testing
 
 /// Commands printed back in hints: pasteable, in declaration order, without what must not be echoed.
 @Suite struct CommandLineTextTests {
     @Test("shell words: plain ones as they are, the rest single-quoted")
     func quoting() {
-        #expect(ShellWord.quote("wss://gw.example:443/x") == "wss://gw.example:443/x")
-        #expect(ShellWord.quote("my gateway") == "'my gateway'")
-        #expect(ShellWord.quote("it's") == "'it'\\''s'")
-        #expect(ShellWord.quote("") == "''")
-        #expect(ShellWord.quote("$(rm -rf)") == "'$(rm -rf)'")
+        #expect(ShellQuote.quote("wss://gw.example:443/x") == "wss://gw.example:443/x")
+        #expect(ShellQuote.quote("my gateway") == "'my gateway'")
+        #expect(ShellQuote.quote("it's") == "'it'\\''s'")
+        #expect(ShellQuote.quote("") == "''")
+        #expect(ShellQuote.quote("$(rm -rf)") == "'$(rm -rf)'")
     }
 
     @Test("the command again: declared option order, omissions, additions, globals, positionals")
