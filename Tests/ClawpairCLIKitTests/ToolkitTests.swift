@@ -3,14 +3,24 @@ import Glibc
 #endif
 import ClawpairCLIKit
 import ClawpairCore
+import Dispatch
 import Synchronization
 import Testing
 
 /// Captured text of a sink.
 final class Captured: TextSink {
     private let text = Mutex("")
-    func write(_ text: String) { self.text.withLock { $0 += text } }
+    private let written = DispatchSemaphore(value: 0)
+    func write(_ text: String) {
+        self.text.withLock { $0 += text }
+        written.signal()
+    }
     var value: String { text.withLock { $0 } }
+    /// Returns once something has been written (at once when something already was).
+    func waitForWrite() {
+        written.wait()
+        written.signal()
+    }
 }
 
 /// A context writing to captures, with `stdin` as standard input.
@@ -89,7 +99,7 @@ struct SpinnerTests {
         let sink = Captured()
         let spinner = try #require(Spinner(sink: sink, message: "Working", frames: ["*"], clock: ManualClock()))
         // A stop before the first frame draws none; wait for it (the time limit catches a hang).
-        while sink.value.isEmpty { usleep(1000) }
+        sink.waitForWrite()
         spinner.stop()
         spinner.stop()
         #expect(sink.value.hasPrefix("\r* Working"))
@@ -119,7 +129,7 @@ struct SpinnerTests {
         #expect(Spinner.start("Working", in: context(stderrIsTTY: true).0, watch: true) == nil)
         let (shown, _, err) = context(environment: ["LANG": "C"], stderrIsTTY: true)
         let spinner = try #require(Spinner.start("Working", in: shown))
-        while err.value.isEmpty { usleep(1000) }
+        err.waitForWrite()
         spinner.stop()
         #expect(err.value.hasPrefix("\r| Working"))
     }
