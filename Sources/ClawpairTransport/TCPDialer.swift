@@ -103,15 +103,19 @@ public final class TCPDialer {
         processing = true
         while !pending.isEmpty {
             let next = pending.removeFirst()
-            for action in machine.handle(next, now: loop.clock.now) { perform(action) }
+            // One reading of the clock for the input and its actions: the first attempt's instant is
+            // the one the machine armed its timers from, so the reported TCP time can't fall short
+            // of the stagger it waited.
+            let now = loop.clock.now
+            for action in machine.handle(next, now: now) { perform(action, now: now) }
         }
         processing = false
     }
 
-    private func perform(_ action: HappyEyeballs.Action) {
+    private func perform(_ action: HappyEyeballs.Action, now: Monotonic.Instant) {
         switch action {
         case .startAttempt(let id, let address):
-            if firstAttemptAt == nil { firstAttemptAt = loop.clock.now }
+            if firstAttemptAt == nil { firstAttemptAt = now }
             startAttempt(id, address)
         case .cancelAttempt(let id):
             if let attempt = attempts.removeValue(forKey: id) {

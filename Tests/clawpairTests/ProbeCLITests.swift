@@ -326,7 +326,10 @@ import Testing
             #expect(route["address"] as? String == "\(link.b.ipv4):18801")
             let timings = route["timings"] as? [String: Any]
             let tcp = timings?["tcpMs"] as? Double ?? 0
-            #expect(tcp >= 250 && tcp < 1000, "IPv6 was tried first and IPv4 250 ms later: \(tcp)")
+            // Not a speed claim: the dialer measures from the instant it armed the 250 ms stagger, and
+            // its timers never fire early, so IPv4 can't have connected sooner unless IPv6 wasn't
+            // tried first. (That IPv4 came at all, within --timeout, is the exit status above.)
+            #expect(tcp >= 250, "IPv6 was tried first and IPv4 250 ms later: \(tcp)")
         }
     }
 }
