@@ -33,6 +33,9 @@ deps:
 # - --no-export-dynamic keeps the executable's ~5,000 Swift symbols out of the dynamic symbol
 #   table, which every symbol lookup of the loader searches first (crash backtraces still name
 #   functions: they read .symtab; the .deb strips it, as Debian does).
+# - --disable-local-rpath leaves out SwiftPM's RUNPATH $ORIGIN: the runtime is static, so it found
+#   nothing there, and the loader tried about ten paths under the binary's directory for each
+#   library before the system's (80 failed openat calls at every start, more with each dlopen).
 # Together about 1.3 ms off every command's start-up here (bench/startup, bench/qr).
 # PIE=0 links a non-PIE executable instead (no ASLR for the executable image): the relocated
 # pages' ~40 copy-on-write faults, about 0.1-0.2 ms, are all it saves.
@@ -43,7 +46,7 @@ STATIC_RUNTIME := $(CURDIR)/.build/static-runtime
 LINK_RUNTIME := -Xlinker -L$(STATIC_RUNTIME) -Xlinker -l:libgcc_eh.a
 build: deps
 	@scripts/static-runtime $(STATIC_RUNTIME)
-	$(SWIFT) build -c $(CONFIG) --product clawpair --static-swift-stdlib $(LINK_RUNTIME) $(LINK_PIE)
+	$(SWIFT) build -c $(CONFIG) --product clawpair --static-swift-stdlib --disable-local-rpath $(LINK_RUNTIME) $(LINK_PIE)
 
 # The main job (scripts/run-demo): the help, a setup code made and decoded, then, as root in
 # throw-away network namespaces, discovery of a demo gateway and a node paired with it.

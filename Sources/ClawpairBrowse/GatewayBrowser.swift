@@ -232,8 +232,7 @@ public struct GatewayBrowser: Sendable {
             }
             return true
         }
-        let gateways = options.firstAnswer ? Array(table.entries.prefix(1)) : table.entries
-        return Scan(gateways: GatewayTable.listed(gateways), searched: (options.local ? ["local."] : []) + domains,
+        return Scan(gateways: table.listed(limit: options.firstAnswer ? 1 : .max), searched: (options.local ? ["local."] : []) + domains,
                     wideAreaDomains: domains, localBackend: localBackend, notes: notes, failedDomains: failedDomains,
                     truncated: truncated)
     }

@@ -18,11 +18,31 @@ struct GatewayTable: Sendable {
         var reports: [SourceReport]
         /// The origin whose report the entry shows (the latest to arrive).
         var shown: GatewaySighting.Origin
+        /// What the entry shows, and the keys a list orders and dedupes it by: worked out as
+        /// reports arrive (a scan spends most of its time waiting for the network), so that
+        /// listing at the end of a scan does no string work.
+        private(set) var sighting: GatewaySighting
+        private(set) var dedupeKey: String
+        private(set) var sortKey: GatewayBeacon.SortKey
 
-        var sighting: GatewaySighting {
+        init(_ report: SourceReport) {
+            reports = [report]
+            shown = report.origin
+            sighting = GatewaySighting(key: report.key, beacon: report.beacon, addresses: report.addresses,
+                                       origin: report.origin, origins: [report.origin])
+            dedupeKey = report.beacon.dedupeKey
+            sortKey = report.beacon.sortKey
+        }
+
+        /// Works out ``sighting`` and the keys again after `reports` or `shown` changed.
+        mutating func refresh() {
             let report = reports.first { $0.origin == shown } ?? reports[reports.count - 1]
-            return GatewaySighting(key: report.key, beacon: report.beacon, addresses: report.addresses,
-                                   origin: report.origin, origins: reports.map(\.origin))
+            let beaconChanged = report.beacon != sighting.beacon
+            sighting = GatewaySighting(key: report.key, beacon: report.beacon, addresses: report.addresses,
+                                       origin: report.origin, origins: reports.map(\.origin))
+            guard beaconChanged else { return }
+            dedupeKey = report.beacon.dedupeKey
+            sortKey = report.beacon.sortKey
         }
     }
 
@@ -33,12 +53,28 @@ struct GatewayTable: Sendable {
     /// The gateways known now, in the order they first appeared.
     var entries: [GatewaySighting] { order.compactMap { entries_[$0]?.sighting } }
 
+    /// The gateways known now as a list shows them: the first of each
+    /// ``GatewayBeacon/dedupeKey`` (in the order they appeared), sorted by
+    /// ``GatewayBeacon/sorted(_:)``'s rule (discovery.md §6, the TS rules). At most `limit`.
+    func listed(limit: Int = .max) -> [GatewaySighting] {
+        var seen = Set<String>()
+        var unique: [Entry] = []
+        for key in order {
+            guard unique.count < limit else { break }
+            if let entry = entries_[key], seen.insert(entry.dedupeKey).inserted { unique.append(entry) }
+        }
+        return unique.indices
+            .sorted { unique[$0].sortKey != unique[$1].sortKey ? unique[$0].sortKey < unique[$1].sortKey : $0 < $1 }
+            .map { unique[$0].sighting }
+    }
+
     /// Takes a report; the change it makes, if any.
     mutating func seen(_ report: SourceReport) -> GatewayBrowser.Event? {
         guard var entry = entries_[report.key] else {
-            entries_[report.key] = Entry(reports: [report], shown: report.origin)
+            let entry = Entry(report)
+            entries_[report.key] = entry
             order.append(report.key)
-            return .added(entries_[report.key]!.sighting)
+            return .added(entry.sighting)
         }
         let before = entry.sighting
         if let index = entry.reports.firstIndex(where: { $0.origin == report.origin }) {
@@ -47,6 +83,7 @@ struct GatewayTable: Sendable {
             entry.reports.append(report)
         }
         entry.shown = report.origin
+        entry.refresh()
         entries_[report.key] = entry
         return Self.change(from: before, to: entry.sighting)
     }
@@ -62,6 +99,7 @@ struct GatewayTable: Sendable {
             return .removed(before)
         }
         if !entry.reports.contains(where: { $0.origin == entry.shown }) { entry.shown = latest.origin }
+        entry.refresh()
         entries_[key] = entry
         return Self.change(from: before, to: entry.sighting)
     }
@@ -70,14 +108,5 @@ struct GatewayTable: Sendable {
     private static func change(from before: GatewaySighting, to after: GatewaySighting) -> GatewayBrowser.Event? {
         before.beacon == after.beacon && before.addresses == after.addresses && before.backend == after.backend
             ? nil : .updated(after)
-    }
-
-    /// `sightings` as a list shows them: the first of each ``GatewayBeacon/dedupeKey``, sorted
-    /// (discovery.md §6, the TS rules).
-    static func listed(_ sightings: [GatewaySighting]) -> [GatewaySighting] {
-        var seen = Set<String>()
-        let unique = sightings.filter { seen.insert($0.beacon.dedupeKey).inserted }
-        let byKey = Dictionary(unique.map { ($0.beacon.dedupeKey, $0) }, uniquingKeysWith: { first, _ in first })
-        return GatewayBeacon.sorted(unique.map(\.beacon)).compactMap { byKey[$0.dedupeKey] }
     }
 }

@@ -14,19 +14,18 @@ public struct FileDescriptorSink: TextSink {
     public init(fd: Int32) { self.fd = fd }
 
     public func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { raw -> Int in
-                Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return  // EPIPE and friends: the reader went away; nothing useful to do.
+                }
+                offset += written
             }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return  // EPIPE and friends: the reader went away; nothing useful to do.
-            }
-            offset += written
         }
-        bytes.removeAll()
     }
 }
 

@@ -21,6 +21,7 @@ extension JSONValue {
     /// `compact()`, terminal-safe when asked (see the top of this file).
     public func compact(terminalSafe: Bool) -> String {
         var out: [UInt8] = []
+        out.reserveCapacity(4096)
         JSONWriter.write(self, into: &out, indent: 0, level: 0, terminalSafe: terminalSafe)
         return String(decoding: out, as: UTF8.self)
     }
@@ -28,6 +29,7 @@ extension JSONValue {
     /// The UTF-8 bytes of `compact()`.
     public func compactBytes() -> [UInt8] {
         var out: [UInt8] = []
+        out.reserveCapacity(4096)
         JSONWriter.write(self, into: &out, indent: 0, level: 0)
         return out
     }
@@ -43,6 +45,7 @@ extension JSONValue {
     /// `pretty(indent:)`, terminal-safe when asked (see the top of this file).
     public func pretty(indent: Int = 2, terminalSafe: Bool) -> String {
         var out: [UInt8] = []
+        out.reserveCapacity(4096)
         JSONWriter.write(self, into: &out, indent: max(0, min(indent, 10)), level: 0, terminalSafe: terminalSafe)
         return String(decoding: out, as: UTF8.self)
     }
@@ -106,6 +109,16 @@ enum JSONWriter {
     }
 
     static func writeString(_ s: String, into out: inout [UInt8], terminalSafe: Bool = false) {
+        // Most strings are printable ASCII without `"` or `\`: nothing to escape, safe or not,
+        // so their bytes are copied whole.
+        let copied = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) else { return false }
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return true
+        }
+        if copied == true { return }
         if terminalSafe && s.unicodeScalars.contains(where: isTerminalUnsafe) {
             // Split at each unsafe scalar: the runs between go through the usual escaping.
             out.append(UInt8(ascii: "\""))

@@ -108,13 +108,26 @@ public struct GatewayBeacon: Sendable, Hashable {
         return beacons.filter { seen.insert($0.dedupeKey).inserted }
     }
 
+    /// What ``sorted(_:)`` orders beacons by: `displayName || instanceName`, lowercased
+    /// (Unicode), compared by code points.
+    public struct SortKey: Sendable, Hashable, Comparable {
+        let scalars: [Unicode.Scalar]
+
+        public static func < (a: SortKey, b: SortKey) -> Bool {
+            a.scalars.lexicographicallyPrecedes(b.scalars)
+        }
+    }
+
+    /// This beacon's ``SortKey``.
+    public var sortKey: SortKey {
+        SortKey(scalars: Array((displayName.isEmpty ? instanceName : displayName).lowercased().unicodeScalars))
+    }
+
     /// Sorted by `displayName || instanceName`, case-insensitively (Unicode lowercase, then
     /// code-point order), keeping the input order among equals.
     public static func sorted(_ beacons: [GatewayBeacon]) -> [GatewayBeacon] {
-        beacons.enumerated().map { (key: ($0.element.displayName.isEmpty ? $0.element.instanceName : $0.element.displayName).lowercased(),
-                                     index: $0.offset, beacon: $0.element) }
-            .sorted { $0.key != $1.key ? $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) : $0.index < $1.index }
-            .map(\.beacon)
+        let keys = beacons.map(\.sortKey)
+        return beacons.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }.map { beacons[$0] }
     }
 
     /// The beacon as `discover --json` prints it: the upstream fields in upstream order, absent
@@ -177,13 +190,17 @@ public struct GatewayEndpoint: Sendable, Hashable {
     }
 
     static func isRoutableHost(_ host: String) -> Bool {
-        if host.contains(":") { return IPv6Address(host) != nil }
-        let bytes = Array(host.utf8)
+        let bytes = host.utf8
+        if bytes.contains(UInt8(ascii: ":")) { return IPv6Address(host) != nil }
         guard bytes.count <= 253, bytes.first != UInt8(ascii: "."), bytes.first != UInt8(ascii: "-") else { return false }
-        return bytes.allSatisfy { b in
-            Text.isASCIIDigit(b) || (b | 0x20 >= 97 && b | 0x20 <= 122) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
-                || b == UInt8(ascii: ".")
-        } && !host.contains("..")
+        var previous: UInt8 = 0
+        for b in bytes {
+            guard Text.isASCIIDigit(b) || (b | 0x20 >= 97 && b | 0x20 <= 122) || b == UInt8(ascii: "-")
+                || b == UInt8(ascii: "_") || b == UInt8(ascii: ".") else { return false }
+            if b == UInt8(ascii: "."), previous == b { return false }  // an empty label
+            previous = b
+        }
+        return true
     }
 
     /// `wss` with TLS, else `ws`.
@@ -191,7 +208,7 @@ public struct GatewayEndpoint: Sendable, Hashable {
 
     /// `scheme://host:port`, IPv6 hosts in brackets.
     public var wsUrl: String {
-        let shown = host.contains(":") ? "[\(host)]" : host
+        let shown = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
         return "\(scheme)://\(shown):\(port)"
     }
 

@@ -57,7 +57,25 @@ struct GatewayTableTests {
         _ = table.seen(SourceReport(key: "local.|a2", beacon: GatewayBeacon(instanceName: "alpha", host: "h.local.", port: 1,
                                                                            txt: TXTRecord()),
                                     addresses: [], origin: .init(backend: .avahi, domain: "local.")))
-        #expect(GatewayTable.listed(table.entries).map(\.key) == ["local.|a", "x.|a", "local.|b"])
+        #expect(table.listed().map(\.key) == ["local.|a", "x.|a", "local.|b"])
+        #expect(table.listed(limit: 1).map(\.key) == ["local.|b"], "the first to appear, as --first lists it")
+    }
+
+    @Test("a report that renames a gateway moves it in the list; its withdrawal by one backend shows the other's")
+    func listedFollowsChanges() {
+        var table = GatewayTable()
+        func report(_ key: String, _ name: String, _ backend: GatewayBrowser.Backend) -> SourceReport {
+            SourceReport(key: key, beacon: GatewayBeacon(instanceName: key, host: "h.local.", port: 1,
+                                                         txt: TXTRecord(strings: [Array("displayName=\(name)".utf8)])),
+                         addresses: [], origin: .init(backend: backend, domain: "local."))
+        }
+        _ = table.seen(report("a", "Alpha", .native))
+        _ = table.seen(report("b", "Bravo", .native))
+        #expect(table.listed().map(\.beacon.displayName) == ["Alpha", "Bravo"])
+        _ = table.seen(report("a", "Zulu", .avahi))
+        #expect(table.listed().map(\.beacon.displayName) == ["Bravo", "Zulu"])
+        _ = table.gone(key: "a", backend: .avahi)
+        #expect(table.listed().map(\.beacon.displayName) == ["Alpha", "Bravo"])
     }
 
     static func kind(_ event: GatewayBrowser.Event) -> String {
