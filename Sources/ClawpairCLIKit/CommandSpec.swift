@@ -5,7 +5,7 @@ import ClawpairCore
 //     `ParsableCommand`: a static `spec` (name, abstract, discussion, options with help text,
 //     value names and completion kinds, arguments, examples) plus `init(parsing:context:)`
 //     (validation; throw `UsageError`) and `run(_:)`.
-//  2. Add its spec to the parent's `subcommands`.
+//  2. Add it to the parent's `subcommands`: `Subcommand("name") { NameCommand.spec }`.
 //  3. `make docs` regenerates Man/ and Completions/; commit them (a test diffs them).
 
 /// How a shell should complete an option's value or an argument.
@@ -170,6 +170,37 @@ public struct Example: Sendable {
 /// Runs a parsed command.
 public typealias CommandRunner = @Sendable (ParsedArguments, CommandContext) throws -> ExitStatus
 
+/// A subcommand as its parent lists it: its name at once, its spec when first needed.
+///
+/// Building a spec (help text, options, sections) costs start-up time, and a run needs only the
+/// specs on its command's path: `clawpair discover` builds the root's and discover's, not the
+/// other thirteen. Help, man pages and completions, which list every subcommand, build them all.
+public struct Subcommand: Sendable {
+    /// The name the command line uses; must be the spec's own ``CommandSpec/name``.
+    public let name: String
+    private let make: @Sendable () -> CommandSpec
+
+    /// A subcommand whose spec `make` returns (typically a command type's `static let spec`,
+    /// which Swift builds once, on first access).
+    public init(_ name: String, _ make: @escaping @Sendable () -> CommandSpec) {
+        self.name = name
+        self.make = make
+    }
+
+    /// A subcommand whose spec is built already.
+    public init(_ spec: CommandSpec) {
+        name = spec.name
+        make = { spec }
+    }
+
+    /// The subcommand's spec (its name checked against ``name``).
+    public var spec: CommandSpec {
+        let spec = make()
+        precondition(spec.name == name, "subcommand '\(name)' declares the spec of '\(spec.name)'")
+        return spec
+    }
+}
+
 /// A command declared as data: the single source of `--help`, man pages, completions and parsing.
 public struct CommandSpec: Sendable {
     public let name: String
@@ -179,7 +210,12 @@ public struct CommandSpec: Sendable {
     public let discussion: [String]
     public let options: [OptionSpec]
     public let arguments: [ArgumentSpec]
-    public let subcommands: [CommandSpec]
+    /// The subcommands as declared, their specs built on first use.
+    public let subcommandEntries: [Subcommand]
+    /// Every subcommand's spec (building those not built yet).
+    public var subcommands: [CommandSpec] { subcommandEntries.map(\.spec) }
+    /// Whether this command has subcommands (a group), without building their specs.
+    public var hasSubcommands: Bool { !subcommandEntries.isEmpty }
     public let examples: [Example]
     public let sections: [DocSection]
     public let isHidden: Bool
@@ -189,12 +225,21 @@ public struct CommandSpec: Sendable {
     public init(name: String, abstract: String, discussion: [String] = [], options: [OptionSpec] = [],
                 arguments: [ArgumentSpec] = [], subcommands: [CommandSpec] = [], examples: [Example] = [],
                 sections: [DocSection] = [], hidden: Bool = false, runner: CommandRunner? = nil) {
+        self.init(name: name, abstract: abstract, discussion: discussion, options: options, arguments: arguments,
+                  subcommands: subcommands.map(Subcommand.init), examples: examples, sections: sections,
+                  hidden: hidden, runner: runner)
+    }
+
+    /// A spec whose subcommands' specs are built when first needed (see ``Subcommand``).
+    public init(name: String, abstract: String, discussion: [String] = [], options: [OptionSpec] = [],
+                arguments: [ArgumentSpec] = [], subcommands: [Subcommand], examples: [Example] = [],
+                sections: [DocSection] = [], hidden: Bool = false, runner: CommandRunner? = nil) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
         self.options = options
         self.arguments = arguments
-        self.subcommands = subcommands
+        self.subcommandEntries = subcommands
         self.examples = examples
         self.sections = sections
         self.isHidden = hidden
@@ -203,7 +248,7 @@ public struct CommandSpec: Sendable {
 
     /// The direct subcommand called `name`.
     public func subcommand(named name: String) -> CommandSpec? {
-        subcommands.first { $0.name == name }
+        subcommandEntries.first { $0.name == name }?.spec
     }
 
     /// Subcommands shown in help, man pages and completions.

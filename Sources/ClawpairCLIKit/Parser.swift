@@ -126,7 +126,7 @@ public enum ArgumentParser {
         while index < arguments.count {
             let arg = arguments[index]
             if onlyPositionals || arg == "-" || !arg.hasPrefix("-") {
-                if !onlyPositionals, positionals.isEmpty, !current().subcommands.isEmpty {
+                if !onlyPositionals, positionals.isEmpty, current().hasSubcommands {
                     guard let sub = current().subcommand(named: arg) else {
                         let command = path.joined(separator: " ")
                         let names = current().visibleSubcommands.map(\.name)
@@ -194,7 +194,7 @@ public enum ArgumentParser {
 
     private static func validatePositionals(_ positionals: [String], spec: CommandSpec,
                                             command: String) throws(UsageError) {
-        if !spec.subcommands.isEmpty && spec.runner == nil { return }
+        if spec.hasSubcommands && spec.runner == nil { return }
         let required = spec.arguments.filter { !$0.isOptional }.count
         let unlimited = spec.arguments.contains { $0.isRepeated }
         if positionals.count < required {

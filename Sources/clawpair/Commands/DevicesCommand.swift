@@ -12,9 +12,18 @@ enum DevicesCommand {
                 + "the same job as 'openclaw devices'. A device that connects for the first time (or asks for more "
                 + "access) waits as a pending request until an operator approves it by its request id.",
         ],
-        subcommands: [DevicesListCommand.spec, DevicesApproveCommand.spec, DevicesRejectCommand.spec, DevicesRemoveCommand.spec,
-                      DevicesRenameCommand.spec, DevicesClearCommand.spec, DevicesWatchCommand.spec, DevicesRotateCommand.spec,
-                      DevicesRevokeCommand.spec, DevicesJoinCodeCommand.spec]
+        subcommands: [
+            Subcommand("list") { DevicesListCommand.spec },
+            Subcommand("approve") { DevicesApproveCommand.spec },
+            Subcommand("reject") { DevicesRejectCommand.spec },
+            Subcommand("remove") { DevicesRemoveCommand.spec },
+            Subcommand("rename") { DevicesRenameCommand.spec },
+            Subcommand("clear") { DevicesClearCommand.spec },
+            Subcommand("watch") { DevicesWatchCommand.spec },
+            Subcommand("rotate") { DevicesRotateCommand.spec },
+            Subcommand("revoke") { DevicesRevokeCommand.spec },
+            Subcommand("join-code") { DevicesJoinCodeCommand.spec },
+        ]
     )
 
     /// `--device ID` and `--role ROLE`, both required (rotate, revoke).

@@ -15,7 +15,12 @@ enum GatewaysCommand {
                 + "never undo each other); one file per gateway, so switching never mixes their state. A record that "
                 + "other users can read, or a symbolic link, is refused with the fix, never used.",
         ],
-        subcommands: [GatewaysListCommand.spec, GatewaysUseCommand.spec, GatewaysCheckCommand.spec, GatewaysForgetCommand.spec]
+        subcommands: [
+            Subcommand("list") { GatewaysListCommand.spec },
+            Subcommand("use") { GatewaysUseCommand.spec },
+            Subcommand("check") { GatewaysCheckCommand.spec },
+            Subcommand("forget") { GatewaysForgetCommand.spec },
+        ]
     )
 
     static let filesSection = DocSection("FILES", [

@@ -12,7 +12,13 @@ enum IdentityCommand {
                 + "imports and exports both OpenClaw device.json forms.",
             "Keys are handled by libsodium only; the private key is held in locked, guarded memory and wiped after use.",
         ],
-        subcommands: [IdentityNewCommand.spec, IdentityShowCommand.spec, IdentityImportCommand.spec,
-                      IdentityExportCommand.spec, IdentitySignConnectCommand.spec, IdentityVerifyCommand.spec]
+        subcommands: [
+            Subcommand("new") { IdentityNewCommand.spec },
+            Subcommand("show") { IdentityShowCommand.spec },
+            Subcommand("import") { IdentityImportCommand.spec },
+            Subcommand("export") { IdentityExportCommand.spec },
+            Subcommand("sign-connect") { IdentitySignConnectCommand.spec },
+            Subcommand("verify") { IdentityVerifyCommand.spec },
+        ]
     )
 }

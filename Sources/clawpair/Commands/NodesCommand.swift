@@ -13,8 +13,15 @@ enum NodesCommand {
                 + "commands; 'pending' lists both steps, 'approve' and 'reject' take a request id of either (older gateways: step 2 only); "
                 + "'rename' and 'remove' change a paired node.",
         ],
-        subcommands: [NodesListCommand.spec, NodesStatusCommand.spec, NodesPendingCommand.spec, NodesApproveCommand.spec,
-                      NodesRejectCommand.spec, NodesRenameCommand.spec, NodesRemoveCommand.spec]
+        subcommands: [
+            Subcommand("list") { NodesListCommand.spec },
+            Subcommand("status") { NodesStatusCommand.spec },
+            Subcommand("pending") { NodesPendingCommand.spec },
+            Subcommand("approve") { NodesApproveCommand.spec },
+            Subcommand("reject") { NodesRejectCommand.spec },
+            Subcommand("rename") { NodesRenameCommand.spec },
+            Subcommand("remove") { NodesRemoveCommand.spec },
+        ]
     )
 
     /// `--connected` and `--last-connected DURATION` (list, status).

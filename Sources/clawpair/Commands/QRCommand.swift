@@ -14,7 +14,10 @@ enum QRCommand {
                 + "(its lines would wrap and not scan): a warning says so and suggests -o pair.png; the setup code is printed.",
         ],
         options: QRMintCommand.options,
-        subcommands: [QRRenderCommand.spec, QRScanCommand.spec],
+        subcommands: [
+            Subcommand("render") { QRRenderCommand.spec },
+            Subcommand("scan") { QRScanCommand.spec },
+        ],
         examples: [
             Example("clawpair qr", "Mint a full-access pairing code on the local gateway and draw it"),
             Example("clawpair qr --node --public-url wss://gw.tail1234.ts.net", "A node-only code with a chosen URL"),

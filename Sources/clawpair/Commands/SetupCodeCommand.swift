@@ -10,6 +10,9 @@ enum SetupCodeCommand {
                 + "bootstrap token, its expiry and optionally the TLS certificate pin. It is a bearer credential: "
                 + "treat it like a password. clawpair reads every generation OpenClaw has used and writes the newest.",
         ],
-        subcommands: [SetupCodeEncodeCommand.spec, SetupCodeDecodeCommand.spec]
+        subcommands: [
+            Subcommand("encode") { SetupCodeEncodeCommand.spec },
+            Subcommand("decode") { SetupCodeDecodeCommand.spec },
+        ]
     )
 }
