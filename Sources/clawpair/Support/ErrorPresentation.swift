@@ -67,7 +67,9 @@ enum ErrorPresentation {
         ("wide-area-error", "the wide-area DNS server failed"),
         ("setup-code errors", "not-a-payload, invalid-field, no-endpoint, insecure-plaintext-host, expired, invalid-expiry, "
             + "invalid-fingerprint, fingerprint-without-tls, not-normalized, missing-bootstrap-token, too-many-routes, "
-            + "plaintext-port-80, empty-token, strict-refused"),
+            + "plaintext-port-80, empty-token, strict-refused, url-metadata"),
+        ("join URL errors", "not-a-join-url, join-url-credentials, join-url-query, join-url-shortcode, join-url-path, "
+            + "join-url-plaintext"),
         ("QR errors", "empty-payload, payload-too-long, invalid-parameter, encoder-failed, png-write-failed, unsupported-image, "
             + "image-too-large, corrupt-image, scanner-failed, scanner-unavailable"),
     ]
