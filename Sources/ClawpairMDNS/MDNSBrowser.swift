@@ -169,8 +169,9 @@ public struct MDNSBrowser: Sendable {
                 guard responders[peer] != nil || responders.count < maxInstances else { continue }
                 responders[peer, default: Responder()].pointers[key] = record
             }
-            // Heard from: ask it again after ``MDNSTiming/reaskDelay`` (a reply to a re-ask,
-            // even an empty one, allows the next, up to ``MDNSTiming/maxReasks``).
+            // Heard from: ask it again after ``MDNSTiming/reaskDelay`` (up to
+            // ``MDNSTiming/maxReasks``; a re-ask that got no reply is sent again after
+            // ``MDNSTiming/reaskSilence``).
             if let peer, var responder = responders[peer], responder.reasks < MDNSTiming.maxReasks {
                 responder.nextReask = now + MDNSTiming.reaskDelay
                 responders[peer] = responder
@@ -210,7 +211,10 @@ public struct MDNSBrowser: Sendable {
             }
             out.append((peer, query))
             responders[peer]?.reasks += 1
-            responders[peer]?.nextReask = nil
+            // Silence is no answer: the reply may have been lost on the way (a responder that
+            // honours the known answers and has nothing more is silent too, at the cost of one
+            // small query). A reply moves this up to ``MDNSTiming/reaskDelay`` after it.
+            responders[peer]?.nextReask = responder.reasks + 1 < MDNSTiming.maxReasks ? now + MDNSTiming.reaskSilence : nil
         }
         return out
     }

@@ -9,9 +9,10 @@
 //      to its port 5353 (§5.5) with the QU bit (§5.4: answered by unicast, so a responder's rule
 //      of multicasting a record at most once a second, §6, does not hold the answer back), the
 //      PTRs it gave as known answers (§7.1: it answers only with what we lack) and the SRV, TXT
-//      and address questions of its instances that are still unresolved. A reply to a re-ask (a
-//      responder that honours known answers and has nothing more stays silent) allows another,
-//      at most ``maxReasks`` per responder. An instance whose PTR came without its SRV, TXT or
+//      and address questions of its instances that are still unresolved. A re-ask is sent again
+//      ``reaskDelay`` after each reply, or ``reaskSilence`` after it when no reply came (the reply
+//      may have been lost; a responder that honours known answers and has nothing more is silent
+//      too, and costs a small query), at most ``maxReasks`` per responder. An instance whose PTR came without its SRV, TXT or
 //      address is asked for at once (QU) and then on the §5.2 schedule (1 s, doubling).
 //   3. The answer is complete once every instance seen has its SRV, TXT and an address and
 //      ``allForNow`` (1 s) has passed since the browse began and ``quietPeriod`` since the last
@@ -52,6 +53,10 @@ public enum MDNSTiming {
     /// How long after a responder's last answer it is asked again directly (rule 2 above): past
     /// the 20–120 ms a responder spreads shared answers over (§6), and a little.
     public static let reaskDelay: Duration = .milliseconds(150)
+    /// How long after a direct re-ask that got no reply it is sent again (rule 2 above): the
+    /// reply's ``reaskDelay`` and the 20–120 ms a responder may wait before answering (§6), and
+    /// a little.
+    public static let reaskSilence: Duration = .milliseconds(300)
     /// Most direct re-asks per responder in one browse (rule 2 above).
     public static let maxReasks = 5
     /// The first continuous query interval; each later one doubles (§5.2).

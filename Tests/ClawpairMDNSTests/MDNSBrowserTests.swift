@@ -110,11 +110,14 @@ import Testing
         #expect(reasks.first?.peer == Self.peer)
         #expect(reasks.first?.query.questions == [DNSQuestion(name: Self.type, type: .ptr, unicastResponse: true)])
         #expect(reasks.first?.query.answers.map(\.data) == [.ptr(Self.instance)], "what it gave goes along as a known answer")
-        #expect(browser.directQueries(at: due + .seconds(5)).isEmpty, "no reply, no further re-ask")
         #expect(browser.tick(at: due).queries.isEmpty, "and no multicast query before the second")
+        // No reply: the reply may have been lost, so it is asked again after reaskSilence.
+        #expect(browser.nextDeadline == due + MDNSTiming.reaskSilence)
+        #expect(browser.directQueries(at: due + MDNSTiming.reaskSilence - .milliseconds(1)).isEmpty)
+        #expect(browser.directQueries(at: due + MDNSTiming.reaskSilence).count == 1)
     }
 
-    @Test("each reply to a re-ask allows another, at most maxReasks per responder; a sender without a peer is never re-asked")
+    @Test("re-asks follow replies and silence alike, at most maxReasks per responder; a sender without a peer is never re-asked")
     func reasksAreBounded() {
         var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
         _ = browser.tick(at: t0)
@@ -128,6 +131,14 @@ import Testing
             now = now + .milliseconds(5)
         }
         #expect(sent == MDNSTiming.maxReasks)
+        // A silent responder, too, is asked at most maxReasks times.
+        var silent = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
+        _ = silent.tick(at: t0)
+        _ = silent.receive([(Self.announcement(), Self.peer)], at: t0 + .milliseconds(40))
+        var asked = 0
+        for step in 1...40 { asked += silent.directQueries(at: t0 + .milliseconds(40 + 100 * step)).count }
+        #expect(asked == MDNSTiming.maxReasks)
+        #expect(silent.directQueries(at: t0 + .seconds(60)).isEmpty)
         var anonymous = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
         _ = anonymous.tick(at: t0)
         _ = anonymous.receive(Self.announcement(), at: t0 + .milliseconds(40))

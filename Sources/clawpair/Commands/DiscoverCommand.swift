@@ -24,7 +24,7 @@ struct DiscoverCommand: ParsableCommand {
                 + "gateway it listed has resolved or failed, as 'avahi-browse -rt' ends; a gateway's second address "
                 + "family gets 250 ms from when its resolve started (--watch reports a later one). With native, when avahi-browse -rt would: 1 s after the browse began (all for now), every "
                 + "gateway seen resolved and nothing changed for 250 ms; each host that answered is asked again directly (RFC 6762 section 5.5, up to 5 times, 150 ms "
-                + "after its last answer) for answers lost on the way. If nothing was found, or a direct question brought a gateway not seen before (the link loses "
+                + "after its last answer, 300 ms after a direct question it left unanswered) for answers lost on the way. If nothing was found, or a direct question brought a gateway not seen before (the link loses "
                 + "answers), it waits for the second multicast query (section 5.2: 1 s after the first, sent after 20-120 ms) and 250 ms after it or the last change. Wide-area "
                 + "domains end when every question has been answered or has failed. --first ends at the first "
                 + "gateway resolved; --watch runs until --timeout or Ctrl-C.",
