@@ -27,9 +27,17 @@ protocol MDNSBrowsing: AnyObject {
     /// Hands over events until `deadline`, or until `onEvent` returns false; with
     /// `untilComplete`, until the answer is complete (``MDNSBrowser/completesAt``).
     func run(until deadline: Monotonic.Instant, untilComplete: Bool, onEvent: (MDNSEvent) -> Bool) throws
+    /// What the last run did, for `-v` (nil: nothing to say).
+    var runSummary: MDNSQuerier.Summary? { get }
 }
 
-extension MDNSQuerier: MDNSBrowsing {}
+extension MDNSBrowsing {
+    var runSummary: MDNSQuerier.Summary? { nil }
+}
+
+extension MDNSQuerier: MDNSBrowsing {
+    var runSummary: MDNSQuerier.Summary? { summary }
+}
 
 /// A unicast DNS-SD browse as the browser drives it (``WideAreaBrowser``).
 protocol WideAreaBrowsing: Sendable {

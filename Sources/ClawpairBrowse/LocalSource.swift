@@ -132,6 +132,7 @@ struct LocalSource: GatewaySource {
     private func runNative(_ context: SourceContext) throws {
         let querier = try backends.native(limit)
         context.report(.answered(.native))
+        defer { if let summary = querier.runSummary { context.note(summary.description) } }
         try querier.run(until: context.deadline, untilComplete: untilComplete) { event in
             switch event {
             case .added:

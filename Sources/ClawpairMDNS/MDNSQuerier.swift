@@ -84,6 +84,37 @@ public final class MDNSQuerier {
     private var sockets: [(fd: Int32, family: Int32)] = []
     /// The time the query schedule, the cache and the deadline of ``run(until:untilComplete:onEvent:)`` are read from.
     public let clock: any MonotonicClock
+    /// What the last ``run(until:untilComplete:onEvent:)`` did (for `-v`).
+    public private(set) var summary = Summary()
+
+    /// What a run of the querier did: the queries it sent and how it ended.
+    public struct Summary: Sendable, Equatable {
+        /// Browse and resolve queries sent to the multicast groups (each once, whatever the
+        /// number of interfaces).
+        public var multicastQueries = 0
+        /// Queries sent by unicast to a responder's port 5353 (RFC 6762 §5.5).
+        public var directQueries = 0
+        /// A direct question brought an instance not seen before: the link loses answers.
+        public var answersLost = false
+        /// The run ended because its answer was complete (the rule in ``MDNSTiming``), not at its
+        /// deadline nor on its caller's word.
+        public var complete = false
+
+        public init(multicastQueries: Int = 0, directQueries: Int = 0, answersLost: Bool = false, complete: Bool = false) {
+            self.multicastQueries = multicastQueries
+            self.directQueries = directQueries
+            self.answersLost = answersLost
+            self.complete = complete
+        }
+
+        /// One line for `-v`: `native: complete after queries: 2 multicast, 3 direct`, and why
+        /// it waited when answers were lost.
+        public var description: String {
+            let ending = complete ? "complete" : "stopped"
+            let lost = answersLost ? " (answers were lost on the way: waited for the second multicast query)" : ""
+            return "native: \(ending) after queries: \(multicastQueries) multicast, \(directQueries) direct" + lost
+        }
+    }
 
     /// Prepares sockets for browsing `serviceType` (e.g. `_openclaw-gw._tcp.local.`), tracking at
     /// most `maxInstances` instances (``MDNSBrowser/maxInstances``) and keeping time with `clock`.
@@ -113,6 +144,8 @@ public final class MDNSQuerier {
     public func run(until deadline: Monotonic.Instant, untilComplete: Bool = false,
                     onEvent: (MDNSEvent) -> Bool) throws(MDNSError) {
         var buffer = [UInt8](repeating: 0, count: MDNSTiming.maxMessageBytes)
+        summary = Summary()
+        defer { summary.answersLost = browser.lossEvident }
         while true {
             let now = clock.now
             let (queries, expired) = browser.tick(at: now)
@@ -121,7 +154,10 @@ public final class MDNSQuerier {
             for event in expired where !onEvent(event) { return }
             guard now < deadline else { return }
             let complete = untilComplete ? browser.completesAt : nil
-            if let complete, now >= complete { return }
+            if let complete, now >= complete {
+                summary.complete = true
+                return
+            }
             let wake = min(deadline, browser.nextDeadline ?? deadline, complete ?? deadline)
             var descriptors = sockets.map { PollDescriptor($0.fd, .readable) }
             do { try Poll.wait(&descriptors, until: wake, clock: clock) } catch { throw .system(error) }
@@ -164,6 +200,7 @@ public final class MDNSQuerier {
     private func send(_ queries: [DNSMessage]) {
         for query in queries {
             guard let bytes = try? query.pack(compression: .multicast) else { continue }
+            summary.multicastQueries += 1
             for socket in sockets {
                 for interface in interfaces {
                     if socket.family == AF_INET, interface.ipv4 != nil { sendIPv4(bytes, socket.fd, interface) }
@@ -200,6 +237,7 @@ public final class MDNSQuerier {
     private func sendDirect(_ queries: [(peer: MDNSPeer, query: DNSMessage)]) {
         for (peer, query) in queries {
             guard let bytes = try? query.pack(compression: .multicast) else { continue }
+            summary.directQueries += 1
             if peer.address.count == 4, let socket = sockets.first(where: { $0.family == AF_INET }) {
                 Self.send(bytes, socket.fd, toIPv4: peer.address)
             } else if peer.address.count == 16, let socket = sockets.first(where: { $0.family == AF_INET6 }) {

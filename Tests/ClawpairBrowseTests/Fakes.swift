@@ -67,11 +67,13 @@ final class FakeMDNS: MDNSBrowsing {
     let events: [MDNSEvent]
     let log: Log
     let gate: Mailbox<Bool>?
+    let runSummary: MDNSQuerier.Summary?
 
-    init(_ events: [MDNSEvent], log: Log, gate: Mailbox<Bool>? = nil) {
+    init(_ events: [MDNSEvent], log: Log, gate: Mailbox<Bool>? = nil, summary: MDNSQuerier.Summary? = nil) {
         self.events = events
         self.log = log
         self.gate = gate
+        self.runSummary = summary
     }
 
     func run(until deadline: Monotonic.Instant, untilComplete: Bool, onEvent: (MDNSEvent) -> Bool) throws {

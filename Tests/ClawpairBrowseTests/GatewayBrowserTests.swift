@@ -196,6 +196,15 @@ struct GatewayBrowserTests {
                 "\(log.all)")
     }
 
+    @Test("-v hears what the built-in querier did: its summary is the scan's last note")
+    func nativeSummaryIsNoted() throws {
+        let log = Log()
+        let summary = MDNSQuerier.Summary(multicastQueries: 2, directQueries: 4, answersLost: true, complete: true)
+        let backends = Fixture.backends(native: { FakeMDNS([Fixture.mdns("Studio")], log: log, summary: summary) }, log: log)
+        let scan = try browser(backends, backend: .native).scan()
+        #expect(scan.notes.last == summary.description, "\(scan.notes)")
+    }
+
     @Test("first answer: the run ends at the first resolved gateway and the backend is told to stop")
     func firstAnswerEndsTheRun() throws {
         let log = Log()

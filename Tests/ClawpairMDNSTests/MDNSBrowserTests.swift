@@ -297,3 +297,14 @@ import Testing
         #expect(service.addresses == ["10.250.250.1"])
     }
 }
+
+@Suite struct MDNSQuerierSummaryTests {
+    @Test("-v's line says how the run ended, what it sent, and why it waited")
+    func description() {
+        #expect(MDNSQuerier.Summary(multicastQueries: 1, directQueries: 3, complete: true).description
+                == "native: complete after queries: 1 multicast, 3 direct")
+        #expect(MDNSQuerier.Summary(multicastQueries: 1).description == "native: stopped after queries: 1 multicast, 0 direct")
+        #expect(MDNSQuerier.Summary(multicastQueries: 2, directQueries: 5, answersLost: true, complete: true).description
+                == "native: complete after queries: 2 multicast, 5 direct (answers were lost on the way: waited for the second multicast query)")
+    }
+}

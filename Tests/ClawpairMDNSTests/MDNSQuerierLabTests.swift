@@ -108,7 +108,8 @@ struct MDNSQuerierLabTests {
     /// Runs a one-shot browse (`untilComplete`) in A against hostile_mdns.py's 100 gateways in B,
     /// four packets per answer, the packets `lose` left out of its first answer; returns the
     /// instances resolved and the queries the responder saw (multicast, direct).
-    func browseHundred(losing lose: String) async throws -> (resolved: Int, multicast: Int, direct: Int) {
+    func browseHundred(losing lose: String) async throws
+        -> (resolved: Int, multicast: Int, direct: Int, summary: MDNSQuerier.Summary) {
         try await withNetworkLab { lab in
             let a = try await lab.addHost("A")
             let b = try await lab.addHost("B")
@@ -117,18 +118,19 @@ struct MDNSQuerierLabTests {
             let responder = try b.spawn([Harness.python3, script, "--address", link.b.ipv4, "--scenario", "many",
                                          "--lose-first-answer", lose, "--log-queries"], label: "hostile-mdns@B")
             _ = try await responder.waitForLine(on: .stdout, timeout: .seconds(10), describing: "READY") { $0 == "READY" }
-            let resolved = try await a.inNamespace { () throws -> Int in
+            let (resolved, summary) = try await a.inNamespace { () throws -> (Int, MDNSQuerier.Summary) in
                 let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.")
                 var names = Set<String>()
                 try querier.run(until: Monotonic.now + .seconds(10), untilComplete: true) { event in
                     if case .resolved(let service) = event { names.insert(service.instance.description) }
                     return true
                 }
-                return names.count
+                return (names.count, querier.summary)
             }
             _ = await responder.terminate()
             let queries = responder.stdout.split(separator: "\n").filter { $0.hasPrefix("QUERY ") }
-            return (resolved, queries.filter { $0 == "QUERY multicast 12" }.count, queries.filter { $0.hasPrefix("QUERY direct") }.count)
+            return (resolved, queries.filter { $0 == "QUERY multicast 12" }.count, queries.filter { $0.hasPrefix("QUERY direct") }.count,
+                    summary)
         }
     }
 
@@ -143,6 +145,10 @@ struct MDNSQuerierLabTests {
         #expect(run.resolved == 100)
         #expect(run.multicast == 1 || run.multicast == 2, "\(run.multicast) multicast queries")
         #expect(run.direct >= 1 && run.direct <= MDNSTiming.maxReasks, "\(run.direct) direct re-asks")
+        // What -v reports is what went out: every direct query reached the responder on this link.
+        #expect(run.summary.complete)
+        #expect(run.summary.directQueries == run.direct, "\(run.summary)")
+        #expect(run.summary.multicastQueries >= run.multicast, "\(run.summary)")
     }
 
     @Test("half of the first answer lost: direct re-asks (RFC 6762 §5.5) recover it, and the browse waits for the second query")
@@ -151,6 +157,8 @@ struct MDNSQuerierLabTests {
         #expect(run.resolved == 100)
         #expect(run.direct >= 1, "the lost half came back through a direct re-ask")
         #expect(run.multicast == 2, "loss was evident: the second query went out (for responders never heard from), no third")
+        #expect(run.summary.answersLost && run.summary.complete, "\(run.summary)")
+        #expect(run.summary.description.hasSuffix("(answers were lost on the way: waited for the second multicast query)"))
     }
 }
 

@@ -18,7 +18,8 @@ struct DiscoverCommand: ParsableCommand {
                 + "unauthenticated hints: anyone on the network can advertise anything. Pin a certificate only after "
                 + "checking it another way.",
             "Backends: avahi uses the system's avahi-daemon; native is a built-in multicast DNS querier for machines "
-                + "without one; auto (the default) uses avahi when its daemon answers, else native (-v says which).",
+                + "without one; auto (the default) uses avahi when its daemon answers, else native (-v says which, and "
+                + "for native how the run ended, the queries it sent and whether it waited because answers were lost).",
             "When it ends: as soon as the answer is complete, at the latest at --timeout. With avahi, once "
                 + "avahi-daemon has reported its cache and the answers to its first queries (all for now) and every "
                 + "gateway it listed has resolved or failed, as 'avahi-browse -rt' ends; a gateway's second address "
