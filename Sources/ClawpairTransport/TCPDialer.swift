@@ -115,7 +115,8 @@ public final class TCPDialer {
     private func perform(_ action: HappyEyeballs.Action, now: Monotonic.Instant) {
         switch action {
         case .startAttempt(let id, let address):
-            if firstAttemptAt == nil { firstAttemptAt = now }
+            // An IP literal is not resolved: its first attempt counts from the start.
+            if firstAttemptAt == nil { firstAttemptAt = SocketAddress(ip: host, port: port) != nil ? startedAt : now }
             startAttempt(id, address)
         case .cancelAttempt(let id):
             if let attempt = attempts.removeValue(forKey: id) {

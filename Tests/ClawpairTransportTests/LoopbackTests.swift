@@ -38,14 +38,16 @@ struct LoopbackTests {
         let listener = try LoopbackListener(ip: "127.0.0.1")
         let loop = try EventLoop()
         var outcome: Result<TCPConnectResult, TransportError>?
-        let dialer = TCPDialer(loop: loop, host: "127.0.0.1", port: listener.port)
+        let resolver = CountingResolver()
+        let dialer = TCPDialer(loop: loop, host: "127.0.0.1", port: listener.port, resolver: resolver)
         dialer.start { outcome = $0 }
         #expect(outcome == nil, "the completion never runs inside start")
         try runLoop(loop) { outcome != nil }
         let result = try #require(try outcome?.get())
         #expect(result.address == SocketAddress(ip: "127.0.0.1", port: listener.port))
         #expect(result.socket.fileDescriptor >= 0)
-        #expect(result.resolutionDuration < .milliseconds(50))
+        #expect(result.resolutionDuration == .zero, "an IP literal is not resolved")
+        #expect(resolver.calls.withLock { $0 } == 0)
     }
 
     @Test func refusedPortFails() throws {
@@ -65,13 +67,12 @@ struct LoopbackTests {
         var outcome: Result<TCPConnectResult, TransportError>?
         let dialer = TCPDialer(loop: loop, host: "gw.test", port: listener.port,
                                resolver: ScriptedResolver(ipv6: ["::1"], ipv4: ["127.0.0.1"]))
-        let started = loop.clock.now
         dialer.start { outcome = $0 }
         try runLoop(loop) { outcome != nil }
         let result = try #require(try outcome?.get())
         #expect(result.address.family == .ipv4)
-        // The refusal started the next attempt at once, not after the 250 ms attempt delay.
-        #expect(loop.clock.now - started < .milliseconds(240))
+        // That the refusal starts the next attempt at once, not after the 250 ms attempt delay,
+        // is HappyEyeballsTests' (on instants, not a clock): here, that real sockets get there.
     }
 
     @Test func hangingFirstAttemptIsOvertakenAfterTheAttemptDelay() throws {
@@ -89,8 +90,9 @@ struct LoopbackTests {
         try runLoop(loop) { outcome != nil }
         let result = try #require(try outcome?.get())
         #expect(result.address == SocketAddress(ip: "127.0.0.1", port: v4.port))
+        // Measured from the instant the 250 ms attempt timer was armed from, and timers never fire
+        // early: not a speed claim.
         #expect(result.connectDuration >= .milliseconds(250))
-        #expect(result.connectDuration < .milliseconds(1000))
     }
 
     @Test func cancelReportsCancelled() throws {

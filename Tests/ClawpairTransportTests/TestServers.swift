@@ -2,6 +2,7 @@ import ClawpairTestSupport
 import ClawpairTransport
 import Foundation
 import Glibc
+import Synchronization
 
 /// A listening TCP socket on a loopback address, for dialing tests.
 final class LoopbackListener {
@@ -89,6 +90,17 @@ struct ScriptedResolver: HostResolver {
                 completion(.failure(.resolutionFailed(host: host, message: "scripted failure")))
             }
         }
+    }
+}
+
+/// A resolver that only counts how often it is asked (and answers nothing).
+final class CountingResolver: HostResolver, Sendable {
+    let calls = Mutex(0)
+
+    func resolve(host: String, port: Int, family: SocketAddress.Family,
+                 completion: @escaping @Sendable (Result<[SocketAddress], TransportError>) -> Void) {
+        calls.withLock { $0 += 1 }
+        completion(.failure(.resolutionFailed(host: host, message: "not asked for a literal")))
     }
 }
 
