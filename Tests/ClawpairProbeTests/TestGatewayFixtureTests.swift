@@ -267,6 +267,7 @@ struct TestGatewayFixtureTests {
         let started = ContinuousClock.now
         let status = await gateway.stop()
         #expect(status == .exited(0))
-        #expect(ContinuousClock.now - started < .seconds(3))
+        // A hang bound, not a speed claim: exited(0) already says it ended on SIGTERM, not a kill.
+        #expect(ContinuousClock.now - started < .milliseconds(Harness.hangSlackMs))
     }
 }
