@@ -96,7 +96,8 @@ struct DiscoverWideAreaCLITests {
             let firstElapsed = ContinuousClock.now - firstStarted
             #expect(firstRun.status == .exited(0), "\(firstRun.stdout)\(firstRun.stderr)")
             #expect(try document(firstRun)["count"] as? Int == 1)
-            #expect(firstElapsed < .milliseconds(4000), "--first took \(firstElapsed)")
+            // Ended by the answer, not by the 8 s --timeout (a loaded machine may start it late).
+            #expect(firstElapsed < .milliseconds(7000), "--first took \(firstElapsed)")
 
             // Usage errors.
             let noDomain = try await discover(a, ["--wide-area-only", "--dns-server", link.b.ipv4],
