@@ -95,8 +95,15 @@ enum JSONWriter {
     private static func newline(into out: inout [UInt8], indent: Int, level: Int) {
         guard indent > 0 else { return }
         out.append(0x0A)
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))
+        var count = indent * level
+        while count > 0 {  // a contiguous copy per 64 spaces, not one append per space
+            let run = min(count, spaces.count)
+            out.append(contentsOf: spaces[0..<run])
+            count -= run
+        }
     }
+
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 

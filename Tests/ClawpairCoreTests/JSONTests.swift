@@ -301,3 +301,18 @@ import Testing
         #expect(Redaction.url("user@host") == "user@host")
     }
 }
+
+@Suite struct JSONDeepIndentTests {
+    @Test("indentation past 64 spaces (40 levels of 2, 10 levels of 10) is exact")
+    func deepIndent() {
+        for (indent, depth) in [(2, 40), (10, 10)] {
+            var value = JSONValue.int(1)
+            for _ in 0..<depth { value = .array([value]) }
+            var expected = ""
+            for level in 0..<depth { expected += "[\n" + String(repeating: " ", count: indent * (level + 1)) }
+            expected += "1"
+            for level in stride(from: depth - 1, through: 0, by: -1) { expected += "\n" + String(repeating: " ", count: indent * level) + "]" }
+            #expect(value.pretty(indent: indent) == expected)
+        }
+    }
+}
