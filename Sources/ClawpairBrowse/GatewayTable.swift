@@ -37,10 +37,8 @@ struct GatewayTable: Sendable {
         /// Works out ``sighting`` and the keys again after `reports` or `shown` changed.
         mutating func refresh() {
             let report = reports.first { $0.origin == shown } ?? reports[reports.count - 1]
-            let beaconChanged = report.beacon != sighting.beacon
             sighting = GatewaySighting(key: report.key, beacon: report.beacon, addresses: report.addresses,
                                        origin: report.origin, origins: reports.map(\.origin))
-            guard beaconChanged else { return }
             dedupeKey = report.beacon.dedupeKey
             sortKey = report.beacon.sortKey
         }
@@ -49,9 +47,6 @@ struct GatewayTable: Sendable {
     private var entries_: [String: Entry] = [:]
     /// Keys in the order they first appeared (a key that went and came back is at the end).
     private var order: [String] = []
-
-    /// The gateways known now, in the order they first appeared.
-    var entries: [GatewaySighting] { order.compactMap { entries_[$0]?.sighting } }
 
     /// The gateways known now as a list shows them: the first of each
     /// ``GatewayBeacon/dedupeKey`` (in the order they appeared), sorted by
@@ -63,9 +58,7 @@ struct GatewayTable: Sendable {
             guard unique.count < limit else { break }
             if let entry = entries_[key], seen.insert(entry.dedupeKey).inserted { unique.append(entry) }
         }
-        return unique.indices
-            .sorted { unique[$0].sortKey != unique[$1].sortKey ? unique[$0].sortKey < unique[$1].sortKey : $0 < $1 }
-            .map { unique[$0].sighting }
+        return GatewayBeacon.sorted(unique, by: \.sortKey).map(\.sighting)
     }
 
     /// Takes a report; the change it makes, if any.

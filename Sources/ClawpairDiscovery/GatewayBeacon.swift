@@ -126,8 +126,14 @@ public struct GatewayBeacon: Sendable, Hashable {
     /// Sorted by `displayName || instanceName`, case-insensitively (Unicode lowercase, then
     /// code-point order), keeping the input order among equals.
     public static func sorted(_ beacons: [GatewayBeacon]) -> [GatewayBeacon] {
-        let keys = beacons.map(\.sortKey)
-        return beacons.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }.map { beacons[$0] }
+        sorted(beacons, by: \.sortKey)
+    }
+
+    /// `items` in the order of their ``SortKey``s (each read once), keeping the input order among
+    /// equals: ``sorted(_:)`` for whatever carries a beacon's key.
+    public static func sorted<Item>(_ items: [Item], by key: (Item) -> SortKey) -> [Item] {
+        let keys = items.map(key)
+        return items.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }.map { items[$0] }
     }
 
     /// The beacon as `discover --json` prints it: the upstream fields in upstream order, absent

@@ -32,7 +32,7 @@ struct GatewayTableTests {
             Issue.record("expected a removal"); return
         }
         #expect(last.beacon.port == 18789)
-        #expect(table.entries.isEmpty)
+        #expect(table.listed().isEmpty)
     }
 
     @Test("a report from a second interface that shows nothing new is no change; new addresses are")
@@ -41,7 +41,7 @@ struct GatewayTableTests {
         _ = table.seen(Self.report(.avahi, interface: 2))
         #expect(table.seen(Self.report(.avahi, interface: 3)) == nil)
         #expect(table.seen(Self.report(.avahi, interface: 3, addresses: ["fe80::1"])).map(Self.kind) == "updated")
-        #expect(table.entries.map(\.addresses) == [["fe80::1"]])
+        #expect(table.listed().map(\.addresses) == [["fe80::1"]])
     }
 
     @Test("lists keep the first of each dedupe key and sort by name")
