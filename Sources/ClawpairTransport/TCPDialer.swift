@@ -73,8 +73,10 @@ public final class TCPDialer {
         if let literal = SocketAddress(ip: host, port: port) {
             let other: SocketAddress.Family = literal.family == .ipv4 ? .ipv6 : .ipv4
             loop.schedule(at: startedAt) { [weak self] in
-                self?.feed(.resolutionFailed(other, .noAddresses(host: self?.host ?? "")))
-                self?.feed(.resolved(literal.family, [literal]))
+                guard let self else { return }
+                self.firstAttemptAt = self.startedAt  // nothing to resolve: the first attempt counts from the start
+                self.feed(.resolutionFailed(other, .noAddresses(host: self.host)))
+                self.feed(.resolved(literal.family, [literal]))
             }
             return
         }
@@ -115,8 +117,7 @@ public final class TCPDialer {
     private func perform(_ action: HappyEyeballs.Action, now: Monotonic.Instant) {
         switch action {
         case .startAttempt(let id, let address):
-            // An IP literal is not resolved: its first attempt counts from the start.
-            if firstAttemptAt == nil { firstAttemptAt = SocketAddress(ip: host, port: port) != nil ? startedAt : now }
+            if firstAttemptAt == nil { firstAttemptAt = now }
             startAttempt(id, address)
         case .cancelAttempt(let id):
             if let attempt = attempts.removeValue(forKey: id) {
