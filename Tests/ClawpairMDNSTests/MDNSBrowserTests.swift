@@ -88,6 +88,14 @@ import Testing
     }
 
     static let peer = MDNSPeer(address: [10, 250, 1, 2])
+
+    /// A browser whose first query went out at t0 and that heard `answer` from ``peer`` at `heard`.
+    func heardBrowser(_ answer: DNSMessage = announcement(), at heard: Monotonic.Instant) -> MDNSBrowser {
+        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
+        _ = browser.tick(at: t0)
+        _ = browser.receive([(answer, Self.peer)], at: heard)
+        return browser
+    }
     static let attic = try! DNSName(labels: ["Attic", "_openclaw-gw", "_tcp", "local"])
     static func attic(srv: Bool = true) -> DNSMessage {
         response([DNSResourceRecord(name: type, ttl: 4500, data: .ptr(attic))] + (srv ? [
@@ -98,10 +106,8 @@ import Testing
 
     @Test("§5.5: a responder heard from is asked again directly, with the QU bit and its PTRs as known answers")
     func responderIsReaskedDirectly() {
-        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
-        _ = browser.tick(at: t0)
         let heard = t0 + .milliseconds(40)
-        _ = browser.receive([(Self.announcement(), Self.peer)], at: heard)
+        var browser = heardBrowser(at: heard)
         #expect(browser.nextDeadline == heard + MDNSTiming.reaskDelay)
         #expect(browser.directQueries(at: heard + MDNSTiming.reaskDelay - .milliseconds(1)).isEmpty)
         let due = heard + MDNSTiming.reaskDelay
@@ -119,10 +125,8 @@ import Testing
 
     @Test("re-asks follow replies and silence alike, at most maxReasks per responder; a sender without a peer is never re-asked")
     func reasksAreBounded() {
-        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
-        _ = browser.tick(at: t0)
         var now = t0 + .milliseconds(40)
-        _ = browser.receive([(Self.announcement(), Self.peer)], at: now)
+        var browser = heardBrowser(at: now)
         var sent = 0
         for _ in 0..<(MDNSTiming.maxReasks + 2) {
             now = now + MDNSTiming.reaskDelay
@@ -132,9 +136,7 @@ import Testing
         }
         #expect(sent == MDNSTiming.maxReasks)
         // A silent responder, too, is asked at most maxReasks times.
-        var silent = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
-        _ = silent.tick(at: t0)
-        _ = silent.receive([(Self.announcement(), Self.peer)], at: t0 + .milliseconds(40))
+        var silent = heardBrowser(at: t0 + .milliseconds(40))
         var asked = 0
         for step in 1...40 { asked += silent.directQueries(at: t0 + .milliseconds(40 + 100 * step)).count }
         #expect(asked == MDNSTiming.maxReasks)
@@ -147,9 +149,7 @@ import Testing
 
     @Test("a re-ask also asks for the SRV/TXT of the responder's instances that are unresolved")
     func reaskCarriesResolveQuestions() {
-        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
-        _ = browser.tick(at: t0)
-        _ = browser.receive([(Self.attic(srv: false), Self.peer)], at: t0 + .milliseconds(40))
+        var browser = heardBrowser(Self.attic(srv: false), at: t0 + .milliseconds(40))
         let reask = browser.directQueries(at: t0 + .milliseconds(40) + MDNSTiming.reaskDelay)
         #expect(reask.first?.query.questions.map(\.type) == [.ptr, .srv, .txt])
         #expect(browser.completesAt == nil, "an unresolved instance holds the answer open")
@@ -157,10 +157,8 @@ import Testing
 
     @Test("complete: a re-ask that brings an instance not seen before (a lost answer) waits for the second query")
     func lossWaitsForTheSecondQuery() {
-        var browser = MDNSBrowser(serviceType: Self.type, firstQueryDelay: .zero)
-        _ = browser.tick(at: t0)
         let heard = t0 + .milliseconds(40)
-        _ = browser.receive([(Self.announcement(), Self.peer)], at: heard)
+        var browser = heardBrowser(at: heard)
         #expect(browser.completesAt == t0 + MDNSTiming.allForNow)
         // The reply to a re-ask that its own PTR went along with: nothing new, no sign of loss.
         let due = heard + MDNSTiming.reaskDelay
