@@ -12,7 +12,13 @@ struct DiscoverWatchWideAreaTests {
     static let domain = "openclaw.internal"
 
     /// A zone with serial `serial` and, for each `(label, port, displayName)`, one instance on host `studio`.
-    static func zone(serial: Int, ipv4: String, instances: [(String, Int, String)]) -> String {
+    /// The zone at `serial`: `instances` (label, port, display name) listed by PTR with their SRV
+    /// and TXT, and `unlisted` with SRV and TXT but no PTR. A withdrawal removes the PTR alone:
+    /// a round whose PTR answer predates a reload and whose SRV/TXT answers follow it then still
+    /// sees the same records, so what the watch reports does not depend on where a round and the
+    /// reload meet.
+    static func zone(serial: Int, ipv4: String, instances: [(String, Int, String)],
+                     unlisted: [(String, Int, String)] = []) -> String {
         var text = """
             $ORIGIN \(domain).
             $TTL 60
@@ -22,8 +28,10 @@ struct DiscoverWatchWideAreaTests {
             studio IN A \(ipv4)
 
             """
-        for (label, port, name) in instances {
+        for (label, _, _) in instances {
             text += "_openclaw-gw._tcp IN PTR \(label)._openclaw-gw._tcp\n"
+        }
+        for (label, port, name) in instances + unlisted {
             text += "\(label)._openclaw-gw._tcp IN SRV 0 0 \(port) studio\n"
             text += "\(label)._openclaw-gw._tcp IN TXT \"displayName=\(name)\" \"role=gateway\" \"gatewayPort=\(port)\"\n"
         }
@@ -72,7 +80,8 @@ struct DiscoverWatchWideAreaTests {
             #expect(changed["displayName"] as? String == "Alpha Two")
             #expect(changed["wsUrl"] as? String == "ws://studio.openclaw.internal:28789")
 
-            try await reload(knot, Self.zone(serial: 3, ipv4: ip, instances: [("beta", 18790, "Beta")]))
+            try await reload(knot, Self.zone(serial: 3, ipv4: ip, instances: [("beta", 18790, "Beta")],
+                                             unlisted: [("alpha", 28789, "Alpha Two")]))
             let removed = try await watcher.waitForLine(on: .stdout, timeout: .seconds(20)) { $0.contains("\"event\":\"removed\"") }
             #expect(try event(removed).1["instanceName"] as? String == "alpha")
 
@@ -86,7 +95,8 @@ struct DiscoverWatchWideAreaTests {
                                     "--dns-server", ip, "--wide-area-refresh", "200", "--timeout", "60000"],
                                    label: "discover --watch --wide-area-only")
             _ = try await only.waitForLine(containing: "+ Beta  ws://studio.openclaw.internal:18790", on: .stdout, timeout: .seconds(20))
-            try await reload(knot, Self.zone(serial: 4, ipv4: ip, instances: []))
+            try await reload(knot, Self.zone(serial: 4, ipv4: ip, instances: [],
+                                             unlisted: [("alpha", 28789, "Alpha Two"), ("beta", 18790, "Beta")]))
             _ = try await only.waitForLine(containing: "- Beta  ws://studio.openclaw.internal:18790", on: .stdout, timeout: .seconds(20))
             try await reload(knot, Self.zone(serial: 5, ipv4: ip, instances: [("gamma", 18791, "Gamma")]))
             _ = try await only.waitForLine(containing: "+ Gamma  ws://studio.openclaw.internal:18791", on: .stdout, timeout: .seconds(20))
