@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: MIT
 // clawpair: find OpenClaw gateways and pair devices with them, on Linux.
 //
 // Layering: dependencies point down. Each target below names every target it depends on
