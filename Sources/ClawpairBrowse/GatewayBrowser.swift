@@ -27,7 +27,7 @@ import Glibc
 /// ```swift
 /// let browser = GatewayBrowser(options: .init(timeout: .seconds(2)))
 /// for gateway in try browser.scan().gateways {
-///     print(gateway.beacon.title, gateway.beacon.endpoint?.wsUrl ?? "-")
+///     print(gateway.beacon.title, gateway.beacon.endpoint?.url ?? "-")
 /// }
 /// ```
 ///

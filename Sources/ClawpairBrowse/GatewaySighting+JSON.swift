@@ -51,7 +51,7 @@ extension GatewayBrowser.Event {
         case .removed: "-"
         }
         let beacon = sighting.beacon
-        let url = beacon.endpoint?.wsUrl ?? "no usable address"
+        let url = beacon.endpoint?.url ?? "no usable address"
         return "\(mark) \(TerminalText.sanitize(beacon.title, maxScalars: 128))  \(TerminalText.sanitize(url, maxScalars: 256))"
     }
 }

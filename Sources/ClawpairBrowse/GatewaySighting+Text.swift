@@ -21,7 +21,7 @@ extension GatewaySighting {
         }
         if beacon.instanceName != beacon.title { line("instance", clean(beacon.instanceName)) }
         if let endpoint = beacon.endpoint {
-            var url = clean(endpoint.wsUrl)
+            var url = clean(endpoint.url)
             if !endpoint.mayConnect { url += paint(.warning, "  (plaintext to a non-local host: needs wss://)") }
             line("url", url)
         } else {

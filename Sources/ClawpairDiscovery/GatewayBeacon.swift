@@ -80,7 +80,7 @@ public struct GatewayBeacon: Sendable, Hashable {
     }
 
     /// The endpoint to dial, or nil when the beacon did not resolve to a usable host and port.
-    public var endpoint: GatewayEndpoint? { GatewayEndpoint(beacon: self) }
+    public var endpoint: BeaconEndpoint? { BeaconEndpoint(beacon: self) }
 
     /// `[user@]host`, with `:port` only when the SSH port is not 22; nil without a resolved host.
     public func sshTarget(user: String? = nil) -> String? {
@@ -159,7 +159,7 @@ public struct GatewayBeacon: Sendable, Hashable {
             ("role", string(role)),
             ("transport", string(transport)),
             ("txt", .object(txt.entries.map { ($0.key, $0.stringValue.map(JSONValue.string) ?? .bool(true)) })),
-            ("wsUrl", string(endpoint?.wsUrl)),
+            ("wsUrl", string(endpoint?.url)),
         ])
     }
 
@@ -176,10 +176,10 @@ public struct GatewayBeacon: Sendable, Hashable {
 
 /// Where a beacon may be dialed: only its resolved SRV host and port (discovery.md §6). TXT
 /// `lanHost`, `tailnetDns` and `gatewayPort` never route.
-public struct GatewayEndpoint: Sendable, Hashable {
+public struct BeaconEndpoint: Sendable, Hashable {
     public let host: String
     public let port: Int
-    public let gatewayTls: Bool
+    public let tls: Bool
     public let gatewayTlsFingerprintSha256: String?
 
     /// Nil (fail closed) unless the beacon has a non-empty host and a port in 1…65535, and the
@@ -191,7 +191,7 @@ public struct GatewayEndpoint: Sendable, Hashable {
               Self.isRoutableHost(host) else { return nil }
         self.host = host
         self.port = port
-        self.gatewayTls = beacon.gatewayTls
+        self.tls = beacon.gatewayTls
         self.gatewayTlsFingerprintSha256 = beacon.gatewayTlsFingerprintSha256
     }
 
@@ -210,15 +210,15 @@ public struct GatewayEndpoint: Sendable, Hashable {
     }
 
     /// `wss` with TLS, else `ws`.
-    public var scheme: String { gatewayTls ? "wss" : "ws" }
+    public var scheme: String { tls ? "wss" : "ws" }
 
     /// `scheme://host:port`, IPv6 hosts in brackets.
-    public var wsUrl: String {
+    public var url: String {
         let shown = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
         return "\(scheme)://\(shown):\(port)"
     }
 
     /// Whether connecting is allowed without an explicit insecure override: TLS, or a
     /// plaintext host the pairing policy accepts (loopback, private LAN, link-local, `.local`).
-    public var mayConnect: Bool { gatewayTls || PlaintextPolicy.allowsPlaintext(host: host) }
+    public var mayConnect: Bool { tls || PlaintextPolicy.allowsPlaintext(host: host) }
 }

@@ -116,7 +116,7 @@ struct ProbeCommand: ParsableCommand {
         let routes = try browser.scan(note: context.verboseNote).gateways.compactMap { gateway -> ProbeRoute? in
             guard let endpoint = gateway.beacon.endpoint else { return nil }
             return ProbeCandidates.discovered(instance: gateway.beacon.instanceName, host: endpoint.host, port: endpoint.port,
-                                              tls: endpoint.gatewayTls, addresses: gateway.addresses)
+                                              tls: endpoint.tls, addresses: gateway.addresses)
         }
         context.verboseNote("discovery found \(routes.count) gateway route(s)")
         return routes
