@@ -94,7 +94,7 @@ public struct ProbeHealthCheck: GatewayHealthCheck {
         let url = GatewayAdvertiser.url(settings)
         func probe(pin: String?) -> ProbeResult? {
             let route = ProbeRoute(host: settings.probeHost, port: settings.port, tls: settings.tls, input: url, source: .url,
-                                   expectedFingerprint: pin, pinSource: pin == nil ? nil : .trust)
+                                   pin: pin, pinSource: pin == nil ? nil : .trust)
             let configuration = ProbeConfiguration(timeout: timeout, allowInsecure: true)
             return (try? Prober.run(routes: [route], configuration: configuration))?.results.first
         }

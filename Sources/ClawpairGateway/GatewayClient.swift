@@ -214,7 +214,7 @@ public final class GatewayClient {
                 observed.verificationError = nil
             }
             certificate = observed
-            let policy = TLSPinPolicy(expectedFingerprint: endpoint.pin, allowTrustOnFirstUse: false, required: true)
+            let policy = TLSPinPolicy(pin: endpoint.pin, allowTrustOnFirstUse: false, required: true)
             switch TLSTrust.evaluate(observed, policy: policy) {
             case .success(let basis):
                 trustBasis = basis

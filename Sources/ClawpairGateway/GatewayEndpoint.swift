@@ -46,7 +46,7 @@ public struct GatewayEndpoint: Sendable, Equatable {
 
     /// The endpoint of a probed route (keeping its pin and known addresses).
     public init(route: ProbeRoute) {
-        self.init(host: route.host, port: route.port, tls: route.tls, path: route.path, pin: route.expectedFingerprint,
+        self.init(host: route.host, port: route.port, tls: route.tls, path: route.path, pin: route.pin,
                   knownAddresses: route.knownAddresses)
     }
 

@@ -1,7 +1,7 @@
 // Probe candidates: what `clawpair probe` was given, turned into routes to dial.
 //
 // Checklist, adding a candidate source (e.g. discovered beacons):
-// 1. add a case to `ProbeRoute.Source` and a constructor here that fills `expectedFingerprint`
+// 1. add a case to `ProbeRoute.Source` and a constructor here that fills `pin`
 //    only from a pin the user or a setup code supplied (never from an advertised TXT value);
 // 2. make sure `ProbeRoute.plaintextRefused` is right for it (the plaintext policy);
 // 3. add unit cases to `ProbeRouteTests` and a row to the man page's CANDIDATES section.
@@ -50,22 +50,22 @@ public struct ProbeRoute: Sendable, Equatable {
     /// Where the route came from.
     public var source: Source
     /// The SHA-256 leaf fingerprint that must match (64 lowercase hex), or nil.
-    public var expectedFingerprint: String?
-    /// Where `expectedFingerprint` came from.
+    public var pin: String?
+    /// Where `pin` came from.
     public var pinSource: PinSource?
     /// Addresses already known for `host` (from an mDNS answer), dialed instead of resolving it;
     /// empty to resolve `host` with the system resolver.
     public var knownAddresses: [String]
 
     public init(host: String, port: Int, tls: Bool, path: String = "/", input: String, source: Source,
-                expectedFingerprint: String? = nil, pinSource: PinSource? = nil, knownAddresses: [String] = []) {
+                pin: String? = nil, pinSource: PinSource? = nil, knownAddresses: [String] = []) {
         self.host = host
         self.port = port
         self.tls = tls
         self.path = path
         self.input = input
         self.source = source
-        self.expectedFingerprint = expectedFingerprint
+        self.pin = pin
         self.pinSource = pinSource
         self.knownAddresses = knownAddresses
     }
@@ -141,7 +141,7 @@ public enum ProbeCandidates {
             var route = ProbeRoute(endpoint: endpoint, input: "setup code #\(codeIndex + 1) route \(i + 1)",
                                    source: .setupCode(code: codeIndex, route: i))
             if i == 0, endpoint.tls, let pin = decoded.tlsFingerprint {
-                route.expectedFingerprint = pin
+                route.pin = pin
                 route.pinSource = .setupCode
             }
             routes.append(route)
@@ -167,8 +167,8 @@ public enum ProbeCandidates {
 
     /// Applies `--tls-fingerprint` / `--trust` to every TLS route that has no pin of its own.
     public static func applyPin(_ pin: String, source: ProbeRoute.PinSource, to routes: inout [ProbeRoute]) {
-        for index in routes.indices where routes[index].tls && routes[index].expectedFingerprint == nil {
-            routes[index].expectedFingerprint = pin
+        for index in routes.indices where routes[index].tls && routes[index].pin == nil {
+            routes[index].pin = pin
             routes[index].pinSource = source
         }
     }

@@ -13,7 +13,7 @@ struct ProberLoopbackTests {
     func route(_ url: String, pin: String? = nil) throws -> ProbeRoute {
         var route = try #require(try ProbeCandidates.expand(url, codeIndex: 0).routes.first)
         if let pin {
-            route.expectedFingerprint = pin
+            route.pin = pin
             route.pinSource = .option
         }
         return route
