@@ -379,7 +379,7 @@ public struct GatewayPairing {
         // 1. Which route answers?
         let report: ProbeReport
         do {
-            var routes = ProbeCandidates.routes(of: setup, codeIndex: 0)
+            var routes = ProbeCandidates.routes(of: setup)
             if let pin = options.pin { ProbeCandidates.applyPin(pin, source: .trust, to: &routes) }
             report = try transport.probe(routes,
                                          configuration: ProbeConfiguration(timeout: options.timeout, allowInsecure: options.allowInsecure))

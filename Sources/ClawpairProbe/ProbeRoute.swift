@@ -106,7 +106,9 @@ public enum ProbeCandidates {
         case setupCode(hasCredentials: Bool)
     }
 
-    /// Classifies and expands one candidate. `codeIndex` numbers setup codes for labels.
+    /// Classifies and expands one candidate. `setupCodeIndex` says which setup code of a run this
+    /// is, when it is one (0 for the first or only one): route labels and ``ProbeRoute/Source``
+    /// carry it.
     ///
     /// - `ws://`, `wss://`, `http://`, `https://` URLs: one route (`http` → `ws`, `https` → `wss`;
     ///   a `ws://` URL without a port dials 18789, a `wss://` one 443).
@@ -115,7 +117,7 @@ public enum ProbeCandidates {
     ///   plaintext to a public host follow, to be reported as needing `wss://`.
     /// - Otherwise `host[:port]` (IPv6 in brackets): port 18789 by default; `ws://` when the
     ///   plaintext policy allows the host, `wss://` otherwise (the apps' rule for manual hosts).
-    public static func expand(_ text: String, codeIndex: Int) throws(ProbeCandidateError) -> (kind: Kind, routes: [ProbeRoute]) {
+    public static func expand(_ text: String, setupCodeIndex: Int = 0) throws(ProbeCandidateError) -> (kind: Kind, routes: [ProbeRoute]) {
         let trimmed = GatewayAddress.trimmed(text)
         switch try GatewayAddress.parse(text) {
         case .url(let endpoint):
@@ -124,22 +126,22 @@ public enum ProbeCandidates {
             return (.hostPort, [ProbeRoute(endpoint: endpoint, input: trimmed, source: .hostPort)])
         case .setupCode(let decoded):
             let credentials = decoded.bootstrapToken != nil || decoded.token != nil || decoded.password != nil
-            return (.setupCode(hasCredentials: credentials), routes(of: decoded, codeIndex: codeIndex))
+            return (.setupCode(hasCredentials: credentials), routes(of: decoded, setupCodeIndex: setupCodeIndex))
         case .plaintextSetupCode(let host):
             // Every route is plaintext to a host that needs TLS: report it as such.
-            let route = ProbeRoute(host: host, port: defaultPort, tls: false, input: "setup code #\(codeIndex + 1)",
-                                   source: .setupCodeDropped(code: codeIndex))
+            let route = ProbeRoute(host: host, port: defaultPort, tls: false, input: "setup code #\(setupCodeIndex + 1)",
+                                   source: .setupCodeDropped(code: setupCodeIndex))
             return (.setupCode(hasCredentials: true), [route])
         }
     }
 
     /// The routes of a decoded setup code: kept routes in order (pin on the primary), then the
-    /// dropped plaintext ones.
-    public static func routes(of decoded: DecodedSetup, codeIndex: Int) -> [ProbeRoute] {
+    /// dropped plaintext ones. `setupCodeIndex` as in ``expand(_:setupCodeIndex:)``.
+    public static func routes(of decoded: DecodedSetup, setupCodeIndex: Int = 0) -> [ProbeRoute] {
         var routes: [ProbeRoute] = []
         for (i, endpoint) in decoded.endpoints.enumerated() {
-            var route = ProbeRoute(endpoint: endpoint, input: "setup code #\(codeIndex + 1) route \(i + 1)",
-                                   source: .setupCode(code: codeIndex, route: i))
+            var route = ProbeRoute(endpoint: endpoint, input: "setup code #\(setupCodeIndex + 1) route \(i + 1)",
+                                   source: .setupCode(code: setupCodeIndex, route: i))
             if i == 0, endpoint.tls, let pin = decoded.tlsFingerprint {
                 route.pin = pin
                 route.pinSource = .setupCode
@@ -148,8 +150,8 @@ public enum ProbeCandidates {
         }
         for dropped in decoded.dropped where dropped.reason == .insecurePlaintextHost {
             if let endpoint = SetupURL.parse(dropped.route, defaultScheme: .ws) {
-                routes.append(ProbeRoute(endpoint: endpoint, input: "setup code #\(codeIndex + 1) (dropped route)",
-                                         source: .setupCodeDropped(code: codeIndex)))
+                routes.append(ProbeRoute(endpoint: endpoint, input: "setup code #\(setupCodeIndex + 1) (dropped route)",
+                                         source: .setupCodeDropped(code: setupCodeIndex)))
             }
         }
         return routes

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ProbeRouteTests {
     func expand(_ text: String) throws -> (ProbeCandidates.Kind, [ProbeRoute]) {
-        let result = try ProbeCandidates.expand(text, codeIndex: 0)
+        let result = try ProbeCandidates.expand(text)
         return (result.kind, result.routes)
     }
 
