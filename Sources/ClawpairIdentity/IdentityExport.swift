@@ -7,8 +7,7 @@ import ClawpairCore
 /// let export = IdentityExport.identity(identity, form: .openclawSwift)
 /// let sentence = try export.write(to: "node-device.json", replacing: false)
 /// ```
-/// Not `Sendable`, as ``DeviceIdentity`` (which owns the secret key) is not.
-public enum IdentityExport {
+public enum IdentityExport: Sendable {
     /// The identity in `form` (it holds the private key).
     case identity(DeviceIdentity, form: IdentityFileForm)
     /// The identity's public key as SPKI PEM: no secret.

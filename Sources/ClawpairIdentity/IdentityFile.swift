@@ -29,7 +29,7 @@ public enum IdentityFileForm: String, Sendable, CaseIterable {
 }
 
 /// An identity read from a file, with what the file said about itself.
-public struct LoadedIdentity {
+public struct LoadedIdentity: Sendable {
     /// The key pair.
     public let identity: DeviceIdentity
     /// The form the file had.
@@ -42,9 +42,6 @@ public struct LoadedIdentity {
     /// Whether the stored deviceId is the key's (always true when none is stored).
     public var deviceIdMatches: Bool { storedDeviceId.map { $0 == identity.deviceId } ?? true }
 }
-
-@available(*, unavailable)
-extension LoadedIdentity: Sendable {}
 
 /// What a file's metadata says about its safety, for `identity show`.
 public struct KeyFileStatus: Sendable, Equatable {
