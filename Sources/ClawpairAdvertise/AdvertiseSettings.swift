@@ -27,6 +27,7 @@ public enum AdvertiseSettingsError: ClawpairError, Equatable {
     /// A key holds a value of the wrong kind or range.
     case invalid(path: String, key: String, reason: String)
 
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .noConfig(let path): return "no OpenClaw config at \(path)"
@@ -35,6 +36,7 @@ public enum AdvertiseSettingsError: ClawpairError, Equatable {
         }
     }
 
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? {
         switch self {
         case .noConfig: return "give the path of the gateway's openclaw.json (or set OPENCLAW_CONFIG_PATH or OPENCLAW_STATE_DIR)"

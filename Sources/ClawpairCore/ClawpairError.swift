@@ -19,8 +19,11 @@ public protocol ClawpairError: Error, Sendable, CustomStringConvertible {
 }
 
 extension ClawpairError {
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? { nil }
+    /// `error`, for an error type that names no more specific code.
     public var code: String { "error" }
+    /// A readable form, for messages and logs.
     public var description: String { message }
 }
 
@@ -31,15 +34,18 @@ public struct ContextualError: ClawpairError {
     /// The error that happened.
     public let underlying: any Error
 
+    /// Wraps `underlying` with what was being done (`context`).
     public init(_ context: String, _ underlying: any Error) {
         self.context = context
         self.underlying = underlying
     }
 
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         let inner = (underlying as? any ClawpairError)?.message ?? String(describing: underlying)
         return "\(context): \(inner)"
     }
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? { (underlying as? any ClawpairError)?.hint }
     /// The wrapped error's code (`error` when it is not a ``ClawpairError``).
     public var code: String { (underlying as? any ClawpairError)?.code ?? "error" }

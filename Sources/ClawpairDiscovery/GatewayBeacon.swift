@@ -21,14 +21,23 @@ public struct GatewayBeacon: Sendable, Hashable {
     public var host: String?
     /// The resolved SRV port, when in 1…65535.
     public var port: Int?
+    /// TXT `lanHost`: a LAN host name hint (never routes).
     public var lanHost: String?
+    /// TXT `tailnetDns`: the gateway's tailnet DNS name hint (never routes).
     public var tailnetDns: String?
+    /// TXT `gatewayPort`: the gateway's port as advertised (never routes).
     public var gatewayPort: Int?
+    /// TXT `sshPort`: the SSH port of the gateway host.
     public var sshPort: Int?
+    /// TXT `gatewayTls`: whether the gateway serves TLS (`wss://`).
     public var gatewayTls: Bool
+    /// TXT `gatewayTlsSha256`: the certificate fingerprint the beacon advertises (unauthenticated: never a pin).
     public var gatewayTlsFingerprintSha256: String?
+    /// TXT `cliPath`: where the `openclaw` CLI lives on the gateway host.
     public var cliPath: String?
+    /// The role (`operator` or `node`).
     public var role: String?
+    /// TXT `transport`: the gateway's transport (`gateway`).
     public var transport: String?
     /// Every TXT entry.
     public var txt: TXTRecord
@@ -113,6 +122,7 @@ public struct GatewayBeacon: Sendable, Hashable {
     public struct SortKey: Sendable, Hashable, Comparable {
         let scalars: [Unicode.Scalar]
 
+        /// Code-point order of the lowercased names.
         public static func < (a: SortKey, b: SortKey) -> Bool {
             a.scalars.lexicographicallyPrecedes(b.scalars)
         }
@@ -177,9 +187,13 @@ public struct GatewayBeacon: Sendable, Hashable {
 /// Where a beacon may be dialed: only its resolved SRV host and port (discovery.md §6). TXT
 /// `lanHost`, `tailnetDns` and `gatewayPort` never route.
 public struct BeaconEndpoint: Sendable, Hashable {
+    /// The resolved SRV host, trailing dot removed.
     public let host: String
+    /// The resolved SRV port.
     public let port: Int
+    /// Whether to use TLS (`wss://`).
     public let tls: Bool
+    /// TXT `gatewayTlsSha256`: the certificate fingerprint the beacon advertises (unauthenticated: never a pin).
     public let gatewayTlsFingerprintSha256: String?
 
     /// Nil (fail closed) unless the beacon has a non-empty host and a port in 1…65535, and the

@@ -98,6 +98,7 @@ public enum PairingError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A readable form, for messages and logs.
     public var description: String { message }
 }
 
@@ -224,6 +225,7 @@ public protocol PairingTransport {
 }
 
 extension PairingTransport {
+    /// Connects once and reports pairing-required as a pending attempt (never waiting for the decision on the socket).
     public func attempt(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity, timeout: Duration,
                         resolutionWait: Duration, pending: (PairingRequired) -> Void) throws(GatewayError) -> PairingAttempt {
         do {
@@ -246,10 +248,12 @@ public struct NetworkPairingTransport: PairingTransport {
         self.configuration = configuration
     }
 
+    /// Races `routes` with ClawpairProbe's ``Prober``.
     public func probe(_ routes: [ProbeRoute], configuration: ProbeConfiguration) throws(TransportError) -> ProbeReport {
         try Prober.run(routes: routes, configuration: configuration)
     }
 
+    /// Opens a ``GatewayClient`` to `endpoint` and connects with `request`, signed by `identity`, within `timeout`.
     public func connect(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity,
                         timeout: Duration) throws(GatewayError) -> PairingHello {
         let session = try GatewayClient(endpoint: endpoint, configuration: configuration)
@@ -259,6 +263,7 @@ public struct NetworkPairingTransport: PairingTransport {
         return PairingHello(hello: hello, certificateFingerprint: session.certificate?.fingerprint)
     }
 
+    /// Connects once; when the gateway answers pairing-required with `waitForResolution`, waits on that socket up to `resolutionWait` for the decision.
     public func attempt(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity, timeout: Duration,
                         resolutionWait: Duration, pending: (PairingRequired) -> Void) throws(GatewayError) -> PairingAttempt {
         let session = try GatewayClient(endpoint: endpoint, configuration: configuration)
@@ -293,9 +298,12 @@ public struct SystemPairingClock: PairingClock {
         fixedWallClockMs = wallClockMs
     }
 
+    /// The monotonic clock's reading.
     public var now: Monotonic.Instant { monotonic.now }
+    /// The wall clock, in ms since the epoch (fixed when the clock was made with one).
     public var wallClockMs: Int64 { fixedWallClockMs ?? WallClock.nowMs() }
 
+    /// Sleeps until `deadline`, waking early when `stopped` returns true.
     public func sleep(until deadline: Monotonic.Instant, unless stopped: () -> Bool) {
         monotonic.sleep(until: deadline, unless: stopped)
     }

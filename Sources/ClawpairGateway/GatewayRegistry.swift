@@ -44,12 +44,15 @@ public struct PairedGateway: Sendable, Equatable {
     public var deviceId: String
     /// Device tokens by role.
     public var tokens: [StoredDeviceToken]
+    /// When this machine paired with the gateway, in ms since the epoch.
     public var pairedAtMs: Int64
+    /// When it was last seen, in ms since the epoch.
     public var lastSeenAtMs: Int64?
     /// The display name this device paired with (reconnects send the same, so the gateway sees
     /// no metadata change).
     public var deviceName: String?
 
+    /// A registry entry; `id` is new unless given.
     public init(id: String = PairedGateway.makeID(), name: String, urls: [String], tlsFingerprint: String? = nil, deviceId: String,
                 tokens: [StoredDeviceToken] = [], pairedAtMs: Int64, lastSeenAtMs: Int64? = nil, deviceName: String? = nil) {
         self.id = id
@@ -177,6 +180,7 @@ public enum GatewayRegistryError: Error, Sendable, Equatable, CustomStringConver
         }
     }
 
+    /// A readable form, for messages and logs.
     public var description: String { message }
 }
 

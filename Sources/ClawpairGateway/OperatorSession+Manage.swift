@@ -35,12 +35,15 @@ public struct RenameResult: Sendable, Equatable {
 /// A setup code's use, from `device.pair.setupStatus` or a `device.pair.setup.*` event:
 /// `{setupId, deviceId, deviceName?, access, ts}`.
 public struct SetupCompletion: Sendable, Equatable {
+    /// The setup code's id, to wait for its use.
     public var setupId: String?
     /// The device that redeemed the code.
     public var deviceId: String?
+    /// The name the device gave.
     public var deviceName: String?
     /// `full`, `limited` or `node`.
     public var access: String?
+    /// When the gateway recorded it, in ms since the epoch.
     public var ts: Int64?
     /// The record, tokens redacted.
     public var json: JSONValue
@@ -82,11 +85,14 @@ public enum SetupStatus: Sendable, Equatable {
 /// What ``OperatorSession/clearDevices(rejectPending:keepDeviceId:)`` did, as upstream's
 /// `devices clear --json` prints it: `{removedDevices, rejectedPending}`.
 public struct DeviceClearing: Sendable, Equatable {
+    /// The ids of the devices removed.
     public var removedDevices: [String] = []
+    /// The ids of the pending requests rejected.
     public var rejectedPending: [String] = []
     /// Paired devices not removed: the one this session runs as.
     public var kept: [String] = []
 
+    /// Nothing removed or rejected yet.
     public init() {}
 
     /// `{removedDevices, rejectedPending}`.

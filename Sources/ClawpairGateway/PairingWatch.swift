@@ -34,10 +34,13 @@ extension OperatorSession {
 
 /// `device.pair.resolved`'s payload: `{requestId, deviceId, decision, ts}`.
 public struct PairingResolution: Sendable, Equatable {
+    /// The pairing request id.
     public var requestId: String
+    /// The device id: the SHA-256 of its public key, in lowercase hex.
     public var deviceId: String?
     /// `approved`, `rejected` or `expired` (a superseded request is resolved too).
     public var decision: String?
+    /// When the gateway recorded it, in ms since the epoch.
     public var ts: Int64?
 
     /// Reads the payload; `context` names it in errors.
@@ -146,6 +149,7 @@ public struct PairingWatchConfiguration: Sendable {
     /// Consecutive failed connects before the watch gives up with the last error (nil: never).
     public var maxConsecutiveFailures: Int?
 
+    /// A configuration; `backoff` must not be empty (an empty one becomes 1 s).
     public init(backoff: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2), .seconds(5)],
                 pollSlice: Duration = .milliseconds(200), maxConsecutiveFailures: Int? = nil) {
         self.backoff = backoff.isEmpty ? [.seconds(1)] : backoff
@@ -300,6 +304,7 @@ public struct PairingAutoApproval: Sendable, Equatable {
     /// Networks the request's `remoteIp` must be in.
     public var networks: [IPNetwork]
 
+    /// Rules: the role asked for (nil: any) and the networks the request must come from (empty: any).
     public init(role: String?, networks: [IPNetwork]) {
         self.role = role
         self.networks = networks
@@ -359,6 +364,7 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
         self.base = base
     }
 
+    /// A readable form, for messages and logs.
     public var description: String {
         switch base {
         case .v4(let address): return "\(address)/\(prefixLength)"

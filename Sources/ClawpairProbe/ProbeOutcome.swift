@@ -20,6 +20,7 @@ public enum ProbePhase: String, Sendable, Equatable, CaseIterable, Comparable {
     /// Finished.
     case done
 
+    /// Ordered as the steps happen.
     public static func < (lhs: ProbePhase, rhs: ProbePhase) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
@@ -117,6 +118,7 @@ public struct ProbeTimings: Sendable, Equatable {
     /// From the route's start to the end (success or failure).
     public var total: Duration?
 
+    /// No timings yet.
     public init() {}
 }
 
@@ -146,6 +148,7 @@ public struct ProbeResult: Sendable, Equatable {
     /// Whether the route passed every phase.
     public var reachable: Bool { failure == nil && phase == .done }
 
+    /// A result for route number `index`, queued (nothing tried yet).
     public init(route: ProbeRoute, index: Int) {
         self.route = route
         self.index = index

@@ -57,6 +57,7 @@ public struct ProbeRoute: Sendable, Equatable {
     /// empty to resolve `host` with the system resolver.
     public var knownAddresses: [String]
 
+    /// A route with these members.
     public init(host: String, port: Int, tls: Bool, path: String = "/", input: String, source: Source,
                 pin: String? = nil, pinSource: PinSource? = nil, knownAddresses: [String] = []) {
         self.host = host

@@ -45,6 +45,7 @@ public enum QRError: ClawpairError, Equatable {
         }
     }
 
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .emptyPayload:
@@ -74,6 +75,7 @@ public enum QRError: ClawpairError, Equatable {
         }
     }
 
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? {
         switch self {
         case .emptyPayload:

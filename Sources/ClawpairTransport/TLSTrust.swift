@@ -40,6 +40,7 @@ public struct TLSPeerCertificate: Sendable, Equatable {
     /// Why system verification failed (OpenSSL's text), when it did.
     public var verificationError: String?
 
+    /// What a handshake observed.
     public init(fingerprint: String?, systemTrusted: Bool, verificationError: String? = nil) {
         self.fingerprint = fingerprint
         self.systemTrusted = systemTrusted
@@ -73,6 +74,7 @@ public enum TLSTrustFailure: Error, Sendable, Equatable {
 extension TLSTrustFailure: ClawpairError {
     /// `tls-trust`: the certificate failed its pin or system trust.
     public var code: String { "tls-trust" }
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .certificateUnavailable: return "the server presented no TLS certificate"
