@@ -70,7 +70,7 @@ public struct AdvertiseSettings: Sendable, Equatable {
     /// Full mode: the CLI path.
     public var cliPath: String?
 
-    /// Settings given field by field (for `--port` without a config file, and for tests).
+    /// Settings given field by field (without a config file).
     public init(port: Int, tls: Bool = false, probeHost: String = "127.0.0.1", directlyReachable: Bool = true,
                 mode: BeaconMode = .minimal, instanceName: String? = nil, sshPort: Int? = nil,
                 tailnetDns: String? = nil, cliPath: String? = nil) {

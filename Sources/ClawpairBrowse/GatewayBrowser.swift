@@ -167,7 +167,7 @@ public struct GatewayBrowser: Sendable {
         /// How many were kept (the bound).
         public var limit: Int
 
-        /// `{"domain", "seen", "kept"}` (after `"event": event` when given), as `discover --json` prints it.
+        /// `{"domain", "seen", "kept"}` (after `"event": event` when given), as the discover JSON carries it.
         public func json(event: String? = nil) -> JSONValue {
             .object((event.map { [("event", JSONValue.string($0))] } ?? [])
                     + [("domain", .string(domain)), ("seen", .int(Int64(seen))), ("kept", .int(Int64(limit)))])

@@ -2,9 +2,8 @@
 ///
 /// Library modules define their own error enums and conform them to this protocol. A library
 /// error says nothing about processes: it carries no exit status and its hint names no
-/// command-line option or command. The command-line layer (the `clawpair` executable's
-/// `ErrorPresentation`) maps each error type to an exit status and words hints in terms of its
-/// own options and commands.
+/// command-line option or command. A command-line layer (the `clawpair` executable is one)
+/// maps each error type to its own outcomes and words hints in terms of its own commands.
 public protocol ClawpairError: Error, Sendable, CustomStringConvertible {
     /// What failed, in one sentence without a trailing period.
     var message: String { get }

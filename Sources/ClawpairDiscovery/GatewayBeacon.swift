@@ -146,10 +146,10 @@ public struct GatewayBeacon: Sendable, Hashable {
         return items.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }.map { items[$0] }
     }
 
-    /// The beacon as `discover --json` prints it: the upstream fields in upstream order, absent
-    /// values as `null`, `txt` as an object (a bare key without `=` is `true`), and `wsUrl`
-    /// from ``endpoint`` (so `wss://` when `gatewayTls`, `null` when unresolved — upstream
-    /// always prints `ws://`).
+    /// The beacon as discover JSON carries it (upstream's `openclaw gateway discover --json`
+    /// shape): the upstream fields in upstream order, absent values as `null`, `txt` as an
+    /// object (a bare key without `=` is `true`), and `wsUrl` from ``endpoint`` (so `wss://`
+    /// when `gatewayTls`, `null` when unresolved — upstream always prints `ws://`).
     public var json: JSONValue {
         func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         func int(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
@@ -173,7 +173,7 @@ public struct GatewayBeacon: Sendable, Hashable {
         ])
     }
 
-    /// The whole `discover --json` document.
+    /// The whole discover JSON document.
     public static func discoverJSON(timeoutMs: Int, domains: [String], beacons: [GatewayBeacon]) -> JSONValue {
         .object([
             ("timeoutMs", .int(Int64(timeoutMs))),

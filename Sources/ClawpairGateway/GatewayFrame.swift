@@ -35,7 +35,7 @@ public struct GatewayErrorShape: Sendable, Equatable {
     /// `details.code`, when present.
     public var detailCode: String? { details?["code"]?.stringValue }
 
-    /// The object form, as the gateway sent it (for `--json` error output).
+    /// The object form, as the gateway sent it (for JSON error reports).
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [("code", .string(code)), ("message", .string(message))]
         if let details { members.append(("details", details)) }

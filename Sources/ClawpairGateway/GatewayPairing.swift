@@ -163,9 +163,9 @@ public struct PairingOptions: Sendable, Equatable {
     /// How often a long wait reports ``PairingProgress/stillWaiting(elapsed:requestId:)``, and
     /// the longest piece a held socket waits before asking again (default 30 s, at least 1 s).
     public var progressInterval: Duration = .seconds(30)
-    /// A TLS pin the user checked (`--trust` / `--tls-fingerprint`): the SHA-256 fingerprint,
+    /// A TLS pin the user checked: the SHA-256 fingerprint,
     /// normalized, that every wss:// route without a pin of its own must match instead of the
-    /// system roots (the setup code's pin stays on its primary route, as `clawpair probe` does:
+    /// system roots (the setup code's pin stays on its primary route, as in a probe:
     /// ``ProbeCandidates/applyPin(_:source:to:)``). Nil: the code's pin, else the system roots.
     public var pin: String? = nil
 
@@ -210,7 +210,7 @@ public enum PairingAttempt: Sendable, Equatable {
 
 /// How pairing reaches the gateway. ``NetworkPairingTransport`` dials it; tests answer in-process.
 public protocol PairingTransport {
-    /// Races `routes` as `clawpair probe` does and reports which answered.
+    /// Races `routes` (as ClawpairProbe's ``Prober`` does) and reports which answered.
     func probe(_ routes: [ProbeRoute], configuration: ProbeConfiguration) throws(TransportError) -> ProbeReport
     /// One bootstrap attempt: connects to `endpoint`, sends `request` signed by `identity`,
     /// closes. A pending device gets ``GatewayError/pairingRequired(_:)``.

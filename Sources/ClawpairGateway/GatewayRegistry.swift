@@ -147,8 +147,8 @@ public struct PairedGateway: Sendable, Equatable {
     }
 }
 
-/// Registry failures. Messages name the file; what to do about them (and the exit status) is
-/// the command line's business.
+/// Registry failures. Messages name the file; what to do about them is the caller's
+/// business.
 public enum GatewayRegistryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No gateway has this name or id (`known`: the names that exist).
     case unknownGateway(String, known: [String])

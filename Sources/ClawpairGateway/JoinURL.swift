@@ -195,7 +195,7 @@ public enum JoinRedemption {
     /// The most a setup code file or standard input may hold.
     public static let maxCodeBytes = 64 * 1024
 
-    /// The text `clawpair pair` was given, trimmed: `targetFile` (read and removed, see
+    /// The pairing target text, trimmed: `targetFile` (read and removed, see
     /// ``takeTargetFile(_:)``), else `codeFile` (kept), else the argument (`-`: `standardInput`,
     /// called with the byte limit); `inArgv` when the text itself was on the command line.
     public static func readTarget(argument: String?, codeFile: String?, targetFile: String?,

@@ -83,7 +83,7 @@ public enum SetupStatus: Sendable, Equatable {
 }
 
 /// What ``OperatorSession/clearDevices(rejectPending:keepDeviceId:)`` did, as upstream's
-/// `devices clear --json` prints it: `{removedDevices, rejectedPending}`.
+/// `devices clear` reports it: `{removedDevices, rejectedPending}`.
 public struct DeviceClearing: Sendable, Equatable {
     /// The ids of the devices removed.
     public var removedDevices: [String] = []
@@ -152,7 +152,7 @@ extension OperatorSession {
 
 extension NodeList {
     /// ``sortedNodes`` seen within `window` of `nowMs` (connected now, or `lastSeenAtMs` /
-    /// `connectedAtMs` at most `window` ago): `nodes status --last-connected 24h`.
+    /// `connectedAtMs` at most `window` ago).
     public func nodes(seenWithinMs window: Int64, nowMs: Int64) -> [NodeListNode] {
         let since = nowMs.subtractingReportingOverflow(max(0, window))
         let cutoff = since.overflow ? Int64.min : since.partialValue
@@ -161,9 +161,9 @@ extension NodeList {
         }
     }
 
-    /// ``sortedNodes`` kept by `nodes list/status --connected` (`connectedOnly`) and
-    /// `--last-connected` (`seenWithinMs`), the payload with only those nodes, and how many the
-    /// filters left out.
+    /// ``sortedNodes`` kept by the filters (only the connected ones with `connectedOnly`, only
+    /// those seen within `seenWithinMs` when given), the payload with only those nodes, and how
+    /// many the filters left out.
     public func filtered(connectedOnly: Bool, seenWithinMs: Int64?, nowMs: Int64) -> (nodes: [NodeListNode], json: JSONValue, hidden: Int) {
         var kept = seenWithinMs.map { nodes(seenWithinMs: $0, nowMs: nowMs) } ?? sortedNodes
         if connectedOnly { kept = kept.filter(\.connected) }
@@ -175,8 +175,8 @@ extension NodeList {
     }
 
     /// Nodes whose id, unique id prefix (4+ characters), display name (case-insensitive) or
-    /// remote address equals `query`: `nodes remove/rename` accept any of them, as upstream's
-    /// `--node <id|name|ip>`. Empty when none; several when ambiguous.
+    /// remote address equals `query` (upstream names a node by any of them). Empty when none;
+    /// several when ambiguous.
     public func nodes(matching query: String) -> [NodeListNode] {
         if let exact = nodes.first(where: { $0.nodeId == query }) { return [exact] }
         let lower = query.lowercased()

@@ -76,7 +76,7 @@ public enum PairingWatchEvent: Sendable, Equatable {
 }
 
 extension PairingWatchEvent {
-    /// The event as one JSON object (`devices watch --json` prints one per line); `rule` is the
+    /// The event as one JSON object (a watch log holds one per line); `rule` is the
     /// auto-approval rule that led to an `acted` approval.
     public func json(rule: String? = nil) -> JSONValue {
         func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
@@ -296,8 +296,8 @@ public final class PairingWatch {
     }
 }
 
-/// Non-interactive approval rules for scripts (`devices watch --approve-role node
-/// --approve-from 10.0.0.0/8 --yes`): a request is approved only when every given rule holds.
+/// Non-interactive approval rules (say, role `node` from 10.0.0.0/8): a request is approved
+/// only when every given rule holds.
 public struct PairingAutoApproval: Sendable, Equatable {
     /// The role the request must ask for (its `role`, or every one of its `roles`).
     public var role: String?
@@ -398,7 +398,7 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension OperatorSession {
-    /// Waits until the setup code `setupId` is used (`qr --wait`): polls `device.pair.setupStatus`
+    /// Waits until the setup code `setupId` is used: polls `device.pair.setupStatus`
     /// every `pollEvery` and, between polls, takes `device.pair.setup.completed` /
     /// `.deliveryUncertain` events for this code when the connection delivers events. Returns
     /// the first completion, or — after `within` on `clock`, polled once more since the events

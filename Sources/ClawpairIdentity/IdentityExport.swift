@@ -1,6 +1,6 @@
 import ClawpairCore
 
-/// One export of `clawpair identity export`: an identity file, a public key or the device token
+/// One export of the identity: an identity file, a public key or the device token
 /// cache, written to a file atomically or handed out as bytes for standard output.
 ///
 /// ```swift

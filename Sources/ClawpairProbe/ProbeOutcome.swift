@@ -26,7 +26,7 @@ public enum ProbePhase: String, Sendable, Equatable, CaseIterable, Comparable {
     }
 }
 
-/// Why a route did not pass. `code` is the stable identifier used in `--json` and `--all`.
+/// Why a route did not pass. `code` is its stable identifier (carried by JSON reports).
 public enum ProbeFailure: Sendable, Equatable {
     /// `ws://` to a host the plaintext policy refuses; not dialed (`needs-wss`).
     case needsTLS
@@ -72,7 +72,7 @@ public enum ProbeFailure: Sendable, Equatable {
         }
     }
 
-    /// Whether this is a TLS trust failure (which makes exit status 4 when nothing passed).
+    /// Whether this is a TLS trust failure (a refusal, rather than nothing answering).
     public var isTrustFailure: Bool {
         switch self {
         case .tlsUntrusted, .pinMismatch, .certificateUnavailable: return true

@@ -29,11 +29,11 @@ public struct ProbeRoute: Sendable, Equatable {
     public enum PinSource: String, Sendable, Equatable {
         /// The setup code's `tlsFingerprint` (primary route only).
         case setupCode = "setup-code"
-        /// `--tls-fingerprint`.
+        /// A pin the caller supplied.
         case option = "tls-fingerprint"
-        /// `--trust` (a fingerprint the user confirmed).
+        /// A fingerprint the user confirmed after seeing it.
         case trust = "trust"
-        /// The pin stored for a paired gateway with this URL (`clawpair gateways list`).
+        /// The pin stored for a paired gateway with this URL (the registry).
         case registry = "registry"
     }
 
@@ -168,7 +168,7 @@ public enum ProbeCandidates {
                           source: .discovered(instance: instance), knownAddresses: addresses)
     }
 
-    /// Applies `--tls-fingerprint` / `--trust` to every TLS route that has no pin of its own.
+    /// Applies a pin the caller supplied or the user confirmed to every TLS route that has no pin of its own.
     public static func applyPin(_ pin: String, source: ProbeRoute.PinSource, to routes: inout [ProbeRoute]) {
         for index in routes.indices where routes[index].tls && routes[index].pin == nil {
             routes[index].pin = pin

@@ -56,7 +56,7 @@ public struct ImageScan: Sendable {
         return inner is SystemError || inner is FileIO.TooLarge ? error : ContextualError(name, error)
     }
 
-    /// `clawpair qr scan --json`'s object for the image named `name` (as given: a path or `-`):
+    /// The JSON report for the image named `name` (as given: a path or `-`):
     /// `{"image", "format", "width", "height", "warnings", "codes", "error"}`, `format`, `width`
     /// and `height` null when it could not be read. `code` makes each code's object (from
     /// ``ScannedCode/jsonMembers``, plus what the caller knows about the payload) and `describe`

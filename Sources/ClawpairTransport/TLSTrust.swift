@@ -67,7 +67,7 @@ public enum TLSTrustFailure: Error, Sendable, Equatable {
     /// The leaf fingerprint differs from the pin.
     case pinMismatch(expected: String, observed: String)
     /// No pin, and the certificate does not verify against the system roots (or the name
-    /// does not match); `observed` is its fingerprint, to confirm with `--trust`.
+    /// does not match); `observed` is its fingerprint, for the user to confirm.
     case untrustedCertificate(observed: String?, reason: String?)
 }
 
