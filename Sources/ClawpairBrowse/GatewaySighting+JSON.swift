@@ -58,7 +58,7 @@ extension GatewayBrowser.Event {
 
 extension GatewayBrowser.Scan {
     /// `{"timeoutMs", "domains", "count", "beacons": [...]}`, with `"truncated"` when a bound cut a
-    /// domain's list: `clawpair discover --json` (a superset of `openclaw gateway discover --json`).
+    /// domain's list: the discover JSON document (a superset of `openclaw gateway discover --json`).
     public func json(timeoutMs: Int) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("timeoutMs", .int(Int64(timeoutMs))),

@@ -1,8 +1,8 @@
 /// An error a library throws: what failed and, where the library can tell, what to do next.
 ///
 /// Library modules define their own error enums and conform them to this protocol. A library
-/// error says nothing about processes: it carries no exit status and its hint names no
-/// command-line option or command. A command-line layer (the `clawpair` executable is one)
+/// error says nothing about the process that runs it, and its hint names no command-line
+/// option or command. A command-line layer (the `clawpair` executable is one)
 /// maps each error type to its own outcomes and words hints in terms of its own commands.
 public protocol ClawpairError: Error, Sendable, CustomStringConvertible {
     /// What failed, in one sentence without a trailing period.

@@ -7,7 +7,7 @@ import ClawpairTransport
 
 /// The gateway asked for pairing approval (`identity-and-handshake.md` §8).
 public struct PairingRequired: Sendable, Equatable {
-    /// The pending request to approve (absent on some builds: then `devices list` shows it).
+    /// The pending request to approve (absent on some builds: then the gateway's pairing list shows it).
     public var requestId: String?
     /// `not-paired`, `role-upgrade`, `scope-upgrade` or `metadata-upgrade`.
     public var reason: String?

@@ -443,7 +443,7 @@ public struct GatewayRegistry: Sendable, Equatable {
 public struct RegistrySnapshot: Sendable, Equatable {
     /// The readable records, sorted by name then id.
     public var gateways: [PairedGateway]
-    /// The id `gateways use` selected, when that record exists.
+    /// The id of the gateway selected as current, when that record exists.
     public var activeID: String?
     /// Files that could not be used: damaged, insecure, symbolic links, beyond the limit.
     public internal(set) var problems: [GatewayRegistryError]

@@ -18,7 +18,7 @@ import ClawpairCore
 
 /// Redaction of RPC results.
 public enum OperatorRecords {
-    /// What replaces a token value in a record's `json` (the marker `devices rotate` prints).
+    /// What replaces a token value in a record's `json` (the marker shown instead of a token).
     public static let redactionMarker = "<redacted>"
 
     /// `json` with the value of every member named `token`, at any depth, replaced by

@@ -126,7 +126,7 @@ extension OperatorSession {
         try SetupStatus(json: call(ManageMethod.devicePairSetupStatus, [("setupId", .string(setupId))]))
     }
 
-    /// `devices clear`: removes every paired device except `keepDeviceId` (the session's own,
+    /// Clears the gateway's devices: removes every paired device except `keepDeviceId` (the session's own,
     /// so the operator does not lock itself out mid-way), and with `rejectPending` rejects
     /// every pending request too. Stops at the first failure.
     public func clearDevices(rejectPending: Bool, keepDeviceId: String?) throws(GatewayError) -> DeviceClearing {
@@ -190,7 +190,7 @@ extension NodeList {
 extension GatewayError {
     /// The gateway answered the connect and did not accept its credential: an auth, device-auth
     /// or pairing refusal, or a connect rejection that says so only in words (some gateways send
-    /// `unauthorized: …` without `details.code`). `gateways check` reports these as refused (4).
+    /// `unauthorized: …` without `details.code`): a refusal, not a failure to reach the gateway.
     public var isCredentialRefusal: Bool {
         switch self {
         case .authRejected, .deviceAuthRejected, .pairingRequired:

@@ -43,7 +43,7 @@ public struct LoadedIdentity: Sendable {
     public var deviceIdMatches: Bool { storedDeviceId.map { $0 == identity.deviceId } ?? true }
 }
 
-/// What a file's metadata says about its safety, for `identity show`.
+/// What a file's metadata says about its safety (owner and mode).
 public struct KeyFileStatus: Sendable, Equatable {
     /// Permission bits (`st_mode & 07777`).
     public let mode: UInt32

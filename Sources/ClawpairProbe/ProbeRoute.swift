@@ -103,7 +103,7 @@ public enum ProbeCandidates {
         case url
         /// A bare host with an optional port.
         case hostPort
-        /// A setup code in any form `setup-code decode` accepts (and whether it carries credentials).
+        /// A setup code in any form ``SetupCode/parse(_:)`` accepts (and whether it carries credentials).
         case setupCode(hasCredentials: Bool)
     }
 

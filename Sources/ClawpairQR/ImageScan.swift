@@ -1,6 +1,6 @@
 import ClawpairCore
 
-/// One image read, decoded and searched for QR codes: what `clawpair qr scan` reports for each
+/// One image read, decoded and searched for QR codes: what a scan reports for each
 /// image it is given.
 ///
 /// A failure (reading the file, decoding the image, running zbar) is kept in ``error`` instead

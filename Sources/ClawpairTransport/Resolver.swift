@@ -22,7 +22,7 @@ public protocol HostResolver: Sendable {
 /// A `.local` name is also asked of the link with the built-in multicast DNS querier
 /// (``MDNSQuerier/addresses(of:ipv6:until:interfaces:clock:)``, at most ``multicastBudget``), side by
 /// side with getaddrinfo (which knows `/etc/hosts`, and nss-mdns where installed): the first
-/// success answers, so every command that dials reaches the hosts `discover` prints without
+/// success answers, so every dial reaches the hosts discovery reports without
 /// nss-mdns.
 public struct SystemResolver: HostResolver {
     /// The most addresses kept per family.
