@@ -91,6 +91,23 @@ import Testing
         }
     }
 
+    @Test("the library products' doc comments name no command-line option and no exit status")
+    func docsSpeakLibrary() throws {
+        var found: [String] = []
+        for file in try Self.sources() {
+            for (index, line) in file.lines.enumerated() {
+                let text = line.trimmingCharacters(in: .whitespaces)
+                guard text.hasPrefix("///") else { continue }
+                // Upstream's and other programs' command lines are what the library mirrors or runs.
+                if text.contains("openclaw ") || text.contains("tailscale ") { continue }
+                if text.contains("exit status") || text.range(of: #"(^|[\s`(])--[a-z]"#, options: .regularExpression) != nil {
+                    found.append("\(file.path):\(index + 1): \(text)")
+                }
+            }
+        }
+        #expect(found.isEmpty, "command-line wording in library docs:\n\(found.joined(separator: "\n"))")
+    }
+
     @Test("every public or open declaration of a library product has a doc comment (/// or /** */)")
     func everyPublicDeclarationIsDocumented() throws {
         var undocumented: [String] = []
