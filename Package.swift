@@ -4,7 +4,12 @@
 //
 // Layering: dependencies point down. Each target below names every target it depends on
 // ("uses"), and each one it uses is listed below it (PackageLayeringTests checks both against
-// the target declarations).
+// the target declarations). Each library product re-exports (`@_exported import`, in its Exports.swift) the
+// libraries whose types its public API names, so a program imports only the products it added.
+//   Clawpair             the umbrella product: `import Clawpair` re-exports every library below except ClawpairCLIKit
+//                        uses ClawpairCore, ClawpairSetupCode, ClawpairIdentity, ClawpairQR, ClawpairDNS,
+//                        ClawpairDiscovery, ClawpairAvahi, ClawpairMDNS, ClawpairWideArea, ClawpairBrowse, ClawpairConfig,
+//                        ClawpairWebSocket, ClawpairTransport, ClawpairProbe, ClawpairGateway, ClawpairAdvertise
 //   clawpair             the executable: argument parsing + output only
 //                        uses ClawpairCore, ClawpairSetupCode, ClawpairCLIKit, ClawpairIdentity, ClawpairQR,
 //                        ClawpairDNS, ClawpairDiscovery, ClawpairProbe, ClawpairAvahi, ClawpairMDNS,
@@ -50,7 +55,8 @@
 //                        plaintext policy, access profiles
 //                        uses ClawpairCore
 //   ClawpairCLIKit       declarative CLI: tokenize → match → validate → run; help, man, completions, exit statuses;
-//                        secret input, spinner, record tables, key input (job control through CProcessShims)
+//                        secret input, spinner, record tables, key input (job control through CProcessShims);
+//                        the executable's, not a product
 //                        uses ClawpairCore, CProcessShims
 //   ClawpairCore         errors (message, hint), base64url, JSON, terminal sanitizing, redaction, files and line
 //                        input; the one injectable monotonic clock and the one poll helper (every poll loop,
@@ -78,9 +84,9 @@ let package = Package(
     name: "clawpair",
     products: [
         .executable(name: "clawpair", targets: ["clawpair"]),
+        .library(name: "Clawpair", targets: ["Clawpair"]),
         .library(name: "ClawpairCore", targets: ["ClawpairCore"]),
         .library(name: "ClawpairSetupCode", targets: ["ClawpairSetupCode"]),
-        .library(name: "ClawpairCLIKit", targets: ["ClawpairCLIKit"]),
         .library(name: "ClawpairIdentity", targets: ["ClawpairIdentity"]),
         .library(name: "ClawpairQR", targets: ["ClawpairQR"]),
         .library(name: "ClawpairDNS", targets: ["ClawpairDNS"]),
@@ -138,6 +144,11 @@ let package = Package(
         // Advertising a gateway: the OpenClaw config's beacon, health-gated registration with avahi-daemon.
         .target(name: "ClawpairAdvertise", dependencies: ["ClawpairCore", "ClawpairConfig", "ClawpairDiscovery", "ClawpairAvahi",
                                                           "ClawpairProbe"]),
+        // The umbrella: `import Clawpair` for everything a program needs.
+        .target(name: "Clawpair", dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairIdentity", "ClawpairQR", "ClawpairDNS",
+                                                 "ClawpairDiscovery", "ClawpairAvahi", "ClawpairMDNS", "ClawpairWideArea",
+                                                 "ClawpairBrowse", "ClawpairConfig", "ClawpairWebSocket", "ClawpairTransport",
+                                                 "ClawpairProbe", "ClawpairGateway", "ClawpairAdvertise"]),
         // The command-line tool: parses arguments, calls the libraries, formats output.
         // Release builds link the Swift runtime statically (`make build`: --static-swift-stdlib).
         .executableTarget(
@@ -181,6 +192,8 @@ let package = Package(
                            "ClawpairTestSupport"]
         ),
         .testTarget(name: "clawpairTests", dependencies: ["ClawpairTestSupport"]),
+        // The products as a program sees them: each file imports one product only; plus the public API's rules.
+        .testTarget(name: "ClawpairUmbrellaTests", dependencies: ["Clawpair", "ClawpairTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,7 +20,7 @@ let browser = GatewayBrowser(options: options)
 
 /// Names and URLs come from the network: sanitized before they reach the terminal.
 func line(_ gateway: GatewaySighting) -> String {
-    let url = gateway.beacon.endpoint?.wsUrl ?? "-"
+    let url = gateway.beacon.endpoint?.url ?? "-"
     return TerminalText.sanitize("\(gateway.beacon.title)  \(url)  via \(gateway.backend.rawValue)  "
                                  + gateway.addresses.joined(separator: " "), maxScalars: 512)
 }

@@ -11,27 +11,13 @@ import ClawpairGateway
 import ClawpairIdentity
 import ClawpairSetupCode
 
-/// This machine's identity from the clawpair store, created (0600) on first use.
-func deviceIdentity(_ store: IdentityStore, environment: [String: String]) throws -> DeviceIdentity {
-    do {
-        return try store.loadIdentity().identity
-    } catch {
-        guard case .noIdentity = error else { throw error }
-    }
-    let identity = try DeviceIdentity.generate(createdAtMs: WallClock.nowMs())
-    try store.saveIdentity(identity, replacing: false, environment: environment)
-    return identity
-}
-
 func pairFromStandardInput() throws {
     let setup = try SetupCode.parse(readLine(strippingNewline: true) ?? "")
-    var environment: [String: String] = [:]
-    for name in ["CLAWPAIR_HOME", "XDG_CONFIG_HOME", "HOME"] { if let value = getenv(name) { environment[name] = String(cString: value) } }
-    let store = try IdentityStore.locate(environment: environment)
+    let store = try IdentityStore.locate()  // CLAWPAIR_HOME, else XDG_CONFIG_HOME/clawpair, else ~/.config/clawpair
 
     let pairing = GatewayPairing(setup: setup, options: PairingOptions(deviceName: "pair-from-code"),
                                  registry: GatewayRegistry(home: store.directory))
-    let result = try pairing.run(identity: try deviceIdentity(store, environment: environment)) { progress in
+    let result = try pairing.run(identity: try store.loadOrCreateIdentity().identity) { progress in
         switch progress {
         case .reachable(let url): print("gateway answers at \(url)")
         case .pending(let request), .superseded(let request): print("waiting for an operator to approve request \(request.requestId ?? "?")")

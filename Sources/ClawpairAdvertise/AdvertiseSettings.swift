@@ -27,6 +27,7 @@ public enum AdvertiseSettingsError: ClawpairError, Equatable {
     /// A key holds a value of the wrong kind or range.
     case invalid(path: String, key: String, reason: String)
 
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .noConfig(let path): return "no OpenClaw config at \(path)"
@@ -35,6 +36,7 @@ public enum AdvertiseSettingsError: ClawpairError, Equatable {
         }
     }
 
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? {
         switch self {
         case .noConfig: return "give the path of the gateway's openclaw.json (or set OPENCLAW_CONFIG_PATH or OPENCLAW_STATE_DIR)"
@@ -68,7 +70,7 @@ public struct AdvertiseSettings: Sendable, Equatable {
     /// Full mode: the CLI path.
     public var cliPath: String?
 
-    /// Settings given field by field (for `--port` without a config file, and for tests).
+    /// Settings given field by field (without a config file).
     public init(port: Int, tls: Bool = false, probeHost: String = "127.0.0.1", directlyReachable: Bool = true,
                 mode: BeaconMode = .minimal, instanceName: String? = nil, sshPort: Int? = nil,
                 tailnetDns: String? = nil, cliPath: String? = nil) {

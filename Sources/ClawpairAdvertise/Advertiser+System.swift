@@ -13,6 +13,7 @@ public enum AdvertiseDaemonError: ClawpairError, Equatable {
     /// Avahi's dns_sd compat library could not be loaded.
     case libraryUnavailable(String)
 
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .notRunning: return "avahi-daemon is not running (or the system D-Bus is not reachable), and advertising needs it"
@@ -20,6 +21,7 @@ public enum AdvertiseDaemonError: ClawpairError, Equatable {
         }
     }
 
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? {
         switch self {
         case .notRunning:
@@ -35,8 +37,10 @@ public struct AvahiServiceRegistrar: ServiceRegistrar {
     /// kDNSServiceErr_NameConflict: the name is already registered on this daemon.
     static let nameConflict: Int32 = -65548
 
+    /// A registrar on the system's avahi-daemon.
     public init() {}
 
+    /// Registers the service with avahi-daemon (Avahi's dns_sd API); a name already taken comes back as a registration that reports the conflict, other failures are thrown.
     public func register(name: String, type: String, port: UInt16, txt: [[UInt8]]) throws(ClawpairErrorBox) -> any ServiceRegistration {
         do {
             return AvahiServiceRegistration(try AvahiRegistration(name: name, type: type, port: port, txt: txt))
@@ -88,13 +92,15 @@ public struct ProbeHealthCheck: GatewayHealthCheck {
     /// The limit of each probe.
     public var timeout: Duration
 
+    /// A health check that gives the gateway `timeout` to answer.
     public init(timeout: Duration = .seconds(3)) { self.timeout = timeout }
 
+    /// Probes the gateway the settings describe (then again pinned to the certificate it served) and says whether it answers.
     public func check(_ settings: AdvertiseSettings) -> GatewayHealth {
         let url = GatewayAdvertiser.url(settings)
         func probe(pin: String?) -> ProbeResult? {
             let route = ProbeRoute(host: settings.probeHost, port: settings.port, tls: settings.tls, input: url, source: .url,
-                                   expectedFingerprint: pin, pinSource: pin == nil ? nil : .trust)
+                                   pin: pin, pinSource: pin == nil ? nil : .trust)
             let configuration = ProbeConfiguration(timeout: timeout, allowInsecure: true)
             return (try? Prober.run(routes: [route], configuration: configuration))?.results.first
         }

@@ -1,7 +1,7 @@
 import ClawpairCore
 
 extension AdvertiserEvent {
-    /// The event as one JSON object (`clawpair advertise --json` prints one per line).
+    /// The event as one JSON object (an event log holds one per line).
     public var json: JSONValue {
         func event(_ name: String, _ members: [(String, JSONValue)]) -> JSONValue { .object([("event", .string(name))] + members) }
         switch self {
@@ -22,7 +22,7 @@ extension AdvertiserEvent {
     }
 }
 
-/// One line of `clawpair advertise`'s text output.
+/// The event as one line of text for people.
 public enum AdvertiserLine: Sendable, Equatable {
     /// A result, for stdout.
     case output(String)

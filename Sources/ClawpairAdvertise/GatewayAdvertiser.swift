@@ -19,6 +19,7 @@ public struct GatewayHealth: Sendable, Equatable {
     /// Why it did not answer, in one phrase (e.g. `connection refused`).
     public var detail: String?
 
+    /// A health result: whether the gateway answered, its certificate fingerprint, and what was seen.
     public init(answering: Bool, fingerprint: String? = nil, detail: String? = nil) {
         self.answering = answering
         self.fingerprint = fingerprint
@@ -71,6 +72,7 @@ public struct ServicePlan: Sendable, Equatable {
     /// TXT pairs in order.
     public var txt: [TXTPair]
 
+    /// A plan to register instance `name` on `port` with these TXT pairs.
     public init(name: String, port: Int, txt: [TXTPair]) {
         self.name = name
         self.port = port
@@ -83,8 +85,11 @@ public struct ServicePlan: Sendable, Equatable {
 
 /// One TXT `key=value` pair.
 public struct TXTPair: Sendable, Equatable {
+    /// The TXT key.
     public var key: String
+    /// The TXT value.
     public var value: String
+    /// The pair `key=value`.
     public init(_ key: String, _ value: String) {
         self.key = key
         self.value = value
@@ -123,6 +128,7 @@ public struct AdvertiserSchedule: Sendable, Equatable {
     /// Most renames after name conflicts before giving up.
     public var maxRenames: Int
 
+    /// A schedule; the defaults are the advertiser's own.
     public init(checkInterval: Duration = AdvertiserSchedule.defaultCheckInterval,
                 failuresBeforeWithdraw: Int = AdvertiserSchedule.defaultFailuresBeforeWithdraw,
                 maxRenames: Int = AdvertiserSchedule.defaultMaxRenames) {
@@ -139,6 +145,7 @@ public enum AdvertiserError: ClawpairError, Equatable {
     /// The daemon refused the registration.
     case refused(String)
 
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .tooManyConflicts(let name): return "every name up to \"\(name)\" is taken on this network"
@@ -146,6 +153,7 @@ public enum AdvertiserError: ClawpairError, Equatable {
         }
     }
 
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? {
         switch self {
         case .tooManyConflicts: return "choose another instance name"

@@ -8,6 +8,7 @@ import Glibc
 public struct ReloadSignal: Sendable {
     private let set: sigset_t
 
+    /// Blocks SIGHUP for the process and starts catching it (call on the main thread, before other threads start).
     public init() {
         var set = sigset_t()
         sigemptyset(&set)

@@ -12,6 +12,7 @@ public struct BeaconOverrides: Sendable, Equatable {
     /// Extra TXT pairs, or ones that replace a standard key (same key, any case).
     public var txt: [TXTPair]
 
+    /// Overrides of the beacon's instance name, display name, fingerprint and extra TXT pairs (nil: keep the configured value).
     public init(instanceName: String? = nil, displayName: String? = nil, fingerprint: String? = nil, txt: [TXTPair] = []) {
         self.instanceName = instanceName
         self.displayName = displayName

@@ -22,6 +22,7 @@ public struct BrowsedInstance: Sendable, Hashable {
     /// The interface it was seen on (if_nametoindex numbering).
     public let interfaceIndex: UInt32
 
+    /// An instance as Avahi names it.
     public init(name: String, type: String, domain: String, interfaceIndex: UInt32) {
         self.name = name
         self.type = type
@@ -32,6 +33,7 @@ public struct BrowsedInstance: Sendable, Hashable {
 
 /// A resolved instance: where it lives and its TXT record.
 public struct ResolvedInstance: Sendable, Equatable {
+    /// The instance that was resolved.
     public let instance: BrowsedInstance
     /// The SRV target host, e.g. `studio.local.`.
     public let hostTarget: String
@@ -113,6 +115,7 @@ public struct AvahiLimits: Sendable {
 extension AvahiError: ClawpairError {
     /// `avahi-unavailable`: the Avahi daemon or one of its libraries cannot be used.
     public var code: String { "avahi-unavailable" }
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .daemonNotRunning: return "avahi-daemon is not running (or the system D-Bus is not reachable)"
@@ -122,6 +125,7 @@ extension AvahiError: ClawpairError {
         case .refused(let call, let error): return "avahi-daemon refused \(call): \(error)"
         }
     }
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? {
         switch self {
         case .daemonNotRunning: return "start it (systemctl start avahi-daemon), or use the built-in mDNS querier"

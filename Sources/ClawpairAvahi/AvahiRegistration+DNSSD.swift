@@ -18,7 +18,9 @@ public final class AvahiRegistration {
         case failed(Int32)
     }
 
+    /// The instance name asked for (avahi-daemon may register another after a conflict).
     public let requestedName: String
+    /// Where the registration stands.
     public private(set) var state: State = .pending
     private var ref: DNSServiceRef?
 

@@ -16,8 +16,8 @@ import ClawpairCore
 /// make every run that long. Second resolves start as the first ones answer, usually long
 /// before all-for-now (about a second in), so the grace costs nothing then; it matters when the
 /// daemon's cache answers everything at once. A gateway whose second family had not answered by
-/// then is listed with the addresses it has (`discover --watch` reports the rest). The caller's
-/// deadline (`--timeout`) stays the upper bound.
+/// then is listed with the addresses it has (a watch reports the rest). The caller's
+/// deadline stays the upper bound.
 struct AvahiCompletion {
     private(set) var allForNow = false
     private(set) var cacheExhausted = false

@@ -99,7 +99,7 @@ struct BrowseRun {
     /// or `handle` returns false. The sources still running then end on their own, at their
     /// next answer or the deadline. A source failure ends the run with that error, except in
     /// first-answer mode, where it counts only when no source answers.
-    func run(_ handle: (SourceMessage) -> Bool) throws {
+    func run(_ handle: (SourceMessage) -> Bool) throws(BrowseError) {
         let mailbox = Mailbox<Message>()
         let timeout = min(max(self.timeout, .zero), Self.maxTimeout)
         let context = SourceContext(deadline: clock.now + timeout, clock: clock, firstAnswer: firstAnswer, mailbox: mailbox)
@@ -128,10 +128,10 @@ struct BrowseRun {
             case .finished(let error):
                 running -= 1
                 guard let error else { continue }
-                if !firstAnswer { throw error }
+                if !firstAnswer { throw BrowseError(error) }
                 failure = failure ?? error
             }
         }
-        if let failure { throw failure }
+        if let failure { throw BrowseError(failure) }
     }
 }

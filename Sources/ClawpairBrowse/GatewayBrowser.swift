@@ -27,7 +27,7 @@ import Glibc
 /// ```swift
 /// let browser = GatewayBrowser(options: .init(timeout: .seconds(2)))
 /// for gateway in try browser.scan().gateways {
-///     print(gateway.beacon.title, gateway.beacon.endpoint?.wsUrl ?? "-")
+///     print(gateway.beacon.title, gateway.beacon.endpoint?.url ?? "-")
 /// }
 /// ```
 ///
@@ -167,7 +167,7 @@ public struct GatewayBrowser: Sendable {
         /// How many were kept (the bound).
         public var limit: Int
 
-        /// `{"domain", "seen", "kept"}` (after `"event": event` when given), as `discover --json` prints it.
+        /// `{"domain", "seen", "kept"}` (after `"event": event` when given), as the discover JSON carries it.
         public func json(event: String? = nil) -> JSONValue {
             .object((event.map { [("event", JSONValue.string($0))] } ?? [])
                     + [("domain", .string(domain)), ("seen", .int(Int64(seen))), ("kept", .int(Int64(limit)))])
@@ -202,7 +202,7 @@ public struct GatewayBrowser: Sendable {
     /// returns what was found. `note` gets each note as it happens (also kept in
     /// ``Scan/notes``). Throws when the mDNS backend fails (say, ``LocalBackend/avahi`` without
     /// avahi-daemon), unless a first answer came from elsewhere.
-    public func scan(note: (String) -> Void = { _ in }) throws -> Scan {
+    public func scan(note: (String) -> Void = { _ in }) throws(BrowseError) -> Scan {
         var notes: [String] = []
         let domains = wideAreaDomains(note: { notes.append($0); note($0) })
         var table = GatewayTable()
@@ -239,7 +239,7 @@ public struct GatewayBrowser: Sendable {
 
     /// The first gateway resolved before ``Options/timeout``, or nil. Returns as soon as one
     /// is; the other backends' threads end on their own at their next answer or the timeout.
-    public func first(note: (String) -> Void = { _ in }) throws -> GatewaySighting? {
+    public func first(note: (String) -> Void = { _ in }) throws(BrowseError) -> GatewaySighting? {
         var options = self.options
         options.firstAnswer = true
         return try GatewayBrowser(options: options, backends: backends).scan(note: note).gateways.first
@@ -251,7 +251,7 @@ public struct GatewayBrowser: Sendable {
     /// more gateways than a bound keeps (``Options/maxGateways``), when it first happens and
     /// whenever the count seen grows. Throws when a backend fails.
     public func watch(note: (String) -> Void = { _ in }, onTruncated: (Truncation) -> Void = { _ in },
-                      onEvent: (Event) -> Bool) throws {
+                      onEvent: (Event) -> Bool) throws(BrowseError) {
         let domains = wideAreaDomains(note: note)
         var table = GatewayTable()
         var seenByDomain: [String: Int] = [:]

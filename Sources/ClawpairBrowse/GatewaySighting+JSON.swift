@@ -3,7 +3,7 @@ import ClawpairDiscovery
 
 extension GatewaySighting {
     /// The beacon's ``GatewayBeacon/json`` followed by `"addresses"` (array) and `"backend"`
-    /// (`avahi`, `native` or `unicast`): one element of `clawpair discover --json`'s `beacons`.
+    /// (`avahi`, `native` or `unicast`): one element of the discover JSON's `beacons`.
     public var json: JSONValue { Self.json(beacon, addresses: addresses, backend: .string(backend.rawValue)) }
 
     static func json(_ beacon: GatewayBeacon, addresses: [String], backend: JSONValue) -> JSONValue {
@@ -31,7 +31,7 @@ extension GatewayBrowser.Event {
         }
     }
 
-    /// `{"event": name, "beacon": {...}}`, one line of `discover --watch --json`. A removed
+    /// `{"event": name, "beacon": {...}}`, one line of a JSON watch log. A removed
     /// gateway's beacon has no addresses and a null backend: it is no longer seen anywhere.
     public var json: JSONValue {
         let beacon = if case .removed(let last) = self {
@@ -43,7 +43,7 @@ extension GatewayBrowser.Event {
     }
 
     /// `+ title  url` (`~` updated, `-` removed; `no usable address` without an endpoint), one
-    /// line of `discover --watch`; the title and URL are sanitized.
+    /// line of a watch log; the title and URL are sanitized.
     public var textLine: String {
         let mark = switch self {
         case .added: "+"
@@ -51,14 +51,14 @@ extension GatewayBrowser.Event {
         case .removed: "-"
         }
         let beacon = sighting.beacon
-        let url = beacon.endpoint?.wsUrl ?? "no usable address"
+        let url = beacon.endpoint?.url ?? "no usable address"
         return "\(mark) \(TerminalText.sanitize(beacon.title, maxScalars: 128))  \(TerminalText.sanitize(url, maxScalars: 256))"
     }
 }
 
 extension GatewayBrowser.Scan {
     /// `{"timeoutMs", "domains", "count", "beacons": [...]}`, with `"truncated"` when a bound cut a
-    /// domain's list: `clawpair discover --json` (a superset of `openclaw gateway discover --json`).
+    /// domain's list: the discover JSON document (a superset of `openclaw gateway discover --json`).
     public func json(timeoutMs: Int) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("timeoutMs", .int(Int64(timeoutMs))),

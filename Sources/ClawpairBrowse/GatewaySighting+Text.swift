@@ -9,7 +9,7 @@ extension GatewaySighting {
     /// The width of the labels in ``textBlock(paint:)``.
     static let labelWidth = 11
 
-    /// The block `clawpair discover` prints for this gateway: its title, then labelled lines (an
+    /// The block of text that shows this gateway to people: its title, then labelled lines (an
     /// instance name that differs from the title, the URL to use, TLS and the advertised
     /// fingerprint, addresses, the LAN, tailnet and SSH hints, the domain, the backend), each
     /// ending in a newline. Every value from the network is sanitized; `paint` styles each role.
@@ -21,7 +21,7 @@ extension GatewaySighting {
         }
         if beacon.instanceName != beacon.title { line("instance", clean(beacon.instanceName)) }
         if let endpoint = beacon.endpoint {
-            var url = clean(endpoint.wsUrl)
+            var url = clean(endpoint.url)
             if !endpoint.mayConnect { url += paint(.warning, "  (plaintext to a non-local host: needs wss://)") }
             line("url", url)
         } else {

@@ -9,7 +9,7 @@ import Glibc
 /// Whether this machine is on a tailnet, for the wide-area fallback to MagicDNS
 /// (discovery.md §7): `tailscale status --json` (the `tailscale` of PATH) exits 0 within
 /// ``TailnetFallback/statusBudget`` and lists a 100.64/10 address in `Self.TailscaleIPs`.
-/// The answer is kept for ``validity``, so a long `--watch` notices Tailscale coming and going
+/// The answer is kept for ``validity``, so a long watch notices Tailscale coming and going
 /// without running the CLI every round. The probe is injectable.
 public final class TailnetDetection: Sendable {
     /// Runs the status command until `deadline`; its standard output when it exited 0, else nil.

@@ -10,8 +10,11 @@ import ClawpairCore
 
 /// Why a JSON5 text did not parse: what, and the byte offset where.
 public struct JSON5Error: ClawpairError, Equatable {
+    /// What is wrong.
     public let reason: String
+    /// The byte offset where it was found.
     public let offset: Int
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String { "JSON5 at byte \(offset): \(reason)" }
 }
 
@@ -22,10 +25,12 @@ public enum JSON5 {
     /// Arrays and objects nest at most this deep.
     public static let maxDepth = 64
 
+    /// Parses JSON5 text (at most ``maxInputBytes``, nested at most ``maxDepth`` deep).
     public static func parse(_ text: String) throws(JSON5Error) -> JSONValue {
         try parse(Array(text.utf8))
     }
 
+    /// Parses JSON5 given as UTF-8 bytes (at most ``maxInputBytes``, nested at most ``maxDepth`` deep).
     public static func parse<Bytes: Collection>(_ bytes: Bytes) throws(JSON5Error) -> JSONValue where Bytes.Element == UInt8 {
         guard bytes.count <= maxInputBytes else { throw JSON5Error(reason: "input larger than \(maxInputBytes) bytes", offset: 0) }
         var parser = Parser(bytes: Array(bytes))

@@ -13,6 +13,7 @@ public enum AtomicFileError: ClawpairError, Equatable {
     /// Something that must be a directory is not one (or is a symbolic link).
     case notADirectory(path: String)
 
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .system(let error): return error.message
@@ -23,6 +24,7 @@ public enum AtomicFileError: ClawpairError, Equatable {
         }
     }
 
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? {
         switch self {
         case .system(let error): return error.hint

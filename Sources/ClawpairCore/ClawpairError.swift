@@ -1,10 +1,9 @@
 /// An error a library throws: what failed and, where the library can tell, what to do next.
 ///
 /// Library modules define their own error enums and conform them to this protocol. A library
-/// error says nothing about processes: it carries no exit status and its hint names no
-/// command-line option or command. The command-line layer (the `clawpair` executable's
-/// `ErrorPresentation`) maps each error type to an exit status and words hints in terms of its
-/// own options and commands.
+/// error says nothing about the process that runs it, and its hint names no command-line
+/// option or command. A command-line layer (the `clawpair` executable is one)
+/// maps each error type to its own outcomes and words hints in terms of its own commands.
 public protocol ClawpairError: Error, Sendable, CustomStringConvertible {
     /// What failed, in one sentence without a trailing period.
     var message: String { get }
@@ -19,8 +18,11 @@ public protocol ClawpairError: Error, Sendable, CustomStringConvertible {
 }
 
 extension ClawpairError {
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? { nil }
+    /// `error`, for an error type that names no more specific code.
     public var code: String { "error" }
+    /// A readable form, for messages and logs.
     public var description: String { message }
 }
 
@@ -31,15 +33,18 @@ public struct ContextualError: ClawpairError {
     /// The error that happened.
     public let underlying: any Error
 
+    /// Wraps `underlying` with what was being done (`context`).
     public init(_ context: String, _ underlying: any Error) {
         self.context = context
         self.underlying = underlying
     }
 
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         let inner = (underlying as? any ClawpairError)?.message ?? String(describing: underlying)
         return "\(context): \(inner)"
     }
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? { (underlying as? any ClawpairError)?.hint }
     /// The wrapped error's code (`error` when it is not a ``ClawpairError``).
     public var code: String { (underlying as? any ClawpairError)?.code ?? "error" }

@@ -22,7 +22,9 @@ public struct LineReader {
         public let limit: Int
         /// The error for `limit`.
         public init(limit: Int) { self.limit = limit }
+        /// What failed, in one sentence (``ClawpairError/message``).
         public var message: String { "a line is longer than \(limit) bytes" }
+        /// What to do next, or nil (``ClawpairError/hint``).
         public var hint: String? { nil }
     }
 

@@ -17,10 +17,12 @@ public enum Monotonic {
         /// Nanoseconds since an arbitrary, fixed start (boot).
         public var nanoseconds: Int64
 
+        /// The instant `nanoseconds` after the clock's origin.
         public init(nanoseconds: Int64) {
             self.nanoseconds = nanoseconds
         }
 
+        /// Earlier instants first.
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
         /// Saturating at the ends of the clock: a huge duration never wraps into the past.
@@ -38,6 +40,7 @@ public enum Monotonic {
             .nanoseconds(Monotonic.saturatingSubtract(lhs.nanoseconds, rhs.nanoseconds))
         }
 
+        /// Moves the instant `rhs` later.
         public static func += (lhs: inout Instant, rhs: Duration) { lhs = lhs + rhs }
 
         /// The span from this instant to `other` (negative when `other` is earlier).
@@ -46,6 +49,7 @@ public enum Monotonic {
         /// This instant moved by `duration`.
         public func advanced(by duration: Duration) -> Instant { self + duration }
 
+        /// A readable form, for messages and logs.
         public var description: String { "\(Double(nanoseconds) / 1e9) s" }
 
         /// The current reading (as `ContinuousClock.Instant.now`).
@@ -120,8 +124,10 @@ public struct SystemMonotonicClock: MonotonicClock {
     /// The system clock.
     public init() {}
 
+    /// The current reading of CLOCK_MONOTONIC.
     public var now: Monotonic.Instant { Monotonic.now }
 
+    /// Sleeps until `deadline`, asking `stopped` at least every 100 ms and returning as soon as it says true.
     public func sleep(until deadline: Monotonic.Instant, unless stopped: () -> Bool) {
         while !stopped() {
             let now = Monotonic.now
@@ -143,6 +149,7 @@ public final class ManualClock: MonotonicClock {
         reading = Mutex(start)
     }
 
+    /// The clock's current reading (moved only by the test).
     public var now: Monotonic.Instant { reading.withLock { $0 } }
 
     /// Moves the clock forward by `duration` (saturating).

@@ -4,7 +4,9 @@ import Glibc
 
 /// Readiness conditions of a file descriptor (a subset of `poll(2)`'s events).
 public struct PollEvents: OptionSet, Sendable, Hashable {
+    /// The `poll(2)` event bits.
     public let rawValue: Int16
+    /// The events with these bits.
     public init(rawValue: Int16) { self.rawValue = rawValue }
 
     /// Data can be read (or the peer closed: a read returns 0).

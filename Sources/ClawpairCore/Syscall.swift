@@ -11,17 +11,20 @@ public struct SystemError: ClawpairError, Equatable {
     /// The file or endpoint involved, when there is one.
     public let path: String?
 
+    /// The failure of `call` with `errno`, on `path` when there is one.
     public init(call: String, errno: Int32, path: String? = nil) {
         self.call = call
         self.errno = errno
         self.path = path
     }
 
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         let reason = String(cString: strerror(errno))
         if let path { return "\(path): \(reason)" }
         return "\(call): \(reason)"
     }
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? {
         switch errno {
         case EACCES, EPERM: return "check the permissions of \(path ?? "the file"), or run as a user who may read it"
@@ -76,19 +79,26 @@ public enum Syscall {
 public enum FileIO {
     /// Reading more than `limit` bytes fails with this.
     public struct TooLarge: ClawpairError {
+        /// The file that was read.
         public let path: String
+        /// The most bytes read.
         public let limit: Int
+        /// What failed, in one sentence (``ClawpairError/message``).
         public var message: String { "\(path) is larger than \(limit) bytes" }
+        /// What to do next, or nil (``ClawpairError/hint``).
         public var hint: String? { "check that this is the right input; clawpair reads at most \(limit) bytes here" }
     }
 
     /// The path names something other than a regular file (a FIFO, socket, device or directory,
     /// or a symbolic link where none is allowed).
     public struct NotARegularFile: ClawpairError {
+        /// The path that was opened.
         public let path: String
         /// What it is instead: "a FIFO", "a directory", "a symbolic link", …
         public let kind: String
+        /// What failed, in one sentence (``ClawpairError/message``).
         public var message: String { "\(path) is not a regular file (it is \(kind))" }
+        /// What to do next, or nil (``ClawpairError/hint``).
         public var hint: String? {
             kind == "a directory" ? "give a file, not a directory" : "replace \(path) with a regular file, or point clawpair at one"
         }
@@ -156,7 +166,10 @@ public enum FileIO {
 public struct ClawpairErrorBox: ClawpairError {
     /// The wrapped error.
     public let error: any ClawpairError
+    /// Boxes `error`.
     public init(_ error: any ClawpairError) { self.error = error }
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String { error.message }
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? { error.hint }
 }

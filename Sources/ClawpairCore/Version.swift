@@ -1,5 +1,5 @@
 /// The clawpair release this build belongs to.
 public enum ClawpairVersion {
-    /// Semantic version, printed by `clawpair --version` and in man page headers.
+    /// Semantic version of this release of the toolkit.
     public static let current = "0.1.0"
 }

@@ -5,6 +5,7 @@ public struct IPv4Address: Sendable, Hashable, CustomStringConvertible {
     /// The address in host order: `10.0.0.1` is `0x0A000001`.
     public let value: UInt32
 
+    /// The address whose 32 bits, in network order, are `value`.
     public init(_ value: UInt32) { self.value = value }
 
     /// The four bytes in network order.
@@ -54,8 +55,10 @@ public struct IPv4Address: Sendable, Hashable, CustomStringConvertible {
 public struct IPv6Address: Sendable, Hashable, CustomStringConvertible {
     /// The first and last 64 bits, in host order.
     public let high: UInt64
+    /// The low 64 bits.
     public let low: UInt64
 
+    /// The address of these two halves (network order).
     public init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low

@@ -102,5 +102,6 @@ public struct DNSError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension DNSError: ClawpairError {
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String { "DNS: \(description)" }
 }

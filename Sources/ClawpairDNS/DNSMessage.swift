@@ -10,6 +10,7 @@ public struct DNSHeader: Sendable, Hashable {
     /// The flags word as on the wire: QR, OPCODE, AA, TC, RD, RA, Z, AD, CD, RCODE.
     public var flags: UInt16
 
+    /// A header with this id and flags and no section counts.
     public init(id: UInt16 = 0, flags: UInt16 = 0) {
         self.id = id
         self.flags = flags
@@ -46,12 +47,16 @@ public struct DNSHeader: Sendable, Hashable {
 
 /// One question.
 public struct DNSQuestion: Sendable, Hashable {
+    /// The name asked about.
     public var name: DNSName
+    /// The record type asked for.
     public var type: DNSType
+    /// The class asked for (`IN` by default).
     public var `class`: DNSClass
     /// mDNS QU bit: the top bit of QCLASS asks for a unicast response (RFC 6762 §5.4).
     public var unicastResponse: Bool
 
+    /// A question; `unicastResponse` sets mDNS's QU bit.
     public init(name: DNSName, type: DNSType, class: DNSClass = .in, unicastResponse: Bool = false) {
         self.name = name
         self.type = type
@@ -72,9 +77,12 @@ public struct DNSResourceRecord: Sendable, Hashable {
     /// mDNS cache-flush bit: the top bit of CLASS says this record replaces cached ones of the
     /// same name, type and class (RFC 6762 §10.2). For OPT it is just the top bit of the UDP size.
     public var cacheFlush: Bool
+    /// How long the record may be cached, in seconds.
     public var ttl: UInt32
+    /// The record's data.
     public var data: DNSRecordData
 
+    /// A record; `cacheFlush` sets mDNS's cache-flush bit.
     public init(name: DNSName, class: DNSClass = .in, cacheFlush: Bool = false, ttl: UInt32, data: DNSRecordData) {
         self.name = name
         self.class = `class`
@@ -102,11 +110,14 @@ public struct EDNSInfo: Sendable, Hashable {
     public var udpPayloadSize: UInt16
     /// The upper 8 bits of the 12-bit RCODE.
     public var extendedResponseCode: UInt8
+    /// The EDNS version (0).
     public var version: UInt8
     /// DO: DNSSEC answers are wanted (RFC 3225).
     public var dnssecOK: Bool
+    /// The EDNS options.
     public var options: [EDNSOption]
 
+    /// An OPT record's contents (RFC 6891); 1232 bytes is the usual UDP payload size.
     public init(udpPayloadSize: UInt16 = 1232, extendedResponseCode: UInt8 = 0, version: UInt8 = 0,
                 dnssecOK: Bool = false, options: [EDNSOption] = []) {
         self.udpPayloadSize = udpPayloadSize
@@ -136,12 +147,18 @@ extension DNSResourceRecord {
 
 /// A whole message: header, questions, and the answer, authority and additional sections.
 public struct DNSMessage: Sendable, Hashable {
+    /// The header.
     public var header: DNSHeader
+    /// The question section.
     public var questions: [DNSQuestion]
+    /// The answer section.
     public var answers: [DNSResourceRecord]
+    /// The authority section.
     public var authorities: [DNSResourceRecord]
+    /// The additional section.
     public var additionals: [DNSResourceRecord]
 
+    /// A message with these sections.
     public init(header: DNSHeader = DNSHeader(), questions: [DNSQuestion] = [], answers: [DNSResourceRecord] = [],
                 authorities: [DNSResourceRecord] = [], additionals: [DNSResourceRecord] = []) {
         self.header = header

@@ -13,12 +13,16 @@
 
 /// The body of an SRV record (RFC 2782).
 public struct SRVData: Sendable, Hashable {
+    /// SRV priority: lower is tried first.
     public var priority: UInt16
+    /// SRV weight among targets of equal priority.
     public var weight: UInt16
+    /// The service's port.
     public var port: UInt16
     /// The host name; `.` means "service not available here".
     public var target: DNSName
 
+    /// SRV data for `target`:`port`.
     public init(priority: UInt16 = 0, weight: UInt16 = 0, port: UInt16, target: DNSName) {
         self.priority = priority
         self.weight = weight
@@ -29,14 +33,22 @@ public struct SRVData: Sendable, Hashable {
 
 /// The body of an SOA record (RFC 1035 §3.3.13).
 public struct SOAData: Sendable, Hashable {
+    /// SOA MNAME: the zone's primary server.
     public var primaryServer: DNSName
+    /// SOA RNAME: the mailbox of the person responsible.
     public var responsible: DNSName
+    /// SOA serial number.
     public var serial: UInt32
+    /// SOA refresh interval, in seconds.
     public var refresh: UInt32
+    /// SOA retry interval, in seconds.
     public var retry: UInt32
+    /// SOA expire limit, in seconds.
     public var expire: UInt32
+    /// SOA minimum: the negative-caching TTL, in seconds.
     public var minimum: UInt32
 
+    /// SOA data with these fields.
     public init(primaryServer: DNSName, responsible: DNSName, serial: UInt32, refresh: UInt32, retry: UInt32,
                 expire: UInt32, minimum: UInt32) {
         self.primaryServer = primaryServer
@@ -51,8 +63,11 @@ public struct SOAData: Sendable, Hashable {
 
 /// The body of an MX record (RFC 1035 §3.3.9).
 public struct MXData: Sendable, Hashable {
+    /// MX preference: lower is preferred.
     public var preference: UInt16
+    /// The mail exchanger.
     public var exchange: DNSName
+    /// MX data.
     public init(preference: UInt16, exchange: DNSName) {
         self.preference = preference
         self.exchange = exchange
@@ -62,6 +77,7 @@ public struct MXData: Sendable, Hashable {
 /// The body of an NSEC record (RFC 4034 §4): the next name and the set of types present.
 /// mDNS uses it to say which types a name does not have (RFC 6762 §6.1).
 public struct NSECData: Sendable, Hashable {
+    /// The next owner name in the zone (mDNS uses its own name).
     public let nextDomain: DNSName
     /// The types, ascending, each once.
     public let types: [DNSType]
@@ -75,8 +91,11 @@ public struct NSECData: Sendable, Hashable {
 
 /// One EDNS(0) option (RFC 6891 §6.1.2).
 public struct EDNSOption: Sendable, Hashable {
+    /// The option code.
     public var code: UInt16
+    /// The option's data, as on the wire.
     public var data: [UInt8]
+    /// An option with this code and data.
     public init(code: UInt16, data: [UInt8]) {
         self.code = code
         self.data = data

@@ -2,8 +2,11 @@
 
 /// A resource-record TYPE or question QTYPE (RFC 1035 §3.2.2, §3.2.3).
 public struct DNSType: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The raw value, as on the wire.
     public let rawValue: UInt16
+    /// The value with this raw value.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// The type with this number.
     public init(_ rawValue: UInt16) { self.rawValue = rawValue }
 
     /// IPv4 address (RFC 1035).
@@ -51,15 +54,18 @@ public struct DNSType: RawRepresentable, Sendable, Hashable, Comparable, CustomS
         }
     }
 
+    /// Ordered by number.
     public static func < (lhs: DNSType, rhs: DNSType) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// A CLASS or QCLASS value, without the mDNS top bit (RFC 1035 §3.2.4; RFC 6762 §18.12, §18.13
 /// give the top bit its own meaning, carried separately as `unicastResponse` or `cacheFlush`).
 public struct DNSClass: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The raw value, as on the wire.
     public let rawValue: UInt16
     /// Keeps the low 15 bits of `rawValue`.
     public init(rawValue: UInt16) { self.rawValue = rawValue & 0x7FFF }
+    /// The value with this raw value.
     public init(_ rawValue: UInt16) { self.init(rawValue: rawValue) }
 
     /// The Internet.
@@ -82,6 +88,7 @@ public struct DNSClass: RawRepresentable, Sendable, Hashable, CustomStringConver
 
 /// The OPCODE field of the header (RFC 1035 §4.1.1).
 public struct DNSOpcode: RawRepresentable, Sendable, Hashable {
+    /// The raw value, as on the wire.
     public let rawValue: UInt8
     /// Keeps the low 4 bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue & 0x0F }
@@ -93,14 +100,21 @@ public struct DNSOpcode: RawRepresentable, Sendable, Hashable {
 
 /// The 4-bit RCODE of the header (RFC 1035 §4.1.1; EDNS extends it, RFC 6891 §6.1.3).
 public struct DNSResponseCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The raw value, as on the wire.
     public let rawValue: UInt8
     /// Keeps the low 4 bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue & 0x0F }
+    /// NOERROR (0).
     public static let noError = DNSResponseCode(rawValue: 0)
+    /// FORMERR (1): the server could not read the query.
     public static let formatError = DNSResponseCode(rawValue: 1)
+    /// SERVFAIL (2): the server failed.
     public static let serverFailure = DNSResponseCode(rawValue: 2)
+    /// NXDOMAIN (3): the name does not exist.
     public static let nameError = DNSResponseCode(rawValue: 3)
+    /// NOTIMP (4): the server does not do that kind of query.
     public static let notImplemented = DNSResponseCode(rawValue: 4)
+    /// REFUSED (5): the server will not answer.
     public static let refused = DNSResponseCode(rawValue: 5)
 
     /// `NOERROR`, `NXDOMAIN`, ... or `RCODE<n>`.

@@ -5,6 +5,7 @@ public enum BeaconTXTError: ClawpairError, Equatable {
     /// `key=value` is longer than a DNS character-string can be (255 bytes).
     case entryTooLong(key: String, bytes: Int)
 
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case let .entryTooLong(key, bytes): return "the TXT entry \(key) is \(bytes) bytes; DNS allows at most 255"

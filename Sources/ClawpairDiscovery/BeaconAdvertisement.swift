@@ -22,7 +22,9 @@ public struct BeaconOptions: Sendable, Hashable {
     public var hostname: String?
     /// The OS hostname.
     public var osHostname: String
+    /// The gateway's port (the SRV port, and TXT `gatewayPort`).
     public var gatewayPort: Int
+    /// Whether the gateway serves TLS (TXT `gatewayTls=1`).
     public var gatewayTls: Bool
     /// 64 lowercase hex, when TLS is on and the certificate is known.
     public var gatewayTlsFingerprintSha256: String?
@@ -30,11 +32,16 @@ public struct BeaconOptions: Sendable, Hashable {
     public var directlyReachable: Bool
     /// The canvas host port. Retired upstream: kept for source compatibility, never advertised.
     public var canvasPort: Int?
+    /// Minimal or full TXT (`discovery.mdns.mode`).
     public var mode: BeaconMode
+    /// TXT `tailnetDns`: the tailnet DNS name to advertise, if any.
     public var tailnetDns: String?
+    /// TXT `sshPort`: the SSH port to advertise, if any.
     public var sshPort: Int?
+    /// TXT `cliPath`: where the `openclaw` CLI lives, if advertised.
     public var cliPath: String?
 
+    /// Options with these values; unset ones take OpenClaw's defaults.
     public init(instanceName: String? = nil, machineName: String, hostname: String? = nil, osHostname: String,
                 gatewayPort: Int = BeaconIdentity.defaultPort, gatewayTls: Bool = false,
                 gatewayTlsFingerprintSha256: String? = nil, directlyReachable: Bool = true, canvasPort: Int? = nil,
@@ -57,8 +64,11 @@ public struct BeaconOptions: Sendable, Hashable {
 
 /// A beacon ready to advertise: `<instanceName>._openclaw-gw._tcp.local.` on `<hostLabel>.local:port`.
 public struct BeaconAdvertisement: Sendable, Hashable {
+    /// The service instance name.
     public let instanceName: String
+    /// The host label the service is registered on.
     public let hostLabel: String
+    /// The port the SRV record names.
     public let port: Int
     /// TXT pairs in the order they are sent.
     public let txt: [TXTRecord.Entry]

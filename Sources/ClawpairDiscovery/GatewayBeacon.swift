@@ -21,14 +21,23 @@ public struct GatewayBeacon: Sendable, Hashable {
     public var host: String?
     /// The resolved SRV port, when in 1…65535.
     public var port: Int?
+    /// TXT `lanHost`: a LAN host name hint (never routes).
     public var lanHost: String?
+    /// TXT `tailnetDns`: the gateway's tailnet DNS name hint (never routes).
     public var tailnetDns: String?
+    /// TXT `gatewayPort`: the gateway's port as advertised (never routes).
     public var gatewayPort: Int?
+    /// TXT `sshPort`: the SSH port of the gateway host.
     public var sshPort: Int?
+    /// TXT `gatewayTls`: whether the gateway serves TLS (`wss://`).
     public var gatewayTls: Bool
+    /// TXT `gatewayTlsSha256`: the certificate fingerprint the beacon advertises (unauthenticated: never a pin).
     public var gatewayTlsFingerprintSha256: String?
+    /// TXT `cliPath`: where the `openclaw` CLI lives on the gateway host.
     public var cliPath: String?
+    /// The role (`operator` or `node`).
     public var role: String?
+    /// TXT `transport`: the gateway's transport (`gateway`).
     public var transport: String?
     /// Every TXT entry.
     public var txt: TXTRecord
@@ -80,7 +89,7 @@ public struct GatewayBeacon: Sendable, Hashable {
     }
 
     /// The endpoint to dial, or nil when the beacon did not resolve to a usable host and port.
-    public var endpoint: GatewayEndpoint? { GatewayEndpoint(beacon: self) }
+    public var endpoint: BeaconEndpoint? { BeaconEndpoint(beacon: self) }
 
     /// `[user@]host`, with `:port` only when the SSH port is not 22; nil without a resolved host.
     public func sshTarget(user: String? = nil) -> String? {
@@ -113,6 +122,7 @@ public struct GatewayBeacon: Sendable, Hashable {
     public struct SortKey: Sendable, Hashable, Comparable {
         let scalars: [Unicode.Scalar]
 
+        /// Code-point order of the lowercased names.
         public static func < (a: SortKey, b: SortKey) -> Bool {
             a.scalars.lexicographicallyPrecedes(b.scalars)
         }
@@ -136,10 +146,10 @@ public struct GatewayBeacon: Sendable, Hashable {
         return items.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }.map { items[$0] }
     }
 
-    /// The beacon as `discover --json` prints it: the upstream fields in upstream order, absent
-    /// values as `null`, `txt` as an object (a bare key without `=` is `true`), and `wsUrl`
-    /// from ``endpoint`` (so `wss://` when `gatewayTls`, `null` when unresolved — upstream
-    /// always prints `ws://`).
+    /// The beacon as discover JSON carries it (upstream's `openclaw gateway discover --json`
+    /// shape): the upstream fields in upstream order, absent values as `null`, `txt` as an
+    /// object (a bare key without `=` is `true`), and `wsUrl` from ``endpoint`` (so `wss://`
+    /// when `gatewayTls`, `null` when unresolved — upstream always prints `ws://`).
     public var json: JSONValue {
         func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         func int(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
@@ -159,11 +169,11 @@ public struct GatewayBeacon: Sendable, Hashable {
             ("role", string(role)),
             ("transport", string(transport)),
             ("txt", .object(txt.entries.map { ($0.key, $0.stringValue.map(JSONValue.string) ?? .bool(true)) })),
-            ("wsUrl", string(endpoint?.wsUrl)),
+            ("wsUrl", string(endpoint?.url)),
         ])
     }
 
-    /// The whole `discover --json` document.
+    /// The whole discover JSON document.
     public static func discoverJSON(timeoutMs: Int, domains: [String], beacons: [GatewayBeacon]) -> JSONValue {
         .object([
             ("timeoutMs", .int(Int64(timeoutMs))),
@@ -176,10 +186,14 @@ public struct GatewayBeacon: Sendable, Hashable {
 
 /// Where a beacon may be dialed: only its resolved SRV host and port (discovery.md §6). TXT
 /// `lanHost`, `tailnetDns` and `gatewayPort` never route.
-public struct GatewayEndpoint: Sendable, Hashable {
+public struct BeaconEndpoint: Sendable, Hashable {
+    /// The resolved SRV host, trailing dot removed.
     public let host: String
+    /// The resolved SRV port.
     public let port: Int
-    public let gatewayTls: Bool
+    /// Whether to use TLS (`wss://`).
+    public let tls: Bool
+    /// TXT `gatewayTlsSha256`: the certificate fingerprint the beacon advertises (unauthenticated: never a pin).
     public let gatewayTlsFingerprintSha256: String?
 
     /// Nil (fail closed) unless the beacon has a non-empty host and a port in 1…65535, and the
@@ -191,7 +205,7 @@ public struct GatewayEndpoint: Sendable, Hashable {
               Self.isRoutableHost(host) else { return nil }
         self.host = host
         self.port = port
-        self.gatewayTls = beacon.gatewayTls
+        self.tls = beacon.gatewayTls
         self.gatewayTlsFingerprintSha256 = beacon.gatewayTlsFingerprintSha256
     }
 
@@ -210,15 +224,15 @@ public struct GatewayEndpoint: Sendable, Hashable {
     }
 
     /// `wss` with TLS, else `ws`.
-    public var scheme: String { gatewayTls ? "wss" : "ws" }
+    public var scheme: String { tls ? "wss" : "ws" }
 
     /// `scheme://host:port`, IPv6 hosts in brackets.
-    public var wsUrl: String {
+    public var url: String {
         let shown = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
         return "\(scheme)://\(shown):\(port)"
     }
 
     /// Whether connecting is allowed without an explicit insecure override: TLS, or a
     /// plaintext host the pairing policy accepts (loopback, private LAN, link-local, `.local`).
-    public var mayConnect: Bool { gatewayTls || PlaintextPolicy.allowsPlaintext(host: host) }
+    public var mayConnect: Bool { tls || PlaintextPolicy.allowsPlaintext(host: host) }
 }

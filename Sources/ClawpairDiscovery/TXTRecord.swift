@@ -21,6 +21,7 @@ public struct TXTRecord: Sendable, Hashable {
         /// The value bytes, or nil for a bare key without `=`.
         public let value: [UInt8]?
 
+        /// An entry; a nil value is a bare key (no `=`).
         public init(key: String, value: [UInt8]?) {
             self.key = key
             self.value = value

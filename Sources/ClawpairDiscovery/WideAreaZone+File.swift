@@ -15,6 +15,7 @@ public enum ZoneFileError: ClawpairError, Equatable {
     /// OpenClaw, and replacing it was not allowed.
     case notOurZone(path: String)
 
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case let .notOurZone(path): return "\(path) exists and is not a zone written by clawpair or OpenClaw"

@@ -13,6 +13,7 @@ import ClawpairDNS
 public struct WideAreaZoneOptions: Sendable, Hashable {
     /// The zone origin; a trailing dot is added when missing.
     public var domain: String
+    /// The gateway's port (the SRV port, and TXT `gatewayPort`).
     public var gatewayPort: Int
     /// The TXT `displayName` (trimmed; blank means the OS hostname's first label).
     public var displayName: String
@@ -20,6 +21,7 @@ public struct WideAreaZoneOptions: Sendable, Hashable {
     public var tailnetIPv4: String
     /// Written as given; nil leaves out the AAAA line.
     public var tailnetIPv6: String?
+    /// Whether the gateway serves TLS (`gatewayTls=1` in the TXT).
     public var gatewayTlsEnabled: Bool
     /// Written only with TLS.
     public var gatewayTlsFingerprintSha256: String?
@@ -27,13 +29,16 @@ public struct WideAreaZoneOptions: Sendable, Hashable {
     public var instanceLabel: String?
     /// Default: the hostname's first label; always passed through ``WideAreaZone/dnsLabel(_:fallback:)``.
     public var hostLabel: String?
+    /// TXT `tailnetDns`: the tailnet DNS name to advertise, if any.
     public var tailnetDns: String?
     /// Written when > 0.
     public var sshPort: Int?
+    /// TXT `cliPath`: where the `openclaw` CLI lives, if advertised.
     public var cliPath: String?
     /// The OS hostname; its first label is the default for the labels and a blank display name.
     public var osHostname: String
 
+    /// Options for a zone; unset TXT hints are left out.
     public init(domain: String, gatewayPort: Int = BeaconIdentity.defaultPort, displayName: String, tailnetIPv4: String,
                 tailnetIPv6: String? = nil, gatewayTlsEnabled: Bool = false, gatewayTlsFingerprintSha256: String? = nil,
                 instanceLabel: String? = nil, hostLabel: String? = nil, tailnetDns: String? = nil, sshPort: Int? = nil,
@@ -67,6 +72,7 @@ public enum ZoneError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A TXT string is longer than a DNS character-string can be (255 bytes).
     case txtTooLong(key: String, bytes: Int)
 
+    /// A readable form, for messages and logs.
     public var description: String {
         switch self {
         case let .invalidDomain(domain, reason): return "cannot use '\(domain)' as the zone domain: \(reason)"

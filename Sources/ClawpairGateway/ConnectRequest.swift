@@ -11,15 +11,24 @@ import ClawpairProbe
 
 /// `ConnectParams.client`.
 public struct GatewayClientInfo: Sendable, Equatable {
+    /// The client id (`openclaw-cli`, `node-host`, …).
     public var id: String
+    /// The client's display name, if any.
     public var displayName: String?
+    /// The client's version.
     public var version: String
+    /// The client's platform.
     public var platform: String
+    /// The client's device family, if any.
     public var deviceFamily: String?
+    /// The client's hardware model identifier, if any.
     public var modelIdentifier: String?
+    /// The client mode (`cli`, `node`, …).
     public var mode: String
+    /// An id for this running instance of the client, if any.
     public var instanceId: String?
 
+    /// The client block with these fields.
     public init(id: String, displayName: String? = nil, version: String, platform: String, deviceFamily: String? = nil,
                 modelIdentifier: String? = nil, mode: String, instanceId: String? = nil) {
         self.id = id
@@ -65,6 +74,7 @@ public enum GatewayRole: String, Sendable, Equatable, CaseIterable {
 public struct ConnectRequest: Sendable, Equatable {
     /// Protocol range: the toolkit speaks 3 through 4.
     public static let minProtocol: Int64 = 3
+    /// The newest protocol version spoken.
     public static let maxProtocol: Int64 = 4
     /// The protocols a hello-ok may choose (``minProtocol`` through ``maxProtocol``).
     public static var protocolRange: ClosedRange<Int64> { minProtocol...maxProtocol }
@@ -77,19 +87,28 @@ public struct ConnectRequest: Sendable, Equatable {
     /// generation (`identity-and-handshake.md` §5.1).
     public static let bootstrapOperatorScopes = ["operator.approvals", "operator.read", "operator.talk.secrets", "operator.write"]
 
+    /// Who connects (`ConnectParams.client`).
     public var client: GatewayClientInfo
+    /// The role (`operator` or `node`).
     public var role: GatewayRole
     /// Sent trimmed and de-duplicated, and signed in exactly this order.
     public var scopes: [String]
+    /// The capabilities declared.
     public var caps: [String]
+    /// The commands to declare (a node's).
     public var commands: [String]
+    /// Permissions to declare, in order: each name and whether it is granted.
     public var permissions: [(String, Bool)]
+    /// The shared secret or device token to present.
     public var auth: ConnectAuth
+    /// The locale to announce (e.g. `en-US`), if any.
     public var locale: String?
+    /// The user agent to announce, if any.
     public var userAgent: String?
     /// Which signature payload to sign (v2 unless asked otherwise, as the Swift clients do).
     public var payloadVersion: ConnectPayloadVersion
 
+    /// A request; `scopes` are trimmed and de-duplicated.
     public init(client: GatewayClientInfo, role: GatewayRole, scopes: [String], caps: [String] = [], commands: [String] = [],
                 permissions: [(String, Bool)] = [], auth: ConnectAuth = ConnectAuth(), locale: String? = nil,
                 userAgent: String? = nil, payloadVersion: ConnectPayloadVersion = .v2) {
@@ -105,6 +124,7 @@ public struct ConnectRequest: Sendable, Equatable {
         self.payloadVersion = payloadVersion
     }
 
+    /// Equal when every member is.
     public static func == (lhs: ConnectRequest, rhs: ConnectRequest) -> Bool {
         lhs.client == rhs.client && lhs.role == rhs.role && lhs.scopes == rhs.scopes && lhs.caps == rhs.caps
             && lhs.commands == rhs.commands && lhs.permissions.map(\.0) == rhs.permissions.map(\.0)

@@ -33,6 +33,7 @@ public struct ResolvedDeviceRequest: Sendable, Equatable {
     /// How the query matched it.
     public var matchedBy: DeviceRequestMatch
 
+    /// The request found, and how it matched what was asked for.
     public init(request: PendingRequest, matchedBy: DeviceRequestMatch) {
         self.request = request
         self.matchedBy = matchedBy

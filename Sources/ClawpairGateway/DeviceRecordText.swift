@@ -105,8 +105,11 @@ extension DeviceRequestOutcome {
 }
 
 extension DeviceApprovalOutcome: DeviceRequestOutcome {
+    /// The request as approved.
     public var current: PendingRequest { approved }
+    /// The approval as JSON.
     public var json: JSONValue { approval.json }
+    /// `approving`, for messages.
     public static var verb: String { "approving" }
 
     /// `Approved Pixel 8 (aaaaaaaaaaaa…) as operator with scopes operator.read,operator.write.`
@@ -124,8 +127,11 @@ extension DeviceApprovalOutcome: DeviceRequestOutcome {
 }
 
 extension DeviceRejectionOutcome: DeviceRequestOutcome {
+    /// The request as rejected.
     public var current: PendingRequest { rejected }
+    /// The rejection as JSON.
     public var json: JSONValue { rejection.json }
+    /// `rejecting`, for messages.
     public static var verb: String { "rejecting" }
 
     /// `Rejected request <id> from device <short id>.`

@@ -23,10 +23,14 @@ import ClawpairWebSocket
 
 /// An event from the gateway (other than `tick`).
 public struct GatewayEvent: Sendable, Equatable {
+    /// The event's name (`device.pair.requested`, …).
     public var name: String
+    /// The event's payload, if any.
     public var payload: JSONValue?
+    /// The gateway's sequence number for the event, if any.
     public var seq: Int64?
 
+    /// An event.
     public init(name: String, payload: JSONValue?, seq: Int64?) {
         self.name = name
         self.payload = payload
@@ -56,6 +60,7 @@ public struct GatewayClientConfiguration: Sendable {
     /// 1 MiB of unread events.
     public static let defaultMaxQueuedEventBytes = 1 << 20
 
+    /// A configuration; the defaults suit a gateway on the LAN.
     public init(challengeTimeout: Duration = .seconds(6), userAgent: String = "clawpair",
                 happyEyeballs: HappyEyeballsConfiguration = HappyEyeballsConfiguration(), maxQueuedEvents: Int = 1024,
                 maxQueuedEventBytes: Int = GatewayClientConfiguration.defaultMaxQueuedEventBytes,
@@ -79,6 +84,7 @@ public final class GatewayClient {
 
     /// Where it connects.
     public let endpoint: GatewayEndpoint
+    /// The configuration the client was made with.
     public let configuration: GatewayClientConfiguration
     /// The challenge the gateway sent, once `open` returned.
     public private(set) var challenge: GatewayChallenge?
@@ -116,6 +122,7 @@ public final class GatewayClient {
     /// Whether a refused `connect` with `waitForResolution` keeps the socket open.
     private var holdsForResolution = false
 
+    /// A client for the gateway at `endpoint` (nothing is dialed until it connects).
     public init(endpoint: GatewayEndpoint, configuration: GatewayClientConfiguration = GatewayClientConfiguration(),
                 resolver: any HostResolver = SystemResolver(), clock: any MonotonicClock = SystemMonotonicClock()) throws(GatewayError) {
         self.endpoint = endpoint
@@ -214,7 +221,7 @@ public final class GatewayClient {
                 observed.verificationError = nil
             }
             certificate = observed
-            let policy = TLSPinPolicy(expectedFingerprint: endpoint.pin, allowTrustOnFirstUse: false, required: true)
+            let policy = TLSPinPolicy(pin: endpoint.pin, allowTrustOnFirstUse: false, required: true)
             switch TLSTrust.evaluate(observed, policy: policy) {
             case .success(let basis):
                 trustBasis = basis

@@ -6,9 +6,13 @@ public struct GatewayEndpoint: Sendable, Equatable {
     /// The default gateway URL: the local gateway on its default port.
     public static let defaultURL = "ws://127.0.0.1:18789"
 
+    /// The host: a name, or an IP literal without brackets.
     public var host: String
+    /// The TCP port.
     public var port: Int
+    /// Whether to use TLS (`wss://`).
     public var tls: Bool
+    /// The request path (`/`, or the gateway's context path).
     public var path: String
     /// The SHA-256 of the leaf certificate that must match (64 lowercase hex), or nil to use the
     /// system roots.
@@ -16,6 +20,7 @@ public struct GatewayEndpoint: Sendable, Equatable {
     /// Addresses to dial instead of resolving `host` (empty: resolve it).
     public var knownAddresses: [String]
 
+    /// An endpoint with these members.
     public init(host: String, port: Int, tls: Bool, path: String = "/", pin: String? = nil, knownAddresses: [String] = []) {
         self.host = host
         self.port = port
@@ -46,7 +51,7 @@ public struct GatewayEndpoint: Sendable, Equatable {
 
     /// The endpoint of a probed route (keeping its pin and known addresses).
     public init(route: ProbeRoute) {
-        self.init(host: route.host, port: route.port, tls: route.tls, path: route.path, pin: route.expectedFingerprint,
+        self.init(host: route.host, port: route.port, tls: route.tls, path: route.path, pin: route.pin,
                   knownAddresses: route.knownAddresses)
     }
 

@@ -7,21 +7,26 @@ import ClawpairTransport
 
 /// The gateway asked for pairing approval (`identity-and-handshake.md` §8).
 public struct PairingRequired: Sendable, Equatable {
-    /// The pending request to approve (absent on some builds: then `devices list` shows it).
+    /// The pending request to approve (absent on some builds: then the gateway's pairing list shows it).
     public var requestId: String?
     /// `not-paired`, `role-upgrade`, `scope-upgrade` or `metadata-upgrade`.
     public var reason: String?
+    /// The device id: the SHA-256 of its public key, in lowercase hex.
     public var deviceId: String?
+    /// The role the refused connect asked for.
     public var requestedRole: String?
+    /// The scopes the refused connect asked for.
     public var requestedScopes: [String]
     /// `wait_then_retry` for a waiting node.
     public var recommendedNextStep: String?
+    /// The gateway's own advice (untrusted text: sanitize before printing).
     public var remediationHint: String?
     /// The gateway keeps the refused connect's socket open and pushes `device.pair.resolved`
     /// to it when an operator decides (2026.7+; `connect-error-details.ts`). Without it the
     /// client closes and retries.
     public var waitForResolution: Bool
 
+    /// The details of a pairing refusal.
     public init(requestId: String? = nil, reason: String? = nil, deviceId: String? = nil, requestedRole: String? = nil,
                 requestedScopes: [String] = [], recommendedNextStep: String? = nil, remediationHint: String? = nil,
                 waitForResolution: Bool = false) {
@@ -184,6 +189,7 @@ public enum GatewayError: Error, Sendable, Equatable {
 }
 
 extension GatewayError: ClawpairError {
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .invalidURL(let url, let reason):

@@ -18,9 +18,12 @@ public struct GatewayErrorShape: Sendable, Equatable {
     public var message: String
     /// Structured details; `details.code` is the stable detail code clients key on.
     public var details: JSONValue?
+    /// Whether the request may be retried.
     public var retryable: Bool?
+    /// How long to wait before retrying, in ms, when the gateway says.
     public var retryAfterMs: Int64?
 
+    /// An error shape with these members.
     public init(code: String, message: String, details: JSONValue? = nil, retryable: Bool? = nil, retryAfterMs: Int64? = nil) {
         self.code = code
         self.message = message
@@ -32,7 +35,7 @@ public struct GatewayErrorShape: Sendable, Equatable {
     /// `details.code`, when present.
     public var detailCode: String? { details?["code"]?.stringValue }
 
-    /// The object form, as the gateway sent it (for `--json` error output).
+    /// The object form, as the gateway sent it (for JSON error reports).
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [("code", .string(code)), ("message", .string(message))]
         if let details { members.append(("details", details)) }
@@ -69,6 +72,7 @@ public enum GatewayFrameError: Error, Sendable, Equatable {
 }
 
 extension GatewayFrameError: ClawpairError {
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .tooLarge(let size, let limit): return "a \(size)-byte frame exceeds the \(limit)-byte limit"

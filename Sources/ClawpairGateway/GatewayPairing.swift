@@ -98,6 +98,7 @@ public enum PairingError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A readable form, for messages and logs.
     public var description: String { message }
 }
 
@@ -162,9 +163,9 @@ public struct PairingOptions: Sendable, Equatable {
     /// How often a long wait reports ``PairingProgress/stillWaiting(elapsed:requestId:)``, and
     /// the longest piece a held socket waits before asking again (default 30 s, at least 1 s).
     public var progressInterval: Duration = .seconds(30)
-    /// A TLS pin the user checked (`--trust` / `--tls-fingerprint`): the SHA-256 fingerprint,
+    /// A TLS pin the user checked: the SHA-256 fingerprint,
     /// normalized, that every wss:// route without a pin of its own must match instead of the
-    /// system roots (the setup code's pin stays on its primary route, as `clawpair probe` does:
+    /// system roots (the setup code's pin stays on its primary route, as in a probe:
     /// ``ProbeCandidates/applyPin(_:source:to:)``). Nil: the code's pin, else the system roots.
     public var pin: String? = nil
 
@@ -209,7 +210,7 @@ public enum PairingAttempt: Sendable, Equatable {
 
 /// How pairing reaches the gateway. ``NetworkPairingTransport`` dials it; tests answer in-process.
 public protocol PairingTransport {
-    /// Races `routes` as `clawpair probe` does and reports which answered.
+    /// Races `routes` (as ClawpairProbe's ``Prober`` does) and reports which answered.
     func probe(_ routes: [ProbeRoute], configuration: ProbeConfiguration) throws(TransportError) -> ProbeReport
     /// One bootstrap attempt: connects to `endpoint`, sends `request` signed by `identity`,
     /// closes. A pending device gets ``GatewayError/pairingRequired(_:)``.
@@ -224,6 +225,7 @@ public protocol PairingTransport {
 }
 
 extension PairingTransport {
+    /// Connects once and reports pairing-required as a pending attempt (never waiting for the decision on the socket).
     public func attempt(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity, timeout: Duration,
                         resolutionWait: Duration, pending: (PairingRequired) -> Void) throws(GatewayError) -> PairingAttempt {
         do {
@@ -246,10 +248,12 @@ public struct NetworkPairingTransport: PairingTransport {
         self.configuration = configuration
     }
 
+    /// Races `routes` with ClawpairProbe's ``Prober``.
     public func probe(_ routes: [ProbeRoute], configuration: ProbeConfiguration) throws(TransportError) -> ProbeReport {
         try Prober.run(routes: routes, configuration: configuration)
     }
 
+    /// Opens a ``GatewayClient`` to `endpoint` and connects with `request`, signed by `identity`, within `timeout`.
     public func connect(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity,
                         timeout: Duration) throws(GatewayError) -> PairingHello {
         let session = try GatewayClient(endpoint: endpoint, configuration: configuration)
@@ -259,6 +263,7 @@ public struct NetworkPairingTransport: PairingTransport {
         return PairingHello(hello: hello, certificateFingerprint: session.certificate?.fingerprint)
     }
 
+    /// Connects once; when the gateway answers pairing-required with `waitForResolution`, waits on that socket up to `resolutionWait` for the decision.
     public func attempt(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity, timeout: Duration,
                         resolutionWait: Duration, pending: (PairingRequired) -> Void) throws(GatewayError) -> PairingAttempt {
         let session = try GatewayClient(endpoint: endpoint, configuration: configuration)
@@ -293,9 +298,12 @@ public struct SystemPairingClock: PairingClock {
         fixedWallClockMs = wallClockMs
     }
 
+    /// The monotonic clock's reading.
     public var now: Monotonic.Instant { monotonic.now }
+    /// The wall clock, in ms since the epoch (fixed when the clock was made with one).
     public var wallClockMs: Int64 { fixedWallClockMs ?? WallClock.nowMs() }
 
+    /// Sleeps until `deadline`, waking early when `stopped` returns true.
     public func sleep(until deadline: Monotonic.Instant, unless stopped: () -> Bool) {
         monotonic.sleep(until: deadline, unless: stopped)
     }
@@ -379,7 +387,7 @@ public struct GatewayPairing {
         // 1. Which route answers?
         let report: ProbeReport
         do {
-            var routes = ProbeCandidates.routes(of: setup, codeIndex: 0)
+            var routes = ProbeCandidates.routes(of: setup)
             if let pin = options.pin { ProbeCandidates.applyPin(pin, source: .trust, to: &routes) }
             report = try transport.probe(routes,
                                          configuration: ProbeConfiguration(timeout: options.timeout, allowInsecure: options.allowInsecure))

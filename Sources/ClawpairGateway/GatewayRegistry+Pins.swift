@@ -5,9 +5,9 @@ extension RegistrySnapshot {
     /// paired gateway with that URL (pin source ``ProbeRoute/PinSource/registry``), as a probe of
     /// a paired gateway should: its certificate was accepted when it was paired.
     public func pinPaired(_ routes: inout [ProbeRoute]) {
-        for index in routes.indices where routes[index].tls && routes[index].expectedFingerprint == nil {
+        for index in routes.indices where routes[index].tls && routes[index].pin == nil {
             if let gateway = gateways.first(where: { $0.tlsFingerprint != nil && $0.matches(url: routes[index].url) }) {
-                routes[index].expectedFingerprint = gateway.tlsFingerprint
+                routes[index].pin = gateway.tlsFingerprint
                 routes[index].pinSource = .registry
             }
         }

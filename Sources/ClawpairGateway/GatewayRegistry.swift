@@ -44,12 +44,15 @@ public struct PairedGateway: Sendable, Equatable {
     public var deviceId: String
     /// Device tokens by role.
     public var tokens: [StoredDeviceToken]
+    /// When this machine paired with the gateway, in ms since the epoch.
     public var pairedAtMs: Int64
+    /// When it was last seen, in ms since the epoch.
     public var lastSeenAtMs: Int64?
     /// The display name this device paired with (reconnects send the same, so the gateway sees
     /// no metadata change).
     public var deviceName: String?
 
+    /// A registry entry; `id` is new unless given.
     public init(id: String = PairedGateway.makeID(), name: String, urls: [String], tlsFingerprint: String? = nil, deviceId: String,
                 tokens: [StoredDeviceToken] = [], pairedAtMs: Int64, lastSeenAtMs: Int64? = nil, deviceName: String? = nil) {
         self.id = id
@@ -144,8 +147,8 @@ public struct PairedGateway: Sendable, Equatable {
     }
 }
 
-/// Registry failures. Messages name the file; what to do about them (and the exit status) is
-/// the command line's business.
+/// Registry failures. Messages name the file; what to do about them is the caller's
+/// business.
 public enum GatewayRegistryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No gateway has this name or id (`known`: the names that exist).
     case unknownGateway(String, known: [String])
@@ -177,6 +180,7 @@ public enum GatewayRegistryError: Error, Sendable, Equatable, CustomStringConver
         }
     }
 
+    /// A readable form, for messages and logs.
     public var description: String { message }
 }
 
@@ -439,7 +443,7 @@ public struct GatewayRegistry: Sendable, Equatable {
 public struct RegistrySnapshot: Sendable, Equatable {
     /// The readable records, sorted by name then id.
     public var gateways: [PairedGateway]
-    /// The id `gateways use` selected, when that record exists.
+    /// The id of the gateway selected as current, when that record exists.
     public var activeID: String?
     /// Files that could not be used: damaged, insecure, symbolic links, beyond the limit.
     public internal(set) var problems: [GatewayRegistryError]

@@ -6,11 +6,16 @@ import ClawpairCore
 
 /// A device token the gateway issued (and the registry keeps) for one role.
 public struct IssuedDeviceToken: Sendable, Equatable {
+    /// The token (a secret: never print or log it).
     public var token: String
+    /// The role (`operator` or `node`).
     public var role: String
+    /// The scopes the token grants.
     public var scopes: [String]
+    /// When it was issued, in ms since the epoch.
     public var issuedAtMs: Int64?
 
+    /// A token with these members.
     public init(token: String, role: String, scopes: [String], issuedAtMs: Int64?) {
         self.token = token
         self.role = role
@@ -23,6 +28,7 @@ public struct IssuedDeviceToken: Sendable, Equatable {
 public struct HelloOK: Sendable, Equatable {
     /// Defaults the protocol documents for absent policy fields.
     public static let defaultMaxPayload = 25 * 1024 * 1024
+    /// The tick interval when the policy names none: 15 s.
     public static let defaultTickIntervalMs: Int64 = 15_000
     /// The tick intervals the watchdog accepts: a gateway's `policy.tickIntervalMs` is clamped
     /// into this range before it reaches a clock (upstream ticks every 30 s,
@@ -33,21 +39,30 @@ public struct HelloOK: Sendable, Equatable {
     /// (clamped into this range; the client's own ceiling applies on top).
     public static let payloadLimitRange: ClosedRange<Int64> = 1...(Int64(Int32.max))
 
+    /// The protocol version the gateway chose.
     public var protocolVersion: Int64
+    /// The gateway's version, when it says.
     public var serverVersion: String?
+    /// The gateway's id for this connection.
     public var connectionId: String?
+    /// The RPC methods the gateway offers this connection.
     public var methods: [String]
+    /// The events the gateway may send this connection.
     public var events: [String]
     /// The role and scopes this connection was granted.
     public var role: String?
+    /// The scopes (such as `operator.read`).
     public var scopes: [String]
     /// `auth.deviceToken`: the token for (this device, `role`).
     public var deviceToken: IssuedDeviceToken?
     /// `auth.deviceTokens`: extra bootstrap hand-off tokens (for example an operator token issued
     /// next to a node token).
     public var handoffTokens: [IssuedDeviceToken]
+    /// The largest frame the gateway accepts, in bytes (clamped to ``payloadLimitRange``).
     public var maxPayload: Int
+    /// How much the gateway buffers for this connection, in bytes, when it says.
     public var maxBufferedBytes: Int?
+    /// How often the gateway sends `tick`, in ms (clamped to ``tickIntervalRange``).
     public var tickIntervalMs: Int64
     /// The payload as received.
     public var raw: JSONValue

@@ -12,10 +12,12 @@ public struct NetworkJoinFetcher: JoinFetching {
     /// The name resolver (the system's by default).
     public var resolver: any HostResolver & Sendable
 
+    /// A fetcher that resolves host names with `resolver`.
     public init(resolver: any HostResolver & Sendable = SystemResolver()) {
         self.resolver = resolver
     }
 
+    /// Fetches `url` with one GET within `timeout`.
     public func get(_ url: JoinURL, timeout: Duration) throws(JoinError) -> JoinHTTPResponse {
         let exchange: JoinExchange
         do {

@@ -24,7 +24,9 @@ import ClawpairWebSocket
 public struct JoinURL: Sendable, Equatable {
     /// The URL as given (it carries a secret: the shortcode).
     public let text: String
+    /// The link's host.
     public let host: String
+    /// The link's port.
     public let port: Int
     /// https (true) or loopback http.
     public let tls: Bool
@@ -73,6 +75,7 @@ public struct JoinURL: Sendable, Equatable {
 
 /// The gateway's HTTP answer to the GET.
 public struct JoinHTTPResponse: Sendable, Equatable {
+    /// The HTTP status code.
     public var status: Int
     /// `Content-Type`, lowercased.
     public var contentType: String?
@@ -81,6 +84,7 @@ public struct JoinHTTPResponse: Sendable, Equatable {
     /// The body, at most ``JoinURL/maxBodyBytes``.
     public var body: [UInt8]
 
+    /// A response with these members.
     public init(status: Int, contentType: String? = nil, retryAfterSeconds: Int? = nil, body: [UInt8] = []) {
         self.status = status
         self.contentType = contentType
@@ -134,6 +138,7 @@ public enum JoinError: Error, Sendable, Equatable {
 }
 
 extension JoinError: ClawpairError {
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .invalidURL(.malformed): return "the join URL must end with exactly /j/<code> (22 characters), with no query, fragment or user name"
@@ -152,6 +157,7 @@ extension JoinError: ClawpairError {
         }
     }
 
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? {
         switch self {
         case .invalidURL(.plaintext): return "use the https:// join URL the gateway printed"
@@ -189,7 +195,7 @@ public enum JoinRedemption {
     /// The most a setup code file or standard input may hold.
     public static let maxCodeBytes = 64 * 1024
 
-    /// The text `clawpair pair` was given, trimmed: `targetFile` (read and removed, see
+    /// The pairing target text, trimmed: `targetFile` (read and removed, see
     /// ``takeTargetFile(_:)``), else `codeFile` (kept), else the argument (`-`: `standardInput`,
     /// called with the byte limit); `inArgv` when the text itself was on the command line.
     public static func readTarget(argument: String?, codeFile: String?, targetFile: String?,

@@ -2,7 +2,7 @@ import ClawpairCore
 import ClawpairSetupCode
 
 /// A setup code the gateway minted (`device.pair.setupCode`), checked and ready to show: what
-/// `clawpair qr` prints, in the shape of `openclaw qr`.
+/// a QR or setup-code report shows, in the shape of `openclaw qr`.
 ///
 ///     let minted = try MintedSetupCode(session.mintSetupCode(SetupCodeRequest(bootstrapProfile: "node")), nowMs: now)
 ///     minted.textLines(nowMs: now).forEach { print($0) }

@@ -24,10 +24,13 @@ public struct NodePendingApproval: Sendable, Equatable {
     public var requestId: String
     /// The node's id (its deviceId on current gateways).
     public var nodeId: String?
+    /// The name shown for it to people (untrusted text: sanitize before printing).
     public var displayName: String?
+    /// The platform the client reported (e.g. `linux`).
     public var platform: String?
     /// The commands the node declared (step 2 only).
     public var commands: [String]?
+    /// The address the gateway saw the connection come from.
     public var remoteIp: String?
     /// When the gateway made the request (epoch ms).
     public var ts: Int64?
@@ -35,6 +38,7 @@ public struct NodePendingApproval: Sendable, Equatable {
     /// The name to show: the display name, else the node id, else the request id.
     public var name: String { displayName ?? nodeId ?? requestId }
 
+    /// A pending approval with these members.
     public init(step: NodeApprovalStep, requestId: String, nodeId: String? = nil, displayName: String? = nil, platform: String? = nil,
                 commands: [String]? = nil, remoteIp: String? = nil, ts: Int64? = nil) {
         self.step = step
@@ -78,6 +82,7 @@ public enum NodeApprovalError: Error, Sendable, Equatable {
 }
 
 extension NodeApprovalError: ClawpairError {
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .unknownRequest(let id, _):
@@ -85,6 +90,7 @@ extension NodeApprovalError: ClawpairError {
         }
     }
 
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? {
         switch self {
         case .unknownRequest(_, let pending):

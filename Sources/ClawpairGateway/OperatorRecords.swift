@@ -18,7 +18,7 @@ import ClawpairCore
 
 /// Redaction of RPC results.
 public enum OperatorRecords {
-    /// What replaces a token value in a record's `json` (the marker `devices rotate` prints).
+    /// What replaces a token value in a record's `json` (the marker shown instead of a token).
     public static let redactionMarker = "<redacted>"
 
     /// `json` with the value of every member named `token`, at any depth, replaced by
@@ -125,16 +125,23 @@ struct RecordReader {
 public struct DeviceDescription: Sendable, Equatable {
     /// Base64url raw Ed25519 key.
     public var publicKey: String?
+    /// The name shown for it to people (untrusted text: sanitize before printing).
     public var displayName: String?
+    /// The platform the client reported (e.g. `linux`).
     public var platform: String?
+    /// The device family the client reported (e.g. `Linux`).
     public var deviceFamily: String?
+    /// The client id it connected with (`openclaw-cli`, `node-host`, …).
     public var clientId: String?
+    /// The client mode it connected with (`cli`, `node`, `ui`, …).
     public var clientMode: String?
     /// The role (older builds) …
     public var role: String?
     /// … or roles.
     public var roles: [String]?
+    /// The scopes (such as `operator.read`).
     public var scopes: [String]?
+    /// The address the gateway saw the connection come from.
     public var remoteIp: String?
 
     init(_ reader: RecordReader) throws(GatewayError) {
@@ -157,6 +164,7 @@ public struct DeviceDescription: Sendable, Equatable {
 public struct PendingRequest: Sendable, Equatable {
     /// The id to approve or reject it by.
     public var requestId: String
+    /// The device id: the SHA-256 of its public key, in lowercase hex.
     public var deviceId: String
     /// Who it says it is and what it asks for.
     public var details: DeviceDescription
@@ -181,6 +189,7 @@ public struct PendingRequest: Sendable, Equatable {
         self.json = OperatorRecords.redactingTokens(json)
     }
 
+    /// The description's fields, read through the request.
     public subscript<Value>(dynamicMember member: KeyPath<DeviceDescription, Value>) -> Value {
         details[keyPath: member]
     }
@@ -188,11 +197,17 @@ public struct PendingRequest: Sendable, Equatable {
 
 /// One entry of a paired device's token summary (no token value).
 public struct DeviceTokenSummary: Sendable, Equatable {
+    /// The role (`operator` or `node`).
     public var role: String
+    /// The scopes (such as `operator.read`).
     public var scopes: [String]
+    /// When it was created, in ms since the epoch.
     public var createdAtMs: Int64?
+    /// When the token was last rotated, in ms since the epoch.
     public var rotatedAtMs: Int64?
+    /// When the token was revoked, in ms since the epoch.
     public var revokedAtMs: Int64?
+    /// When the token was last used, in ms since the epoch.
     public var lastUsedAtMs: Int64?
 }
 
@@ -200,6 +215,7 @@ public struct DeviceTokenSummary: Sendable, Equatable {
 /// ``DeviceDescription`` members read as its own (`device.scopes`).
 @dynamicMemberLookup
 public struct PairedDevice: Sendable, Equatable {
+    /// The device id: the SHA-256 of its public key, in lowercase hex.
     public var deviceId: String
     /// Who it said it was and the access it holds.
     public var details: DeviceDescription
@@ -207,10 +223,15 @@ public struct PairedDevice: Sendable, Equatable {
     public var operatorLabel: String?
     /// The list form of its tokens (roles and times, never values); empty when not sent.
     public var tokens: [DeviceTokenSummary]
+    /// How it was approved (the gateway's word).
     public var approvedVia: String?
+    /// When it was created, in ms since the epoch.
     public var createdAtMs: Int64?
+    /// When it was approved, in ms since the epoch.
     public var approvedAtMs: Int64?
+    /// When it was last seen, in ms since the epoch.
     public var lastSeenAtMs: Int64?
+    /// Why it was last seen (the gateway's word, e.g. `connect`).
     public var lastSeenReason: String?
     /// Whether it is connected now (list output only).
     public var connected: Bool
@@ -243,6 +264,7 @@ public struct PairedDevice: Sendable, Equatable {
         self.json = OperatorRecords.redactingTokens(json)
     }
 
+    /// The description's fields, read through the device.
     public subscript<Value>(dynamicMember member: KeyPath<DeviceDescription, Value>) -> Value {
         details[keyPath: member]
     }
@@ -257,6 +279,7 @@ public struct DevicePairingList: Sendable, Equatable {
     /// The payload, tokens redacted.
     public var json: JSONValue
 
+    /// Reads the gateway's `device.pair.list` answer; `context` names it in error messages.
     public init(json: JSONValue, context: String = "device.pair.list") throws(GatewayError) {
         let reader = try RecordReader(json, context: context)
         pending = try reader.records("pending") { entry, path throws(GatewayError) in try PendingRequest(json: entry, context: path) }
@@ -274,12 +297,14 @@ public struct DevicePairingList: Sendable, Equatable {
 
 /// `device.pair.approve`'s result: `{requestId, device}`.
 public struct DeviceApproval: Sendable, Equatable {
+    /// The pairing request id.
     public var requestId: String?
     /// The approved device, when the gateway sends it.
     public var device: PairedDevice?
     /// The payload, tokens redacted (some gateways return the new device token here).
     public var json: JSONValue
 
+    /// Reads the gateway's `device.pair.approve` answer; `context` names it in error messages.
     public init(json: JSONValue, context: String = "device.pair.approve") throws(GatewayError) {
         let reader = try RecordReader(json, context: context)
         requestId = try reader.string("requestId")
@@ -292,11 +317,14 @@ public struct DeviceApproval: Sendable, Equatable {
 
 /// `device.pair.reject`'s result: `{requestId, deviceId}`.
 public struct DeviceRejection: Sendable, Equatable {
+    /// The pairing request id.
     public var requestId: String?
+    /// The device id: the SHA-256 of its public key, in lowercase hex.
     public var deviceId: String?
     /// The payload, tokens redacted.
     public var json: JSONValue
 
+    /// Reads the gateway's `device.pair.reject` answer; `context` names it in error messages.
     public init(json: JSONValue, context: String = "device.pair.reject") throws(GatewayError) {
         let reader = try RecordReader(json, context: context)
         requestId = try reader.string("requestId")
@@ -307,10 +335,12 @@ public struct DeviceRejection: Sendable, Equatable {
 
 /// `device.pair.remove`'s result: `{deviceId}`.
 public struct DeviceRemoval: Sendable, Equatable {
+    /// The device id: the SHA-256 of its public key, in lowercase hex.
     public var deviceId: String?
     /// The payload, tokens redacted.
     public var json: JSONValue
 
+    /// Reads the gateway's `device.pair.remove` answer; `context` names it in error messages.
     public init(json: JSONValue, context: String = "device.pair.remove") throws(GatewayError) {
         deviceId = try RecordReader(json, context: context).string("deviceId")
         self.json = OperatorRecords.redactingTokens(json)
@@ -319,18 +349,23 @@ public struct DeviceRemoval: Sendable, Equatable {
 
 /// `device.token.rotate`'s result: `{deviceId, role, token?, scopes, rotatedAtMs, tokenDelivery}`.
 public struct TokenRotation: Sendable, Equatable {
+    /// The device id: the SHA-256 of its public key, in lowercase hex.
     public var deviceId: String?
+    /// The role (`operator` or `node`).
     public var role: String?
     /// The new token, only when the gateway delivered it in band (the caller rotated its own
     /// device's token). A secret: `json` carries the redaction marker instead.
     public var token: String?
+    /// The scopes (such as `operator.read`).
     public var scopes: [String]?
+    /// When the token was last rotated, in ms since the epoch.
     public var rotatedAtMs: Int64?
     /// `in-band` or `withheld-cross-device`.
     public var tokenDelivery: String?
     /// The payload, tokens redacted.
     public var json: JSONValue
 
+    /// Reads the gateway's `device.token.rotate` answer; `context` names it in error messages.
     public init(json: JSONValue, context: String = "device.token.rotate") throws(GatewayError) {
         let reader = try RecordReader(json, context: context)
         deviceId = try reader.string("deviceId")
@@ -351,12 +386,16 @@ public struct TokenRotation: Sendable, Equatable {
 
 /// `device.token.revoke`'s result: `{deviceId, role, revokedAtMs}`.
 public struct TokenRevocation: Sendable, Equatable {
+    /// The device id: the SHA-256 of its public key, in lowercase hex.
     public var deviceId: String?
+    /// The role (`operator` or `node`).
     public var role: String?
+    /// When the token was revoked, in ms since the epoch.
     public var revokedAtMs: Int64?
     /// The payload, tokens redacted.
     public var json: JSONValue
 
+    /// Reads the gateway's `device.token.revoke` answer; `context` names it in error messages.
     public init(json: JSONValue, context: String = "device.token.revoke") throws(GatewayError) {
         let reader = try RecordReader(json, context: context)
         deviceId = try reader.string("deviceId")
@@ -370,31 +409,50 @@ public struct TokenRevocation: Sendable, Equatable {
 
 /// A node the gateway knows (`node.list` `nodes[]`, `pairing-rpcs.md` §5.2 NodeListNode).
 public struct NodeListNode: Sendable, Equatable {
+    /// The node id.
     public var nodeId: String
+    /// The name shown for it to people (untrusted text: sanitize before printing).
     public var displayName: String?
+    /// The platform the client reported (e.g. `linux`).
     public var platform: String?
+    /// The version it reported.
     public var version: String?
+    /// The core version it reported.
     public var coreVersion: String?
+    /// The UI version it reported.
     public var uiVersion: String?
+    /// The client id it connected with (`openclaw-cli`, `node-host`, …).
     public var clientId: String?
+    /// The client mode it connected with (`cli`, `node`, `ui`, …).
     public var clientMode: String?
+    /// The device family the client reported (e.g. `Linux`).
     public var deviceFamily: String?
+    /// The hardware model identifier the client reported, if any.
     public var modelIdentifier: String?
+    /// The address the gateway saw the connection come from.
     public var remoteIp: String?
     /// Capabilities and invokable commands (empty when not sent).
     public var caps: [String]
+    /// The commands it declared.
     public var commands: [String]
     /// `approved`, `unapproved`, `pending-approval` or `pending-reapproval`.
     public var approvalState: String?
+    /// The id of its pending pairing request, if any.
     public var pendingRequestId: String?
+    /// When the current connection was made, in ms since the epoch.
     public var connectedAtMs: Int64?
+    /// When it was last seen, in ms since the epoch.
     public var lastSeenAtMs: Int64?
+    /// When it was approved, in ms since the epoch.
     public var approvedAtMs: Int64?
+    /// Whether it is paired.
     public var paired: Bool
+    /// Whether it is connected now.
     public var connected: Bool
     /// The payload entry, tokens redacted.
     public var json: JSONValue
 
+    /// Reads the gateway's `node` answer; `context` names it in error messages.
     public init(json: JSONValue, context: String = "node") throws(GatewayError) {
         let reader = try RecordReader(json, context: context)
         nodeId = try reader.requiredString("nodeId")
@@ -423,13 +481,16 @@ public struct NodeListNode: Sendable, Equatable {
 
 /// `node.list`'s result: `{ts, nodes, activeNodeId?}`.
 public struct NodeList: Sendable, Equatable {
+    /// When the gateway recorded it, in ms since the epoch.
     public var ts: Int64?
     /// In the gateway's order.
     public var nodes: [NodeListNode]
+    /// The node the gateway treats as active, if any.
     public var activeNodeId: String?
     /// The payload, tokens redacted.
     public var json: JSONValue
 
+    /// Reads the gateway's `node.list` answer; `context` names it in error messages.
     public init(json: JSONValue, context: String = "node.list") throws(GatewayError) {
         let reader = try RecordReader(json, context: context)
         ts = try reader.int("ts")
@@ -452,16 +513,24 @@ public struct NodeList: Sendable, Equatable {
 /// A request in the gateway's `node.pair.*` store (`node.pair.list` `pending[]`). Its shape is
 /// not fixed by the spec beyond these members.
 public struct NodePairRequest: Sendable, Equatable {
+    /// The pairing request id.
     public var requestId: String
+    /// The node id.
     public var nodeId: String?
+    /// The name shown for it to people (untrusted text: sanitize before printing).
     public var displayName: String?
+    /// The platform the client reported (e.g. `linux`).
     public var platform: String?
+    /// The commands it declared.
     public var commands: [String]?
+    /// The address the gateway saw the connection come from.
     public var remoteIp: String?
+    /// When the gateway recorded it, in ms since the epoch.
     public var ts: Int64?
     /// The payload entry, tokens redacted.
     public var json: JSONValue
 
+    /// Reads the gateway's `node pairing request` answer; `context` names it in error messages.
     public init(json: JSONValue, context: String = "node pairing request") throws(GatewayError) {
         let reader = try RecordReader(json, context: context)
         requestId = try reader.requiredString("requestId")
@@ -477,12 +546,14 @@ public struct NodePairRequest: Sendable, Equatable {
 
 /// `node.pair.list`'s result: `{pending, paired}`; paired entries stay opaque JSON.
 public struct NodePairingList: Sendable, Equatable {
+    /// The pending node pairing requests.
     public var pending: [NodePairRequest]
     /// The paired node records, tokens redacted.
     public var paired: [JSONValue]
     /// The payload, tokens redacted.
     public var json: JSONValue
 
+    /// Reads the gateway's `node.pair.list` answer; `context` names it in error messages.
     public init(json: JSONValue, context: String = "node.pair.list") throws(GatewayError) {
         let reader = try RecordReader(json, context: context)
         pending = try reader.records("pending") { entry, path throws(GatewayError) in try NodePairRequest(json: entry, context: path) }
@@ -497,10 +568,12 @@ public struct NodePairingList: Sendable, Equatable {
 /// The result of `node.pair.approve` or `node.pair.reject`, whose shapes vary by version: kept
 /// as opaque JSON (tokens redacted: approving issues the node a token).
 public struct NodePairResolution: Sendable, Equatable {
+    /// The pairing request id.
     public var requestId: String?
     /// The payload, tokens redacted.
     public var json: JSONValue
 
+    /// Reads the gateway's answer to a node pairing decision.
     public init(json: JSONValue) {
         requestId = json["requestId"]?.stringValue
         self.json = OperatorRecords.redactingTokens(json)
@@ -522,6 +595,7 @@ public struct SetupCodeRequest: Sendable, Equatable {
     /// Ask for a single-use join URL (`joinUrl`, 2026.7+; the gateway wants bootstrapProfile node).
     public var joinURL = false
 
+    /// A request for a setup code; every field is optional.
     public init(bootstrapProfile: String? = nil, publicURL: String? = nil, preferRemoteURL: Bool = false, includeQR: Bool = false) {
         self.bootstrapProfile = bootstrapProfile
         self.publicURL = publicURL
@@ -544,12 +618,15 @@ public struct SetupCodeRequest: Sendable, Equatable {
 public struct SetupCodeResult: Sendable, Equatable {
     /// The code (a secret until it expires).
     public var setupCode: String
+    /// The QR code as a `data:` URL, when one was asked for.
     public var qrDataUrl: String?
+    /// The gateway URL the code carries.
     public var gatewayUrl: String?
     /// 2..8 routes, when there is more than one.
     public var gatewayUrls: [String]?
     /// `token` or `password` (a label; the credential is never returned).
     public var auth: String?
+    /// Where the gateway took that URL from (its own word).
     public var urlSource: String?
     /// `full`, `limited` or `node`.
     public var access: String?
@@ -557,11 +634,14 @@ public struct SetupCodeResult: Sendable, Equatable {
     public var accessDowngraded: Bool
     /// G4: the id `device.pair.setupStatus` takes, and when the code expires.
     public var setupId: String?
+    /// When the code expires, in ms since the epoch.
     public var expiresAtMs: Int64?
+    /// The join link for the code, when the gateway made one.
     public var joinUrl: String?
     /// The payload, tokens redacted.
     public var json: JSONValue
 
+    /// Reads the gateway's `device.pair.setupCode` answer; `context` names it in error messages.
     public init(json: JSONValue, context: String = "device.pair.setupCode") throws(GatewayError) {
         let reader = try RecordReader(json, context: context)
         guard let code = try reader.string("setupCode"), !code.isEmpty else {

@@ -35,12 +35,15 @@ public struct RenameResult: Sendable, Equatable {
 /// A setup code's use, from `device.pair.setupStatus` or a `device.pair.setup.*` event:
 /// `{setupId, deviceId, deviceName?, access, ts}`.
 public struct SetupCompletion: Sendable, Equatable {
+    /// The setup code's id, to wait for its use.
     public var setupId: String?
     /// The device that redeemed the code.
     public var deviceId: String?
+    /// The name the device gave.
     public var deviceName: String?
     /// `full`, `limited` or `node`.
     public var access: String?
+    /// When the gateway recorded it, in ms since the epoch.
     public var ts: Int64?
     /// The record, tokens redacted.
     public var json: JSONValue
@@ -80,13 +83,16 @@ public enum SetupStatus: Sendable, Equatable {
 }
 
 /// What ``OperatorSession/clearDevices(rejectPending:keepDeviceId:)`` did, as upstream's
-/// `devices clear --json` prints it: `{removedDevices, rejectedPending}`.
+/// `devices clear` reports it: `{removedDevices, rejectedPending}`.
 public struct DeviceClearing: Sendable, Equatable {
+    /// The ids of the devices removed.
     public var removedDevices: [String] = []
+    /// The ids of the pending requests rejected.
     public var rejectedPending: [String] = []
     /// Paired devices not removed: the one this session runs as.
     public var kept: [String] = []
 
+    /// Nothing removed or rejected yet.
     public init() {}
 
     /// `{removedDevices, rejectedPending}`.
@@ -120,7 +126,7 @@ extension OperatorSession {
         try SetupStatus(json: call(ManageMethod.devicePairSetupStatus, [("setupId", .string(setupId))]))
     }
 
-    /// `devices clear`: removes every paired device except `keepDeviceId` (the session's own,
+    /// Clears the gateway's devices: removes every paired device except `keepDeviceId` (the session's own,
     /// so the operator does not lock itself out mid-way), and with `rejectPending` rejects
     /// every pending request too. Stops at the first failure.
     public func clearDevices(rejectPending: Bool, keepDeviceId: String?) throws(GatewayError) -> DeviceClearing {
@@ -146,7 +152,7 @@ extension OperatorSession {
 
 extension NodeList {
     /// ``sortedNodes`` seen within `window` of `nowMs` (connected now, or `lastSeenAtMs` /
-    /// `connectedAtMs` at most `window` ago): `nodes status --last-connected 24h`.
+    /// `connectedAtMs` at most `window` ago).
     public func nodes(seenWithinMs window: Int64, nowMs: Int64) -> [NodeListNode] {
         let since = nowMs.subtractingReportingOverflow(max(0, window))
         let cutoff = since.overflow ? Int64.min : since.partialValue
@@ -155,9 +161,9 @@ extension NodeList {
         }
     }
 
-    /// ``sortedNodes`` kept by `nodes list/status --connected` (`connectedOnly`) and
-    /// `--last-connected` (`seenWithinMs`), the payload with only those nodes, and how many the
-    /// filters left out.
+    /// ``sortedNodes`` kept by the filters (only the connected ones with `connectedOnly`, only
+    /// those seen within `seenWithinMs` when given), the payload with only those nodes, and how
+    /// many the filters left out.
     public func filtered(connectedOnly: Bool, seenWithinMs: Int64?, nowMs: Int64) -> (nodes: [NodeListNode], json: JSONValue, hidden: Int) {
         var kept = seenWithinMs.map { nodes(seenWithinMs: $0, nowMs: nowMs) } ?? sortedNodes
         if connectedOnly { kept = kept.filter(\.connected) }
@@ -169,8 +175,8 @@ extension NodeList {
     }
 
     /// Nodes whose id, unique id prefix (4+ characters), display name (case-insensitive) or
-    /// remote address equals `query`: `nodes remove/rename` accept any of them, as upstream's
-    /// `--node <id|name|ip>`. Empty when none; several when ambiguous.
+    /// remote address equals `query` (upstream names a node by any of them). Empty when none;
+    /// several when ambiguous.
     public func nodes(matching query: String) -> [NodeListNode] {
         if let exact = nodes.first(where: { $0.nodeId == query }) { return [exact] }
         let lower = query.lowercased()
@@ -184,7 +190,7 @@ extension NodeList {
 extension GatewayError {
     /// The gateway answered the connect and did not accept its credential: an auth, device-auth
     /// or pairing refusal, or a connect rejection that says so only in words (some gateways send
-    /// `unauthorized: …` without `details.code`). `gateways check` reports these as refused (4).
+    /// `unauthorized: …` without `details.code`): a refusal, not a failure to reach the gateway.
     public var isCredentialRefusal: Bool {
         switch self {
         case .authRejected, .deviceAuthRejected, .pairingRequired:

@@ -51,12 +51,15 @@ public protocol OperatorConnector {
 
 /// The real connector: a ``GatewayClient`` over TCP/TLS and WebSocket.
 public struct WebSocketOperatorConnector: OperatorConnector {
+    /// The configuration each connection is made with.
     public var configuration: GatewayClientConfiguration
 
+    /// A connector with this configuration.
     public init(configuration: GatewayClientConfiguration) {
         self.configuration = configuration
     }
 
+    /// Connects to `endpoint` with `request`, signed by `identity`.
     public func connect(to endpoint: GatewayEndpoint, request: ConnectRequest, identity: DeviceIdentity,
                         timeout: Duration) throws(GatewayError) -> (connection: any GatewayCalling, hello: HelloOK) {
         let client = try GatewayClient(endpoint: endpoint, configuration: configuration)
@@ -128,8 +131,10 @@ public struct OperatorTarget: Sendable, Equatable {
     public var endpoint: GatewayEndpoint
     /// The registry record, when the gateway is a paired one.
     public var record: PairedGateway?
+    /// Where the endpoint came from.
     public var source: OperatorTargetSource
 
+    /// A target with these members.
     public init(endpoint: GatewayEndpoint, record: PairedGateway?, source: OperatorTargetSource) {
         self.endpoint = endpoint
         self.record = record
@@ -209,7 +214,9 @@ public typealias GatewayAuthConfigReader = @Sendable ([String: String]) throws -
 
 /// The credential an operator session sends, and why.
 public struct OperatorCredential: Sendable, Equatable {
+    /// What to present to the gateway.
     public var auth: ConnectAuth
+    /// Where it came from.
     public var source: OperatorCredentialSource
     /// The scopes a stored device token was issued with; connecting asks for exactly those
     /// (more would be a scope upgrade, i.e. a new pairing request). Nil: the operator scopes.
@@ -218,6 +225,7 @@ public struct OperatorCredential: Sendable, Equatable {
     /// command-line URL (variable names).
     public var withheldEnvironment: [String]
 
+    /// A credential with these members.
     public init(auth: ConnectAuth, source: OperatorCredentialSource, tokenScopes: [String]? = nil, withheldEnvironment: [String] = []) {
         self.auth = auth
         self.source = source
@@ -272,12 +280,14 @@ public enum OperatorSessionError: Error, Sendable, Equatable {
 }
 
 extension OperatorSessionError: ClawpairError {
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .emptyCredential(let variable):
             return variable == OperatorEnvironment.password ? "the gateway password is empty" : "the gateway token is empty"
         }
     }
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? { "check the file or variable that should hold it" }
 }
 
@@ -285,6 +295,7 @@ extension OperatorSessionError: ClawpairError {
 
 /// What an operator session needs to connect.
 public struct OperatorSessionOptions {
+    /// Which gateway to open.
     public var target: OperatorTargetChoice
     /// A TLS pin that overrides the registry's (64 hex, normalized).
     public var pin: String?
@@ -293,6 +304,7 @@ public struct OperatorSessionOptions {
     /// The process environment (`OPENCLAW_GATEWAY_URL`, `_TOKEN`, `_PASSWORD`, and what the
     /// config reader looks at).
     public var environment: [String: String]
+    /// The registry of paired gateways (stored pins and device tokens).
     public var registry: GatewayRegistry
     /// This machine's device identity; every connect proves it.
     public var identity: DeviceIdentity
@@ -300,9 +312,12 @@ public struct OperatorSessionOptions {
     public var client: GatewayClientInfo
     /// Limit for connecting and for each call.
     public var timeout: Duration
+    /// Reads the gateway's auth from OpenClaw's config (replaceable in tests).
     public var readConfig: GatewayAuthConfigReader
+    /// Makes the connection (a WebSocket by default; replaceable in tests).
     public var connector: any OperatorConnector
 
+    /// Options; by default the client is the operator CLI's, calls time out after 10 s, auth is read from OpenClaw's config, and the connection is a WebSocket.
     public init(target: OperatorTargetChoice, pin: String? = nil, explicitSecret: OperatorSecret? = nil, environment: [String: String],
                 registry: GatewayRegistry, identity: DeviceIdentity,
                 client: GatewayClientInfo = .operatorCLI(version: ClawpairVersion.current, platform: GatewayClientInfo.linuxPlatformName()),
@@ -323,9 +338,12 @@ public struct OperatorSessionOptions {
 
 /// The target and credential a session will use, resolved before anything is sent.
 public struct OperatorPlan: Sendable, Equatable {
+    /// The gateway to open.
     public var target: OperatorTarget
+    /// The credential to present.
     public var credential: OperatorCredential
 
+    /// A plan with these members.
     public init(target: OperatorTarget, credential: OperatorCredential) {
         self.target = target
         self.credential = credential
@@ -356,8 +374,11 @@ enum OperatorMethod {
 /// An authenticated operator connection and its typed RPCs. Confined to the thread that
 /// created it; closes its connection when released.
 public final class OperatorSession {
+    /// The gateway this session is open to.
     public let target: OperatorTarget
+    /// The credential it was opened with.
     public let credential: OperatorCredential
+    /// The gateway's hello-ok.
     public let hello: HelloOK
     /// Limit for each call.
     public let timeout: Duration

@@ -34,10 +34,13 @@ extension OperatorSession {
 
 /// `device.pair.resolved`'s payload: `{requestId, deviceId, decision, ts}`.
 public struct PairingResolution: Sendable, Equatable {
+    /// The pairing request id.
     public var requestId: String
+    /// The device id: the SHA-256 of its public key, in lowercase hex.
     public var deviceId: String?
     /// `approved`, `rejected` or `expired` (a superseded request is resolved too).
     public var decision: String?
+    /// When the gateway recorded it, in ms since the epoch.
     public var ts: Int64?
 
     /// Reads the payload; `context` names it in errors.
@@ -73,7 +76,7 @@ public enum PairingWatchEvent: Sendable, Equatable {
 }
 
 extension PairingWatchEvent {
-    /// The event as one JSON object (`devices watch --json` prints one per line); `rule` is the
+    /// The event as one JSON object (a watch log holds one per line); `rule` is the
     /// auto-approval rule that led to an `acted` approval.
     public func json(rule: String? = nil) -> JSONValue {
         func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
@@ -146,6 +149,7 @@ public struct PairingWatchConfiguration: Sendable {
     /// Consecutive failed connects before the watch gives up with the last error (nil: never).
     public var maxConsecutiveFailures: Int?
 
+    /// A configuration; `backoff` must not be empty (an empty one becomes 1 s).
     public init(backoff: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2), .seconds(5)],
                 pollSlice: Duration = .milliseconds(200), maxConsecutiveFailures: Int? = nil) {
         self.backoff = backoff.isEmpty ? [.seconds(1)] : backoff
@@ -292,14 +296,15 @@ public final class PairingWatch {
     }
 }
 
-/// Non-interactive approval rules for scripts (`devices watch --approve-role node
-/// --approve-from 10.0.0.0/8 --yes`): a request is approved only when every given rule holds.
+/// Non-interactive approval rules (say, role `node` from 10.0.0.0/8): a request is approved
+/// only when every given rule holds.
 public struct PairingAutoApproval: Sendable, Equatable {
     /// The role the request must ask for (its `role`, or every one of its `roles`).
     public var role: String?
     /// Networks the request's `remoteIp` must be in.
     public var networks: [IPNetwork]
 
+    /// Rules: the role asked for (nil: any) and the networks the request must come from (empty: any).
     public init(role: String?, networks: [IPNetwork]) {
         self.role = role
         self.networks = networks
@@ -359,6 +364,7 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
         self.base = base
     }
 
+    /// A readable form, for messages and logs.
     public var description: String {
         switch base {
         case .v4(let address): return "\(address)/\(prefixLength)"
@@ -392,7 +398,7 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension OperatorSession {
-    /// Waits until the setup code `setupId` is used (`qr --wait`): polls `device.pair.setupStatus`
+    /// Waits until the setup code `setupId` is used: polls `device.pair.setupStatus`
     /// every `pollEvery` and, between polls, takes `device.pair.setup.completed` /
     /// `.deliveryUncertain` events for this code when the connection delivers events. Returns
     /// the first completion, or — after `within` on `clock`, polled once more since the events

@@ -25,6 +25,7 @@ public struct PairingWatchKeys: Sendable, Equatable {
     /// The line that tells the operator the keys.
     public static let help = "keys: a approve newest, r reject newest, q quit"
 
+    /// No pending requests yet.
     public init() {}
 
     /// The request `a` and `r` act on.

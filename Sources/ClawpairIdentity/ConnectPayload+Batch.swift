@@ -23,6 +23,7 @@ public enum ConnectBatchLineError: ClawpairError, Equatable {
     /// Neither the line nor the defaults give a nonce.
     case missingNonce
 
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .notAnObject: return "expected a JSON object"

@@ -8,8 +8,7 @@ import ClawpairCore
 /// let created = try CreatedIdentity.create(at: nil, replacing: false, environment: environment, nowMs: nowMs)
 /// print(created.identity.deviceId)
 /// ```
-/// Not `Sendable`, as ``DeviceIdentity`` (which owns the secret key) is not.
-public struct CreatedIdentity {
+public struct CreatedIdentity: Sendable {
     /// The new identity.
     public let identity: DeviceIdentity
     /// The file it was written to (OpenClaw's TS form, mode 0600).

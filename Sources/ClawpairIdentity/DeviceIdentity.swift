@@ -3,13 +3,15 @@ import ClawpairCore
 // A device identity: an Ed25519 key pair (libsodium), its deviceId and creation time.
 //
 // The secret key lives only in guarded, locked memory (`SecureBytes`), made read-only once set
-// and wiped when the identity is released. Nothing in the public API hands out the seed except
+// (`FrozenSecureBytes`, which is what makes the identity `Sendable`) and wiped when the last
+// reference to the identity is released. Nothing in the public API hands out the seed except
 // the explicit exports, which pass it to a closure and wipe it afterwards.
 
 /// This machine's Ed25519 device identity (identity-and-handshake.md §1).
 ///
-/// Owns libsodium memory, so it is a class confined to one task, not `Sendable`.
-public final class DeviceIdentity {
+/// Immutable and `Sendable`: the secret key sits in libsodium's guarded memory, read-only from
+/// construction on, and is wiped when the last reference goes away.
+public final class DeviceIdentity: Sendable {
     /// The seed is 32 bytes (RFC 8032 private key).
     public static let seedByteCount = 32
 
@@ -20,13 +22,14 @@ public final class DeviceIdentity {
     /// When the identity was created, in ms since the epoch.
     public let createdAtMs: Int64
     /// libsodium's 64-byte secret key: seed ‖ public key.
-    let secretKey: SecureBytes
+    let secretKey: FrozenSecureBytes
 
-    /// Builds from a libsodium secret key already in guarded memory (seed ‖ public key).
+    /// Builds from a libsodium secret key already in guarded memory (seed ‖ public key), which
+    /// it freezes and keeps.
     init(secretKey: SecureBytes, createdAtMs: Int64) throws(IdentityError) {
-        try secretKey.freeze()
-        self.secretKey = secretKey
-        let pk = secretKey.withUnsafeBytes { Array($0[32..<64]) }
+        let frozen = try FrozenSecureBytes(freezing: secretKey)
+        self.secretKey = frozen
+        let pk = frozen.withUnsafeBytes { Array($0[32..<64]) }
         do {
             self.publicKey = try DevicePublicKey(rawBytes: pk)
         } catch {
@@ -93,9 +96,6 @@ public final class DeviceIdentity {
         }
     }
 }
-
-@available(*, unavailable)
-extension DeviceIdentity: Sendable {}
 
 /// A signed connect: the `device` object of ConnectParams and the payload it signs.
 public struct SignedConnect: Sendable, Equatable {

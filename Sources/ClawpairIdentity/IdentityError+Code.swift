@@ -19,9 +19,12 @@ extension IdentityError {
 extension IdentityStore {
     /// The stored identity, or a new one generated (`createdAtMs`) and saved (0600) when there is
     /// none yet; `created` says which. Any other failure to load (a damaged file, unsafe
-    /// permissions) is thrown: an identity that exists is never replaced.
-    public func loadOrCreateIdentity(createdAtMs: Int64,
-                                     environment: [String: String]) throws(IdentityError) -> (identity: DeviceIdentity, created: Bool) {
+    /// permissions) is thrown: an identity that exists is never replaced. By default the new
+    /// identity is created now, and `environment` (which says where OpenClaw's state directory is,
+    /// never written into) is the process's.
+    public func loadOrCreateIdentity(createdAtMs: Int64 = WallClock.nowMs(),
+                                     environment: [String: String] = IdentityStore.processEnvironment())
+        throws(IdentityError) -> (identity: DeviceIdentity, created: Bool) {
         do {
             return (try loadIdentity().identity, false)
         } catch .noIdentity {

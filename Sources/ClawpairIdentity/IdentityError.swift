@@ -108,6 +108,7 @@ public enum IdentityError: ClawpairError, Equatable {
     /// An atomic write or private directory failed.
     case file(AtomicFileError)
 
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .sodiumUnavailable: return "libsodium could not be initialised"
@@ -133,6 +134,7 @@ public enum IdentityError: ClawpairError, Equatable {
         }
     }
 
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? {
         switch self {
         case .sodiumUnavailable, .outOfSecureMemory, .crypto:

@@ -2,7 +2,7 @@
 import ClawpairCore
 
 extension IdentityExport {
-    /// What can be exported, by the names `identity export --format` takes: an identity file
+    /// What can be exported, by name: an identity file
     /// form, or OpenClaw's `device-auth.json` token cache.
     public enum Format: String, Sendable, CaseIterable {
         /// OpenClaw's TS `device.json` (``IdentityFileForm/openclaw``).

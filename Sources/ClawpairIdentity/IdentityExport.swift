@@ -1,14 +1,13 @@
 import ClawpairCore
 
-/// One export of `clawpair identity export`: an identity file, a public key or the device token
+/// One export of the identity: an identity file, a public key or the device token
 /// cache, written to a file atomically or handed out as bytes for standard output.
 ///
 /// ```swift
 /// let export = IdentityExport.identity(identity, form: .openclawSwift)
 /// let sentence = try export.write(to: "node-device.json", replacing: false)
 /// ```
-/// Not `Sendable`, as ``DeviceIdentity`` (which owns the secret key) is not.
-public enum IdentityExport {
+public enum IdentityExport: Sendable {
     /// The identity in `form` (it holds the private key).
     case identity(DeviceIdentity, form: IdentityFileForm)
     /// The identity's public key as SPKI PEM: no secret.

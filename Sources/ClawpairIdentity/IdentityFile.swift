@@ -29,7 +29,7 @@ public enum IdentityFileForm: String, Sendable, CaseIterable {
 }
 
 /// An identity read from a file, with what the file said about itself.
-public struct LoadedIdentity {
+public struct LoadedIdentity: Sendable {
     /// The key pair.
     public let identity: DeviceIdentity
     /// The form the file had.
@@ -43,10 +43,7 @@ public struct LoadedIdentity {
     public var deviceIdMatches: Bool { storedDeviceId.map { $0 == identity.deviceId } ?? true }
 }
 
-@available(*, unavailable)
-extension LoadedIdentity: Sendable {}
-
-/// What a file's metadata says about its safety, for `identity show`.
+/// What a file's metadata says about its safety (owner and mode).
 public struct KeyFileStatus: Sendable, Equatable {
     /// Permission bits (`st_mode & 07777`).
     public let mode: UInt32

@@ -46,6 +46,29 @@ public struct IdentityStore: Sendable, Equatable {
         return IdentityStore(directory: PathText.trimTrailingSlashes(home) + "/.config/clawpair")
     }
 
+    /// The variables a store reads: where its home is (``locate(environment:)``) and where
+    /// OpenClaw's state lives (``checkOutsideOpenClaw(environment:)``).
+    public static let environmentKeys = ["CLAWPAIR_HOME", "XDG_CONFIG_HOME", "HOME", "OPENCLAW_STATE_DIR"]
+
+    /// This process's values of ``environmentKeys``.
+    public static func processEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for key in environmentKeys {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        return environment
+    }
+
+    /// The store for the user running this process: ``locate(environment:)`` with the process's
+    /// environment.
+    ///
+    /// ```swift
+    /// let identity = try IdentityStore.locate().loadOrCreateIdentity().identity
+    /// ```
+    public static func locate() throws(IdentityError) -> IdentityStore {
+        try locate(environment: processEnvironment())
+    }
+
     static func userHome(_ environment: [String: String]) -> String? {
         if let home = environment["HOME"], !home.isEmpty { return home }
         guard let entry = getpwuid(geteuid()), let dir = entry.pointee.pw_dir else { return nil }

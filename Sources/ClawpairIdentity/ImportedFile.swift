@@ -4,7 +4,7 @@
 
 import ClawpairCore
 
-/// A file `identity import` accepts.
+/// A file the identity store can import.
 public enum ImportedFile {
     /// An identity (`device.json` in either form, or a PKCS#8 PEM key).
     case identity(LoadedIdentity)

@@ -61,3 +61,26 @@ public enum SecretWipe {
         bytes.removeAll()
     }
 }
+
+/// Secret bytes made read-only for good: the one form in which a ``SecureBytes`` may be shared
+/// between threads.
+///
+/// `init` freezes the buffer (`sodium_mprotect_readonly`: a write faults) and keeps the only
+/// reference to it; nothing here writes to it or changes its `count` again, so concurrent reads
+/// are safe. The buffer is still wiped and unmapped (`sodium_free`) when the last reference to
+/// this value goes away.
+final class FrozenSecureBytes: @unchecked Sendable {
+    /// The frozen buffer; never handed out, only read through ``withUnsafeBytes(_:)``.
+    private let storage: SecureBytes
+
+    /// Freezes `bytes`, which the caller must not use afterwards.
+    init(freezing bytes: SecureBytes) throws(IdentityError) {
+        try bytes.freeze()
+        self.storage = bytes
+    }
+
+    /// The bytes, read-only.
+    func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try storage.withUnsafeBytes(body)
+    }
+}

@@ -7,12 +7,14 @@ public struct MDNSService: Sendable, Equatable {
     public let instance: DNSName
     /// The SRV target host.
     public let hostTarget: DNSName
+    /// The SRV port.
     public let port: UInt16
     /// The TXT character-strings, exactly as received.
     public let txt: [[UInt8]]
     /// Addresses of the SRV target (IPv4 first, then IPv6), textual.
     public let addresses: [String]
 
+    /// A service with these members.
     public init(instance: DNSName, hostTarget: DNSName, port: UInt16, txt: [[UInt8]], addresses: [String]) {
         self.instance = instance
         self.hostTarget = hostTarget
@@ -43,6 +45,7 @@ public struct MDNSPeer: Sendable, Hashable {
     /// The interface an IPv6 link-local address belongs to (its scope), else 0.
     public let interfaceIndex: UInt32
 
+    /// A peer at `address` (4 or 16 bytes); `interfaceIndex` scopes an IPv6 link-local address.
     public init(address: [UInt8], interfaceIndex: UInt32 = 0) {
         self.address = address
         self.interfaceIndex = interfaceIndex
@@ -61,6 +64,7 @@ public struct MDNSPeer: Sendable, Hashable {
 public struct MDNSBrowser: Sendable {
     /// The service type, e.g. `_openclaw-gw._tcp.local.`.
     public let serviceType: DNSName
+    /// The record cache the browser reads from.
     public private(set) var cache: MDNSCache
     /// Most instances tracked at once; more are counted and reported (``MDNSEvent/truncated(seen:limit:)``).
     public let maxInstances: Int

@@ -6,8 +6,11 @@ import ClawpairDNS
 public struct MDNSCache: Sendable {
     /// One cached record and when it expires.
     public struct Entry: Sendable, Hashable {
+        /// The record.
         public let record: DNSResourceRecord
+        /// When it was received.
         public let received: Monotonic.Instant
+        /// When it expires (its TTL after receipt).
         public var expires: Monotonic.Instant
     }
 
@@ -24,6 +27,7 @@ public struct MDNSCache: Sendable {
         let data: DNSRecordData
     }
 
+    /// An empty cache holding at most `capacity` records.
     public init(capacity: Int = 4096) {
         self.capacity = capacity
     }

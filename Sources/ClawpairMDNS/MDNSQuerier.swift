@@ -16,6 +16,7 @@ public enum MDNSError: ClawpairError, Equatable {
     /// `mdns-error`: multicast DNS failed.
     public var code: String { "mdns-error" }
 
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .noInterfaces: return "no network interface can send multicast DNS"
@@ -23,6 +24,7 @@ public enum MDNSError: ClawpairError, Equatable {
         case .badServiceType(let type): return "'\(type)' is not a DNS-SD service type"
         }
     }
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? {
         switch self {
         case .noInterfaces: return "bring a LAN interface up, or browse a wide-area DNS-SD domain"
@@ -33,7 +35,9 @@ public enum MDNSError: ClawpairError, Equatable {
 
 /// A network interface the querier uses.
 public struct MDNSInterface: Sendable, Hashable {
+    /// The interface's name (`eth0`).
     public let name: String
+    /// The interface's index.
     public let index: UInt32
     /// Its first IPv4 address, if it has one.
     public let ipv4: [UInt8]?
@@ -79,6 +83,7 @@ public struct MDNSInterface: Sendable, Hashable {
 /// groups on every multicast-capable interface; if 5353 cannot be shared, an ephemeral port
 /// still gets the QU (unicast) answers. Confined to one thread; sockets close in `deinit`.
 public final class MDNSQuerier {
+    /// The interfaces it queries on.
     public let interfaces: [MDNSInterface]
     private var browser: MDNSBrowser
     private var sockets: [(fd: Int32, family: Int32)] = []
@@ -100,6 +105,7 @@ public final class MDNSQuerier {
         /// deadline nor on its caller's word.
         public var complete = false
 
+        /// A summary with these counts.
         public init(multicastQueries: Int = 0, directQueries: Int = 0, answersLost: Bool = false, complete: Bool = false) {
             self.multicastQueries = multicastQueries
             self.directQueries = directQueries

@@ -11,6 +11,7 @@ public struct GatewayChallenge: Sendable, Equatable {
     /// The server's clock in epoch ms, when sent.
     public var timestamp: Int64?
 
+    /// A challenge with this nonce and timestamp.
     public init(nonce: String, timestamp: Int64?) {
         self.nonce = nonce
         self.timestamp = timestamp

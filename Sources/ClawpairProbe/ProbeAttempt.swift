@@ -111,7 +111,7 @@ final class ProbeAttempt {
         let engine: TLSClientEngine
         do {
             // A pinned route is decided by its fingerprint alone: no root store is loaded for it.
-            let roots: TLSContext.TrustRoots = route.expectedFingerprint == nil ? .system : .none
+            let roots: TLSContext.TrustRoots = route.pin == nil ? .system : .none
             engine = try TLSClientEngine(context: try tlsContext(roots), serverName: route.host)
         } catch {
             fail(.tlsFailed(error.message))
@@ -127,7 +127,7 @@ final class ProbeAttempt {
             fail(.tlsFailed(Self.tlsDetail(error)))
         case .success(let engine):
             var certificate = engine.peerCertificate
-            if route.expectedFingerprint != nil {
+            if route.pin != nil {
                 // System trust was not checked (no roots loaded); only the pin decides.
                 certificate.systemTrusted = false
                 certificate.verificationError = nil
@@ -135,7 +135,7 @@ final class ProbeAttempt {
             result.certificate = certificate
             result.tlsVersion = engine.protocolVersion
             result.timings.tls = now - phaseStart
-            let policy = TLSPinPolicy(expectedFingerprint: route.expectedFingerprint, allowTrustOnFirstUse: false, required: true)
+            let policy = TLSPinPolicy(pin: route.pin, allowTrustOnFirstUse: false, required: true)
             switch TLSTrust.evaluate(certificate, policy: policy) {
             case .success(let basis):
                 result.trust = basis

@@ -24,11 +24,11 @@ public struct ProbeCandidateList: Sendable {
     /// An empty list.
     public init() {}
 
-    /// Adds the routes of one candidate (``ProbeCandidates/expand(_:codeIndex:)``) and returns
+    /// Adds the routes of one candidate (``ProbeCandidates/expand(_:setupCodeIndex:)``) and returns
     /// what to tell the user about it. `visible`: the text was a command-line argument rather than
     /// read from standard input or a file. `nowMs` is the wall clock for a setup code's expiry.
     public mutating func add(_ text: String, visible: Bool, nowMs: Int64) throws(ProbeCandidateError) -> [Notice] {
-        let expanded = try ProbeCandidates.expand(text, codeIndex: setupCodes)
+        let expanded = try ProbeCandidates.expand(text, setupCodeIndex: setupCodes)
         routes += expanded.routes
         guard case .setupCode(let hasCredentials) = expanded.kind else { return [] }
         setupCodes += 1

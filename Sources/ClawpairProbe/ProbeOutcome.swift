@@ -20,12 +20,13 @@ public enum ProbePhase: String, Sendable, Equatable, CaseIterable, Comparable {
     /// Finished.
     case done
 
+    /// Ordered as the steps happen.
     public static func < (lhs: ProbePhase, rhs: ProbePhase) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }
 
-/// Why a route did not pass. `code` is the stable identifier used in `--json` and `--all`.
+/// Why a route did not pass. `code` is its stable identifier (carried by JSON reports).
 public enum ProbeFailure: Sendable, Equatable {
     /// `ws://` to a host the plaintext policy refuses; not dialed (`needs-wss`).
     case needsTLS
@@ -71,7 +72,7 @@ public enum ProbeFailure: Sendable, Equatable {
         }
     }
 
-    /// Whether this is a TLS trust failure (which makes exit status 4 when nothing passed).
+    /// Whether this is a TLS trust failure (a refusal, rather than nothing answering).
     public var isTrustFailure: Bool {
         switch self {
         case .tlsUntrusted, .pinMismatch, .certificateUnavailable: return true
@@ -117,6 +118,7 @@ public struct ProbeTimings: Sendable, Equatable {
     /// From the route's start to the end (success or failure).
     public var total: Duration?
 
+    /// No timings yet.
     public init() {}
 }
 
@@ -146,6 +148,7 @@ public struct ProbeResult: Sendable, Equatable {
     /// Whether the route passed every phase.
     public var reachable: Bool { failure == nil && phase == .done }
 
+    /// A result for route number `index`, queued (nothing tried yet).
     public init(route: ProbeRoute, index: Int) {
         self.route = route
         self.index = index

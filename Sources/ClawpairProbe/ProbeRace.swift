@@ -24,7 +24,7 @@ public struct ProbeRace: Sendable {
         /// The route with the lowest latency, after all have finished.
         case fastest
         /// The first route to pass, after all have finished: every route's outcome is its own,
-        /// none is cut short as `cancelled` (`probe --all`).
+        /// none is cut short as `cancelled`.
         case all
     }
 

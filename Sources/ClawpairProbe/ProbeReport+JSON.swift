@@ -71,11 +71,11 @@ extension ProbeReport {
                 tls = .object([
                     ("version", result.tlsVersion.map(JSONValue.string) ?? .null),
                     ("fingerprint", result.certificate?.fingerprint.map(JSONValue.string) ?? .null),
-                    ("expected", result.route.expectedFingerprint.map(JSONValue.string) ?? .null),
+                    ("expected", result.route.pin.map(JSONValue.string) ?? .null),
                     ("pinSource", result.route.pinSource.map { .string($0.rawValue) } ?? .null),
                     ("trust", result.trust.map { .string($0.rawValue) } ?? .null),
                     // Pinned routes are decided by the pin alone; system trust is not checked for them.
-                    ("systemTrusted", result.route.expectedFingerprint == nil ? result.certificate.map { .bool($0.systemTrusted) } ?? .null : .null),
+                    ("systemTrusted", result.route.pin == nil ? result.certificate.map { .bool($0.systemTrusted) } ?? .null : .null),
                     ("verificationError", result.certificate?.verificationError.map(JSONValue.string) ?? .null),
                 ])
             }

@@ -1,7 +1,7 @@
 // Probe candidates: what `clawpair probe` was given, turned into routes to dial.
 //
 // Checklist, adding a candidate source (e.g. discovered beacons):
-// 1. add a case to `ProbeRoute.Source` and a constructor here that fills `expectedFingerprint`
+// 1. add a case to `ProbeRoute.Source` and a constructor here that fills `pin`
 //    only from a pin the user or a setup code supplied (never from an advertised TXT value);
 // 2. make sure `ProbeRoute.plaintextRefused` is right for it (the plaintext policy);
 // 3. add unit cases to `ProbeRouteTests` and a row to the man page's CANDIDATES section.
@@ -29,11 +29,11 @@ public struct ProbeRoute: Sendable, Equatable {
     public enum PinSource: String, Sendable, Equatable {
         /// The setup code's `tlsFingerprint` (primary route only).
         case setupCode = "setup-code"
-        /// `--tls-fingerprint`.
+        /// A pin the caller supplied.
         case option = "tls-fingerprint"
-        /// `--trust` (a fingerprint the user confirmed).
+        /// A fingerprint the user confirmed after seeing it.
         case trust = "trust"
-        /// The pin stored for a paired gateway with this URL (`clawpair gateways list`).
+        /// The pin stored for a paired gateway with this URL (the registry).
         case registry = "registry"
     }
 
@@ -50,22 +50,23 @@ public struct ProbeRoute: Sendable, Equatable {
     /// Where the route came from.
     public var source: Source
     /// The SHA-256 leaf fingerprint that must match (64 lowercase hex), or nil.
-    public var expectedFingerprint: String?
-    /// Where `expectedFingerprint` came from.
+    public var pin: String?
+    /// Where `pin` came from.
     public var pinSource: PinSource?
     /// Addresses already known for `host` (from an mDNS answer), dialed instead of resolving it;
     /// empty to resolve `host` with the system resolver.
     public var knownAddresses: [String]
 
+    /// A route with these members.
     public init(host: String, port: Int, tls: Bool, path: String = "/", input: String, source: Source,
-                expectedFingerprint: String? = nil, pinSource: PinSource? = nil, knownAddresses: [String] = []) {
+                pin: String? = nil, pinSource: PinSource? = nil, knownAddresses: [String] = []) {
         self.host = host
         self.port = port
         self.tls = tls
         self.path = path
         self.input = input
         self.source = source
-        self.expectedFingerprint = expectedFingerprint
+        self.pin = pin
         self.pinSource = pinSource
         self.knownAddresses = knownAddresses
     }
@@ -102,11 +103,13 @@ public enum ProbeCandidates {
         case url
         /// A bare host with an optional port.
         case hostPort
-        /// A setup code in any form `setup-code decode` accepts (and whether it carries credentials).
+        /// A setup code in any form ``SetupCode/parse(_:)`` accepts (and whether it carries credentials).
         case setupCode(hasCredentials: Bool)
     }
 
-    /// Classifies and expands one candidate. `codeIndex` numbers setup codes for labels.
+    /// Classifies and expands one candidate. `setupCodeIndex` says which setup code of a run this
+    /// is, when it is one (0 for the first or only one): route labels and ``ProbeRoute/Source``
+    /// carry it.
     ///
     /// - `ws://`, `wss://`, `http://`, `https://` URLs: one route (`http` → `ws`, `https` → `wss`;
     ///   a `ws://` URL without a port dials 18789, a `wss://` one 443).
@@ -115,7 +118,7 @@ public enum ProbeCandidates {
     ///   plaintext to a public host follow, to be reported as needing `wss://`.
     /// - Otherwise `host[:port]` (IPv6 in brackets): port 18789 by default; `ws://` when the
     ///   plaintext policy allows the host, `wss://` otherwise (the apps' rule for manual hosts).
-    public static func expand(_ text: String, codeIndex: Int) throws(ProbeCandidateError) -> (kind: Kind, routes: [ProbeRoute]) {
+    public static func expand(_ text: String, setupCodeIndex: Int = 0) throws(ProbeCandidateError) -> (kind: Kind, routes: [ProbeRoute]) {
         let trimmed = GatewayAddress.trimmed(text)
         switch try GatewayAddress.parse(text) {
         case .url(let endpoint):
@@ -124,32 +127,32 @@ public enum ProbeCandidates {
             return (.hostPort, [ProbeRoute(endpoint: endpoint, input: trimmed, source: .hostPort)])
         case .setupCode(let decoded):
             let credentials = decoded.bootstrapToken != nil || decoded.token != nil || decoded.password != nil
-            return (.setupCode(hasCredentials: credentials), routes(of: decoded, codeIndex: codeIndex))
+            return (.setupCode(hasCredentials: credentials), routes(of: decoded, setupCodeIndex: setupCodeIndex))
         case .plaintextSetupCode(let host):
             // Every route is plaintext to a host that needs TLS: report it as such.
-            let route = ProbeRoute(host: host, port: defaultPort, tls: false, input: "setup code #\(codeIndex + 1)",
-                                   source: .setupCodeDropped(code: codeIndex))
+            let route = ProbeRoute(host: host, port: defaultPort, tls: false, input: "setup code #\(setupCodeIndex + 1)",
+                                   source: .setupCodeDropped(code: setupCodeIndex))
             return (.setupCode(hasCredentials: true), [route])
         }
     }
 
     /// The routes of a decoded setup code: kept routes in order (pin on the primary), then the
-    /// dropped plaintext ones.
-    public static func routes(of decoded: DecodedSetup, codeIndex: Int) -> [ProbeRoute] {
+    /// dropped plaintext ones. `setupCodeIndex` as in ``expand(_:setupCodeIndex:)``.
+    public static func routes(of decoded: DecodedSetup, setupCodeIndex: Int = 0) -> [ProbeRoute] {
         var routes: [ProbeRoute] = []
         for (i, endpoint) in decoded.endpoints.enumerated() {
-            var route = ProbeRoute(endpoint: endpoint, input: "setup code #\(codeIndex + 1) route \(i + 1)",
-                                   source: .setupCode(code: codeIndex, route: i))
+            var route = ProbeRoute(endpoint: endpoint, input: "setup code #\(setupCodeIndex + 1) route \(i + 1)",
+                                   source: .setupCode(code: setupCodeIndex, route: i))
             if i == 0, endpoint.tls, let pin = decoded.tlsFingerprint {
-                route.expectedFingerprint = pin
+                route.pin = pin
                 route.pinSource = .setupCode
             }
             routes.append(route)
         }
         for dropped in decoded.dropped where dropped.reason == .insecurePlaintextHost {
             if let endpoint = SetupURL.parse(dropped.route, defaultScheme: .ws) {
-                routes.append(ProbeRoute(endpoint: endpoint, input: "setup code #\(codeIndex + 1) (dropped route)",
-                                         source: .setupCodeDropped(code: codeIndex)))
+                routes.append(ProbeRoute(endpoint: endpoint, input: "setup code #\(setupCodeIndex + 1) (dropped route)",
+                                         source: .setupCodeDropped(code: setupCodeIndex)))
             }
         }
         return routes
@@ -165,10 +168,10 @@ public enum ProbeCandidates {
                           source: .discovered(instance: instance), knownAddresses: addresses)
     }
 
-    /// Applies `--tls-fingerprint` / `--trust` to every TLS route that has no pin of its own.
+    /// Applies a pin the caller supplied or the user confirmed to every TLS route that has no pin of its own.
     public static func applyPin(_ pin: String, source: ProbeRoute.PinSource, to routes: inout [ProbeRoute]) {
-        for index in routes.indices where routes[index].tls && routes[index].expectedFingerprint == nil {
-            routes[index].expectedFingerprint = pin
+        for index in routes.indices where routes[index].tls && routes[index].pin == nil {
+            routes[index].pin = pin
             routes[index].pinSource = source
         }
     }

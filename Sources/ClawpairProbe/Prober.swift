@@ -26,6 +26,7 @@ public struct ProbeConfiguration: Sendable {
     /// An `Origin` header for the upgrade request, if any (gateways do not require one).
     public var origin: String?
 
+    /// A configuration; the defaults are the probe's own.
     public init(stagger: Duration = ProbeConfiguration.defaultStagger, timeout: Duration = ProbeConfiguration.defaultTimeout,
                 mode: ProbeRace.Mode = .first, allowInsecure: Bool = false,
                 happyEyeballs: HappyEyeballsConfiguration = HappyEyeballsConfiguration(),

@@ -1,6 +1,6 @@
 import ClawpairCore
 
-/// One image read, decoded and searched for QR codes: what `clawpair qr scan` reports for each
+/// One image read, decoded and searched for QR codes: what a scan reports for each
 /// image it is given.
 ///
 /// A failure (reading the file, decoding the image, running zbar) is kept in ``error`` instead
@@ -56,7 +56,7 @@ public struct ImageScan: Sendable {
         return inner is SystemError || inner is FileIO.TooLarge ? error : ContextualError(name, error)
     }
 
-    /// `clawpair qr scan --json`'s object for the image named `name` (as given: a path or `-`):
+    /// The JSON report for the image named `name` (as given: a path or `-`):
     /// `{"image", "format", "width", "height", "warnings", "codes", "error"}`, `format`, `width`
     /// and `height` null when it could not be read. `code` makes each code's object (from
     /// ``ScannedCode/jsonMembers``, plus what the caller knows about the payload) and `describe`

@@ -2,7 +2,7 @@ import ClawpairCore
 
 /// Why a QR code could not be made, an image could not be read, or a scan could not run.
 ///
-/// Every case has a stable kebab-case ``code`` (used in `--json` output), a message that says
+/// Every case has a stable kebab-case ``code`` (carried by JSON reports), a message that says
 /// what failed and a hint that says what to do next.
 public enum QRError: ClawpairError, Equatable {
     /// There is nothing to encode.
@@ -45,6 +45,7 @@ public enum QRError: ClawpairError, Equatable {
         }
     }
 
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .emptyPayload:
@@ -74,6 +75,7 @@ public enum QRError: ClawpairError, Equatable {
         }
     }
 
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? {
         switch self {
         case .emptyPayload:

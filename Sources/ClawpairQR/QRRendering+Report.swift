@@ -10,7 +10,7 @@ extension QRRendering {
         format == .png ? "data:image/png;base64," + Base64.encode(bytes) : nil
     }
 
-    /// The drawing's members of `clawpair qr render --json`, in order: `format`, `version`,
+    /// The drawing's members of a JSON report, in order: `format`, `version`,
     /// `errorCorrection`, `modules` (per side, without margin), `margin`, `scale`, `width`,
     /// `height`, `output`, `text` and `dataUrl`. `output` is the file the bytes were written to;
     /// with nil (standard output) the drawing itself is in `text` (terminal formats and SVG) or

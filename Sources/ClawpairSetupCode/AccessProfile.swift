@@ -12,7 +12,7 @@ public enum ScopeGeneration: String, Sendable, CaseIterable {
     case g4 = "G4"
 }
 
-/// The access label apps show under Settings → Gateway, and `--json` prints as `access`.
+/// The access label apps show under Settings → Gateway, and JSON reports carry as `access`.
 public enum AccessLabel: String, Sendable, CaseIterable {
     /// Exactly the FULL profile (G3 or G4 scope set).
     case full

@@ -131,7 +131,7 @@ extension JoinLink {
 }
 
 extension SetupCode {
-    /// A minted code as `setup-code encode --json` prints it: `setupCode`, `gatewayUrl`,
+    /// A minted code as a JSON report: `setupCode`, `gatewayUrl`,
     /// `gatewayUrls` (with ≥2 routes), `expiresAtMs`, `expiresAt`, `tlsFingerprint` (when pinned).
     public static func mintedJSON(code: String, payload: SetupCodePayload) -> JSONValue {
         var members: [(String, JSONValue)] = [("setupCode", .string(code)), ("gatewayUrl", .string(payload.url))]

@@ -45,7 +45,7 @@ public struct DecodedSetup: Sendable, Equatable {
 
     /// What access pairing with this input will probably give, as far as the input tells.
     public enum AccessHint: String, Sendable, CaseIterable {
-        /// G3/G4 bootstrap token: full unless the gateway minted it limited (`--limited`, node).
+        /// G3/G4 bootstrap token: full unless the gateway minted it limited (node only).
         case fullOrLimited = "full-or-limited"
         /// G4 with a plaintext non-loopback route: the gateway downgraded it to limited (§8).
         case limitedDowngraded = "limited-downgraded"

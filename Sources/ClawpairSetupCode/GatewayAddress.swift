@@ -11,7 +11,7 @@ public enum GatewayAddress: Sendable, Equatable {
     /// default), and TLS is on unless the plaintext policy allows the host (the apps' rule for
     /// manual hosts).
     case hostPort(SetupEndpoint)
-    /// A setup code in any form `setup-code decode` accepts except a raw URL.
+    /// A setup code in any form ``SetupCode/parse(_:)`` accepts except a raw URL.
     case setupCode(DecodedSetup)
     /// A setup code whose every route is plaintext to `host`, a host that needs TLS.
     case plaintextSetupCode(host: String)

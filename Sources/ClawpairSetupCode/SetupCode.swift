@@ -35,7 +35,7 @@ public enum SetupCode {
         Base64URL.encode(json.compactBytes())
     }
 
-    /// The `oc-pair://` command-text form of a code. QR images and `--setup-code-only` use the bare code.
+    /// The `oc-pair://` command-text form of a code. QR images and the bare setup-code text use the code itself.
     public static func prefixed(_ code: String) -> String {
         urlPrefix + code
     }

@@ -40,9 +40,13 @@ public struct HappyEyeballsConfiguration: Sendable, Equatable {
 public struct HappyEyeballs: Sendable {
     /// Identifies one connection attempt (one address).
     public struct AttemptID: Hashable, Sendable, Comparable, CustomStringConvertible {
+        /// The attempt's number.
         public let rawValue: Int
+        /// The attempt with this number.
         public init(_ rawValue: Int) { self.rawValue = rawValue }
+        /// Ordered by number (the order they started).
         public static func < (lhs: AttemptID, rhs: AttemptID) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// A readable form, for messages and logs.
         public var description: String { "#\(rawValue)" }
     }
 

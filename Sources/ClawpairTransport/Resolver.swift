@@ -22,7 +22,7 @@ public protocol HostResolver: Sendable {
 /// A `.local` name is also asked of the link with the built-in multicast DNS querier
 /// (``MDNSQuerier/addresses(of:ipv6:until:interfaces:clock:)``, at most ``multicastBudget``), side by
 /// side with getaddrinfo (which knows `/etc/hosts`, and nss-mdns where installed): the first
-/// success answers, so every command that dials reaches the hosts `discover` prints without
+/// success answers, so every dial reaches the hosts discovery reports without
 /// nss-mdns.
 public struct SystemResolver: HostResolver {
     /// The most addresses kept per family.
@@ -38,6 +38,7 @@ public struct SystemResolver: HostResolver {
         self.multicastBudget = multicastBudget
     }
 
+    /// Resolves `host` for `family` and calls `completion` once: multicast DNS first for a `.local` name (within ``multicastBudget``), getaddrinfo otherwise.
     public func resolve(host: String, port: Int, family: SocketAddress.Family,
                         completion: @escaping @Sendable (Result<[SocketAddress], TransportError>) -> Void) {
         let limit = maxAddresses
@@ -138,10 +139,12 @@ public struct KnownAddressesResolver: HostResolver {
     /// The IPv4 and IPv6 literals to answer with, in preference order.
     public let addresses: [String]
 
+    /// A resolver that answers every host with `addresses`.
     public init(addresses: [String]) {
         self.addresses = addresses
     }
 
+    /// Calls `completion` with the known addresses of `family` at `port`, or fails with `noAddresses`.
     public func resolve(host: String, port: Int, family: SocketAddress.Family,
                         completion: @escaping @Sendable (Result<[SocketAddress], TransportError>) -> Void) {
         let matching = addresses.compactMap { SocketAddress(ip: $0, port: port) }.filter { $0.family == family }

@@ -10,6 +10,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         case ipv4
 
         var constant: Int32 { self == .ipv4 ? AF_INET : AF_INET6 }
+        /// A readable form, for messages and logs.
         public var description: String { self == .ipv4 ? "IPv4" : "IPv6" }
     }
 

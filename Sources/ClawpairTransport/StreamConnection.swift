@@ -15,6 +15,7 @@ public enum StreamError: Error, Sendable, Equatable {
 }
 
 extension StreamError: ClawpairError {
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .transport(let error): return error.message

@@ -30,6 +30,7 @@ public enum TLSError: Error, Sendable, Equatable {
 }
 
 extension TLSError: ClawpairError {
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .setupFailed(let reason): return "TLS setup failed: \(reason)"

@@ -10,22 +10,22 @@
 //   otherwise                                       → reject untrustedCertificate
 //
 // An advertised (TXT) fingerprint is never an input here: only a pin the user or a setup code
-// supplied, or one stored after explicit confirmation, is `expectedFingerprint`.
+// supplied, or one stored after explicit confirmation, is the policy's `pin`.
 
 import ClawpairCore
 
 /// What the caller expects of the server certificate.
 public struct TLSPinPolicy: Sendable, Equatable {
     /// The SHA-256 leaf fingerprint that must match (64 lowercase hex), if any.
-    public var expectedFingerprint: String?
+    public var pin: String?
     /// Whether a system-trusted certificate's fingerprint may be stored as the new pin.
     public var allowTrustOnFirstUse: Bool
     /// Whether TLS must be verified (always, for `wss://`).
     public var required: Bool
 
     /// A policy; by default TLS is required, with no pin and no TOFU (system trust decides).
-    public init(expectedFingerprint: String? = nil, allowTrustOnFirstUse: Bool = false, required: Bool = true) {
-        self.expectedFingerprint = expectedFingerprint
+    public init(pin: String? = nil, allowTrustOnFirstUse: Bool = false, required: Bool = true) {
+        self.pin = pin
         self.allowTrustOnFirstUse = allowTrustOnFirstUse
         self.required = required
     }
@@ -40,6 +40,7 @@ public struct TLSPeerCertificate: Sendable, Equatable {
     /// Why system verification failed (OpenSSL's text), when it did.
     public var verificationError: String?
 
+    /// What a handshake observed.
     public init(fingerprint: String?, systemTrusted: Bool, verificationError: String? = nil) {
         self.fingerprint = fingerprint
         self.systemTrusted = systemTrusted
@@ -66,13 +67,14 @@ public enum TLSTrustFailure: Error, Sendable, Equatable {
     /// The leaf fingerprint differs from the pin.
     case pinMismatch(expected: String, observed: String)
     /// No pin, and the certificate does not verify against the system roots (or the name
-    /// does not match); `observed` is its fingerprint, to confirm with `--trust`.
+    /// does not match); `observed` is its fingerprint, for the user to confirm.
     case untrustedCertificate(observed: String?, reason: String?)
 }
 
 extension TLSTrustFailure: ClawpairError {
     /// `tls-trust`: the certificate failed its pin or system trust.
     public var code: String { "tls-trust" }
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .certificateUnavailable: return "the server presented no TLS certificate"
@@ -89,7 +91,7 @@ extension TLSTrustFailure: ClawpairError {
 public enum TLSTrust {
     /// Applies `discovery.md` §9 to `certificate` under `policy`.
     public static func evaluate(_ certificate: TLSPeerCertificate, policy: TLSPinPolicy) -> Result<TLSTrustBasis, TLSTrustFailure> {
-        if let expected = policy.expectedFingerprint {
+        if let expected = policy.pin {
             guard let observed = certificate.fingerprint else { return .failure(.certificateUnavailable) }
             return observed == expected ? .success(.pinned) : .failure(.pinMismatch(expected: expected, observed: observed))
         }

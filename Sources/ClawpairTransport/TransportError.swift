@@ -34,6 +34,7 @@ public enum TransportError: Error, Sendable, Equatable {
 }
 
 extension TransportError: ClawpairError {
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .resolutionFailed(let host, let message): return "cannot resolve \(host): \(message)"

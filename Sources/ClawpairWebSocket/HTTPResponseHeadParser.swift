@@ -18,6 +18,7 @@ public struct HTTPResponseHead: Sendable, Equatable {
     /// Field names as sent and values with surrounding whitespace removed, in order.
     public var headers: [(name: String, value: String)]
 
+    /// A response head with these members.
     public init(version: String, statusCode: Int, reason: String, headers: [(name: String, value: String)]) {
         self.version = version
         self.statusCode = statusCode
@@ -37,6 +38,7 @@ public struct HTTPResponseHead: Sendable, Equatable {
         return all.isEmpty ? nil : all.joined(separator: ", ")
     }
 
+    /// Equal when every member is.
     public static func == (lhs: HTTPResponseHead, rhs: HTTPResponseHead) -> Bool {
         lhs.version == rhs.version && lhs.statusCode == rhs.statusCode && lhs.reason == rhs.reason
             && lhs.headers.count == rhs.headers.count

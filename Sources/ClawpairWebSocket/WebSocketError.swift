@@ -48,6 +48,7 @@ public enum WebSocketProtocolError: Error, Sendable, Equatable {
 }
 
 extension WebSocketProtocolError: ClawpairError {
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .reservedBitsSet(let bits): return "WebSocket frame has reserved bits set (0b\(String(bits, radix: 2))) without a negotiated extension"
@@ -95,6 +96,7 @@ public enum WebSocketHandshakeError: Error, Sendable, Equatable {
 }
 
 extension WebSocketHandshakeError: ClawpairError {
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .malformedResponse(let detail): return "not an HTTP response: \(detail)"
@@ -113,5 +115,6 @@ extension WebSocketHandshakeError: ClawpairError {
 }
 
 extension WebSocketStateError: ClawpairError {
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String { "the WebSocket connection is closing; nothing more can be sent" }
 }

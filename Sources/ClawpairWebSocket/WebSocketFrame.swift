@@ -60,10 +60,12 @@ public struct WebSocketMaskingKey: Sendable, Hashable {
         for index in payload.indices { payload[index] ^= byte(at: index &+ offset) }
     }
 
+    /// Equal when every member is.
     public static func == (lhs: WebSocketMaskingKey, rhs: WebSocketMaskingKey) -> Bool {
         lhs.bytes == rhs.bytes
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(bytes.0)
         hasher.combine(bytes.1)
@@ -95,7 +97,9 @@ public struct WebSocketFrame: Sendable, Equatable {
 
 /// A close status code (RFC 6455 §7.4) as carried in the first two bytes of a close frame.
 public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The raw value, as on the wire.
     public let rawValue: UInt16
+    /// The value with this raw value.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// 1000: the purpose of the connection was fulfilled.
@@ -131,6 +135,7 @@ public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomSt
         }
     }
 
+    /// A readable form, for messages and logs.
     public var description: String { String(rawValue) }
 }
 

@@ -82,6 +82,7 @@ public struct WebSocketHandshakeRequest: Sendable, Equatable {
         return Array(text.utf8)
     }
 
+    /// Equal when every member is.
     public static func == (lhs: WebSocketHandshakeRequest, rhs: WebSocketHandshakeRequest) -> Bool {
         lhs.bytes == rhs.bytes
     }

@@ -16,6 +16,7 @@ public struct DNSServerAddress: Sendable, Hashable, CustomStringConvertible {
         case ipv6
     }
 
+    /// IPv4 or IPv6.
     public let family: Family
     /// The address in network byte order: 4 or 16 bytes.
     public let bytes: [UInt8]
@@ -23,6 +24,7 @@ public struct DNSServerAddress: Sendable, Hashable, CustomStringConvertible {
     public let scopeID: UInt32
     /// The scope as written (`eth0` or `2`), kept for printing.
     public let scopeText: String?
+    /// The port (``defaultPort`` unless given).
     public let port: UInt16
 
     /// The standard DNS port.
@@ -142,6 +144,7 @@ public struct ResolvConf: Sendable, Hashable {
     /// The servers, in file order, at most ``maxServers``, each on port 53.
     public let servers: [DNSServerAddress]
 
+    /// A configuration naming these servers.
     public init(servers: [DNSServerAddress]) { self.servers = servers }
 
     /// Parses resolv.conf text. `nameserver` lines with an IPv4 or IPv6 address (IPv6 may carry

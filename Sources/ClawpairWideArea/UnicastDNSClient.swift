@@ -20,6 +20,7 @@ public enum WideAreaError: ClawpairError, Equatable {
     /// `wide-area-error`: the wide-area DNS server failed.
     public var code: String { "wide-area-error" }
 
+    /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case let .timedOut(name): return "no DNS server answered for \(name) in time"
@@ -27,6 +28,7 @@ public enum WideAreaError: ClawpairError, Equatable {
         case let .badTCPFrame(server, reason): return "DNS server \(server) over TCP: \(reason)"
         }
     }
+    /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? { "check the DNS servers asked (by default those of /etc/resolv.conf) and that they serve the domain" }
 }
 
@@ -43,10 +45,13 @@ public struct UnicastDNSClient: Sendable {
         /// Most questions ``UnicastDNSClient/queryAll(_:deadline:perQuestion:)`` keeps in flight
         /// at one server.
         public var window: Int = 64
+        /// The defaults above.
         public init() {}
     }
 
+    /// The servers asked, in order.
     public let servers: [DNSServerAddress]
+    /// Timeouts and limits.
     public let options: Options
     /// The time budgets and deadlines are read from.
     public let clock: any MonotonicClock
@@ -96,8 +101,11 @@ public struct UnicastDNSClient: Sendable {
 
     /// One question of ``queryAll(_:deadline:perQuestion:)``.
     public struct Question: Sendable, Hashable {
+        /// The name asked about.
         public let name: DNSName
+        /// The record type asked for.
         public let type: DNSType
+        /// The question (`name`, `type`).
         public init(_ name: DNSName, _ type: DNSType) {
             self.name = name
             self.type = type

@@ -15,6 +15,7 @@ public struct WideAreaService: Sendable, Hashable {
     /// Every SRV record of the instance in RFC 2782 order (lowest priority first, weighted random
     /// among equal priorities; see ``SRVOrder``).
     public let srvRecords: [SRVData]
+    /// The TXT strings, when the TXT record was found.
     public let txt: [[UInt8]]?
     /// The addresses of ``srv``'s target, IPv4 then IPv6, as text.
     public let addresses: [String]
@@ -22,6 +23,7 @@ public struct WideAreaService: Sendable, Hashable {
     /// seconds; nil when none carried one.
     public let ttl: UInt32?
 
+    /// A service with these members.
     public init(instance: DNSName, domain: String, srvRecords: [SRVData], txt: [[UInt8]]?, addresses: [String],
                 ttl: UInt32? = nil) {
         self.instance = instance
@@ -48,6 +50,7 @@ public struct WideAreaBrowseResult: Sendable, Hashable {
     /// Whether ``WideAreaBrowser/Limits/maxInstances`` left instances out.
     public var truncated: Bool { seen > listed.count }
 
+    /// A result with these members.
     public init(listed: [DNSName], listTTL: UInt32?, seen: Int? = nil) {
         self.listed = listed
         self.listTTL = listTTL
@@ -71,18 +74,23 @@ public struct WideAreaBrowser: Sendable {
         /// A tighter budget for each SRV, TXT, A and AAAA question (nil: only the client's
         /// per-query budget and the deadline). The tailnet fallback uses 0.2 s, as upstream does.
         public var resolveQueryBudget: Duration?
+        /// The defaults above.
         public init() {}
     }
 
     /// The default of ``Limits/maxInstances``: a fleet of a thousand gateways in one domain fits twice.
     public static let defaultMaxInstances = 2048
 
+    /// The DNS client it asks through.
     public let client: UnicastDNSClient
+    /// The service type browsed.
     public let serviceType: String
+    /// The limits applied to what a domain lists.
     public let limits: Limits
     /// The random choice among SRV records of equal priority (injected by tests).
     public let srvPick: SRVOrder.Pick
 
+    /// A browser asking through `client`.
     public init(client: UnicastDNSClient, serviceType: String = "_openclaw-gw._tcp", limits: Limits = Limits(),
                 srvPick: @escaping SRVOrder.Pick = SRVOrder.systemRandom) {
         self.client = client

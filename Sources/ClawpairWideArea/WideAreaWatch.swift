@@ -38,6 +38,7 @@ public struct WideAreaChangeTracker<Value: Equatable & Sendable>: Sendable {
 
     private var known: [String: [String: Value]] = [:]
 
+    /// Nothing known yet.
     public init() {}
 
     /// Records `value` (instance `key` of `domain`); the change to report, if any.

@@ -246,11 +246,15 @@ struct GatewayBrowserTests {
                                          native: native, log: log)
         #expect(try browser(noLibrary).scan().notes == ["backend: native (Avahi's dns_sd library is not installed)"])
 
-        #expect(throws: AvahiError.daemonNotRunning) { try browser(noDaemon, backend: .avahi).scan() }
+        // Typed throws: the backend's error arrives as the BrowseError case that names the backend.
+        let avahiDown = #expect(throws: BrowseError.self) { try browser(noDaemon, backend: .avahi).scan() }
+        #expect({ if case .avahi(.daemonNotRunning)? = avahiDown { true } else { false } }(), "\(String(describing: avahiDown))")
+        #expect(avahiDown?.code == "avahi-unavailable" && avahiDown?.message == AvahiError.daemonNotRunning.message)
         // In first-answer mode a failing backend counts only when nothing else answers.
         let withDomain = Fixture.backends(unicast: ["openclaw.internal.": [[Fixture.service("Studio")]]], log: log)
         #expect(try browser(withDomain, backend: .avahi, domains: ["openclaw.internal"]).first()?.backend == .unicast)
-        #expect(throws: MDNSError.noInterfaces) { try browser(withDomain, backend: .native).first() }
+        let nativeDown = #expect(throws: BrowseError.self) { try browser(withDomain, backend: .native).first() }
+        #expect({ if case .native(.noInterfaces)? = nativeDown { true } else { false } }(), "\(String(describing: nativeDown))")
     }
 
     @Test("notes: the backend that answered, what each domain listed, a domain that failed, the tailnet fallback")

@@ -91,7 +91,7 @@ import Testing
                 let beacon = GatewayBeacon(instanceName: "x", host: fields["host"]?.string, port: fields["port"]?.int,
                                            txt: TXTRecord(pairs: pairs))
                 check(beacon, vector.expect, id)
-                if let url = vector.expect["wsUrl"] { #expect(beacon.endpoint?.wsUrl == url.string, "\(id): endpoint wsUrl") }
+                if let url = vector.expect["wsUrl"] { #expect(beacon.endpoint?.url == url.string, "\(id): endpoint wsUrl") }
             } else {
                 Issue.record("\(id): no test for this vector shape")
             }
@@ -99,11 +99,11 @@ import Testing
     }
 
     @Test func endpointFailsClosed() {
-        func endpoint(_ host: String?, _ port: Int?) -> GatewayEndpoint? {
+        func endpoint(_ host: String?, _ port: Int?) -> BeaconEndpoint? {
             GatewayBeacon(instanceName: "x", host: host, port: port, txt: TXTRecord()).endpoint
         }
-        #expect(endpoint("studio.local.", 18789)?.wsUrl == "ws://studio.local:18789")
-        #expect(endpoint("fe80::1", 18789)?.wsUrl == "ws://[fe80::1]:18789")
+        #expect(endpoint("studio.local.", 18789)?.url == "ws://studio.local:18789")
+        #expect(endpoint("fe80::1", 18789)?.url == "ws://[fe80::1]:18789")
         #expect(endpoint("192.168.1.20", 1)?.host == "192.168.1.20")
         #expect(endpoint(nil, 18789) == nil)
         #expect(endpoint("", 18789) == nil)
@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func plaintextPolicyGatesConnecting() {
-        func endpoint(_ host: String, tls: Bool) -> GatewayEndpoint? {
+        func endpoint(_ host: String, tls: Bool) -> BeaconEndpoint? {
             GatewayBeacon(instanceName: "x", host: host, port: 18789,
                           txt: TXTRecord(pairs: tls ? [("gatewayTls", "1")] : [])).endpoint
         }

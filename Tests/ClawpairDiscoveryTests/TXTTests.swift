@@ -128,7 +128,7 @@ import Testing
         let beacon = GatewayBeacon(instance: instance, domain: "local.", srv: srv, txt: strings)
         #expect(beacon.instanceName == "Studio (OpenClaw)")
         #expect(beacon.displayName == "Studio")
-        #expect(beacon.endpoint?.wsUrl == "wss://studio.local:18789")
+        #expect(beacon.endpoint?.url == "wss://studio.local:18789")
         #expect(beacon.lanHost == "studio.local" && beacon.sshPort == 22 && beacon.cliPath == "/usr/bin/openclaw")
     }
 }

@@ -75,7 +75,7 @@ struct ZoneServerTests {
             #expect(beacon.host == "studio-london.openclaw.internal" && beacon.port == 18789)
             #expect(beacon.gatewayTls && beacon.gatewayTlsFingerprintSha256 == Self.fingerprint)
             #expect(beacon.tailnetDns == "studio.tail1234.ts.net" && beacon.sshPort == 2222 && beacon.cliPath == "/opt/homebrew/bin/openclaw")
-            #expect(beacon.endpoint?.wsUrl == "wss://studio-london.openclaw.internal:18789")
+            #expect(beacon.endpoint?.url == "wss://studio-london.openclaw.internal:18789")
 
             // A name the zone does not have: NXDOMAIN with the SOA in the authority section.
             let missing = try DNSName("nobody._openclaw-gw._tcp.\(Self.domain)")

@@ -316,7 +316,7 @@ import Testing
         defer { Self.cleanUp(run) }
         guard case .success(let result) = outcome else { Issue.record("\(outcome)"); return }
         #expect(result.gateway.tlsFingerprint == pin)
-        #expect(run.gateway.probedRoutes.first?.map(\.expectedFingerprint) == [pin, nil])
+        #expect(run.gateway.probedRoutes.first?.map(\.pin) == [pin, nil])
         #expect(run.gateway.probedRoutes.first?.first?.pinSource == .trust)
 
         // The code's own pin stays on its primary route (as probe's --trust): the user's covers the rest.
@@ -325,7 +325,7 @@ import Testing
                                            expiresAtMs: 1_800_000_600_000, tlsFingerprint: codePin, defaultScheme: .ws)
         let (_, pinned) = try Self.pair([Self.hello()], setup: try SetupCode.parse(code), options: options)
         defer { Self.cleanUp(pinned) }
-        #expect(pinned.gateway.probedRoutes.first?.map(\.expectedFingerprint) == [codePin, pin])
+        #expect(pinned.gateway.probedRoutes.first?.map(\.pin) == [codePin, pin])
         #expect(pinned.gateway.probedRoutes.first?.map(\.pinSource) == [.setupCode, .trust])
     }
 

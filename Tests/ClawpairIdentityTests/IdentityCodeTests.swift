@@ -3,7 +3,8 @@ import ClawpairIdentity
 import Foundation
 import Testing
 
-/// `IdentityError.code` and `IdentityStore.loadOrCreateIdentity`.
+/// `IdentityError.code`, `IdentityStore.locate()`, `IdentityStore.loadOrCreateIdentity` and a
+/// `DeviceIdentity` shared between tasks.
 @Suite("identity codes and load-or-create")
 struct IdentityCodeTests {
     @Test("codes group the cases by what a user does about them")
@@ -44,5 +45,26 @@ struct IdentityCodeTests {
         try KeyFileTests.write("{", to: store.identityPath)
         #expect(throws: IdentityError.self) { try store.loadOrCreateIdentity(createdAtMs: 1, environment: ["HOME": dir]) }
         #expect(try String(contentsOfFile: store.identityPath, encoding: .utf8) == "{")
+    }
+
+    @Test("locate() is locate(environment:) over this process's values of the variables a store reads")
+    func locateFromProcess() throws {
+        let environment = IdentityStore.processEnvironment()
+        for key in IdentityStore.environmentKeys {
+            #expect(environment[key] == getenv(key).map { String(cString: $0) }, "\(key)")
+        }
+        #expect(Set(environment.keys).isSubset(of: IdentityStore.environmentKeys))
+        #expect(try IdentityStore.locate() == IdentityStore.locate(environment: environment))
+    }
+
+    @Test("an identity crosses into other tasks (Sendable) and signs there as it does here")
+    func identityIsSendable() async throws {
+        let identity = try DeviceIdentity.generate(createdAtMs: 1)
+        let here = try identity.sign("payload").rawBytes
+        let elsewhere = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+            for _ in 0..<4 { group.addTask { try identity.sign("payload").rawBytes } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(elsewhere == Array(repeating: here, count: 4), "Ed25519 signatures are deterministic")
     }
 }

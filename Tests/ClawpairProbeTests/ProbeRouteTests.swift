@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ProbeRouteTests {
     func expand(_ text: String) throws -> (ProbeCandidates.Kind, [ProbeRoute]) {
-        let result = try ProbeCandidates.expand(text, codeIndex: 0)
+        let result = try ProbeCandidates.expand(text)
         return (result.kind, result.routes)
     }
 
@@ -46,7 +46,7 @@ import Testing
         let (kind, routes) = try expand(code)
         #expect(kind == .setupCode(hasCredentials: true))
         #expect(routes.map(\.url) == ["wss://gw.example.com:443", "ws://192.168.1.20:18789", "wss://gw.tail.ts.net:8443"])
-        #expect(routes.map(\.expectedFingerprint) == [pin, nil, nil])
+        #expect(routes.map(\.pin) == [pin, nil, nil])
         #expect(routes[0].pinSource == .setupCode)
         #expect(routes.map(\.source) == [.setupCode(code: 0, route: 0), .setupCode(code: 0, route: 1), .setupCode(code: 0, route: 2)])
         #expect(routes[1].input == "setup code #1 route 2")
@@ -68,12 +68,12 @@ import Testing
     @Test func pinOptionsFillOnlyUnpinnedTLSRoutes() throws {
         let own = String(repeating: "ab", count: 32), option = String(repeating: "cd", count: 32)
         var routes = [
-            ProbeRoute(host: "a", port: 1, tls: true, input: "a", source: .url, expectedFingerprint: own, pinSource: .setupCode),
+            ProbeRoute(host: "a", port: 1, tls: true, input: "a", source: .url, pin: own, pinSource: .setupCode),
             ProbeRoute(host: "b", port: 1, tls: true, input: "b", source: .url),
             ProbeRoute(host: "10.0.0.1", port: 1, tls: false, input: "c", source: .url),
         ]
         ProbeCandidates.applyPin(option, source: .option, to: &routes)
-        #expect(routes.map(\.expectedFingerprint) == [own, option, nil])
+        #expect(routes.map(\.pin) == [own, option, nil])
         #expect(routes.map(\.pinSource) == [.setupCode, .option, nil])
     }
 
@@ -83,7 +83,7 @@ import Testing
         #expect(route.url == "wss://studio.local:18789")
         #expect(route.source == .discovered(instance: "Studio (OpenClaw)"))
         #expect(route.knownAddresses == ["10.250.0.2", "fd00:c1a0::2"])
-        #expect(route.expectedFingerprint == nil, "an advertised fingerprint never becomes a pin")
+        #expect(route.pin == nil, "an advertised fingerprint never becomes a pin")
         #expect(!ProbeCandidates.discovered(instance: "x", host: "x.local", port: 1, tls: false, addresses: []).plaintextRefused)
     }
 

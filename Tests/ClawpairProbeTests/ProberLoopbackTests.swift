@@ -11,9 +11,9 @@ import Testing
 @Suite("Probe on loopback", .serialized)
 struct ProberLoopbackTests {
     func route(_ url: String, pin: String? = nil) throws -> ProbeRoute {
-        var route = try #require(try ProbeCandidates.expand(url, codeIndex: 0).routes.first)
+        var route = try #require(try ProbeCandidates.expand(url).routes.first)
         if let pin {
-            route.expectedFingerprint = pin
+            route.pin = pin
             route.pinSource = .option
         }
         return route

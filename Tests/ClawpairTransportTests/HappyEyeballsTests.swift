@@ -170,9 +170,9 @@ import Testing
         let selfSigned = TLSPeerCertificate(fingerprint: Self.fp, systemTrusted: false, verificationError: "self-signed certificate")
         let none = TLSPeerCertificate(fingerprint: nil, systemTrusted: false)
         // Pin set.
-        #expect(TLSTrust.evaluate(none, policy: TLSPinPolicy(expectedFingerprint: Self.fp)) == .failure(.certificateUnavailable))
-        #expect(TLSTrust.evaluate(selfSigned, policy: TLSPinPolicy(expectedFingerprint: Self.fp)) == .success(.pinned))
-        #expect(TLSTrust.evaluate(trusted, policy: TLSPinPolicy(expectedFingerprint: Self.other))
+        #expect(TLSTrust.evaluate(none, policy: TLSPinPolicy(pin: Self.fp)) == .failure(.certificateUnavailable))
+        #expect(TLSTrust.evaluate(selfSigned, policy: TLSPinPolicy(pin: Self.fp)) == .success(.pinned))
+        #expect(TLSTrust.evaluate(trusted, policy: TLSPinPolicy(pin: Self.other))
             == .failure(.pinMismatch(expected: Self.other, observed: Self.fp)))
         // TOFU.
         #expect(TLSTrust.evaluate(trusted, policy: TLSPinPolicy(allowTrustOnFirstUse: true)) == .success(.trustedOnFirstUse))

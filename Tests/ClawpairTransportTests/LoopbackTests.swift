@@ -179,7 +179,7 @@ struct LoopbackTests {
             #expect(reply?.hasPrefix("HTTP/1.1 200 OK") == true, "\(reply ?? "nil")")
             // The decision table on what was observed.
             let observed = try #require(peer)
-            #expect(TLSTrust.evaluate(observed, policy: TLSPinPolicy(expectedFingerprint: certificate.fingerprint)) == .success(.pinned))
+            #expect(TLSTrust.evaluate(observed, policy: TLSPinPolicy(pin: certificate.fingerprint)) == .success(.pinned))
             #expect(TLSTrust.evaluate(observed, policy: TLSPinPolicy()) == .failure(.untrustedCertificate(
                 observed: certificate.fingerprint, reason: observed.verificationError)))
         }

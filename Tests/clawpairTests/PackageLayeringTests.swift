@@ -41,7 +41,7 @@ import Testing
     /// The declared dependencies of each library target and of the executable.
     static func declared() -> [String: Set<String>] {
         var result: [String: Set<String>] = [:]
-        let pattern = try! NSRegularExpression(pattern: #"\.(?:target|executableTarget)\(\s*name: "((?:Clawpair\w+)|clawpair)"(?:,\s*dependencies: \[([^\]]*)\])?"#)
+        let pattern = try! NSRegularExpression(pattern: #"\.(?:target|executableTarget)\(\s*name: "((?:Clawpair\w*)|clawpair)"(?:,\s*dependencies: \[([^\]]*)\])?"#)
         let text = manifest as NSString
         for match in pattern.matches(in: manifest, range: NSRange(location: 0, length: text.length)) {
             let name = text.substring(with: match.range(at: 1))
@@ -90,6 +90,42 @@ import Testing
                     #expect(deps.contains(module), "\(target)/\(file) imports \(module), which \(target) does not declare")
                 }
             }
+        }
+    }
+}
+
+/// A shim that loads its C library with dlopen cannot depend on the library's `.systemLibrary`
+/// target (SwiftPM would link the library, which the lazy loading exists to avoid), so it names
+/// the Debian `-dev` package itself when the library's headers are missing: the same package
+/// the system-library target's apt provider names, instead of a bare "file not found".
+@Suite struct ShimHeaderHintTests {
+    /// (shim header, the library header it guards, the system-library target, its Debian package)
+    static let guarded = [
+        ("COpenSSLShims/include/COpenSSLShims.h", "openssl/ssl.h", "COpenSSL", "libssl-dev"),
+        ("CDNSSDShims/include/CDNSSDShims.h", "avahi-compat-libdns_sd/dns_sd.h", "CDNSSD", "libavahi-compat-libdnssd-dev"),
+        ("CAvahiClientShims/include/CAvahiClientShims.h", "avahi-client/client.h", "CAvahiClient", "libavahi-client-dev"),
+        ("CImageShims/include/CImageShimsZBar.h", "zbar.h", "CZBar", "libzbar-dev"),
+    ]
+
+    @Test("each dlopen'ed library's shim header stops at a missing header with its Debian package, as Package.swift names it")
+    func missingHeaderNamesThePackage() throws {
+        let manifest = PackageLayeringTests.manifest
+        for (header, libraryHeader, target, package) in Self.guarded {
+            #expect(manifest.contains(#"systemLibrary("\#(target)", "#) && manifest.contains(#"apt: ["\#(package)"]"#),
+                    "\(target) names \(package) in Package.swift")
+            let text = try String(contentsOf: SpecFiles.packageRoot.appendingPathComponent("Sources/\(header)"), encoding: .utf8)
+            let lines = text.split(separator: "\n").map(String.init)
+            let guardLine = lines.firstIndex(of: "#if !__has_include(<\(libraryHeader)>)")
+            let firstInclude = lines.firstIndex { line in
+                line.hasPrefix("#include <") && !["stddef.h", "stdint.h", "stdio.h"].contains { line.contains($0) }
+            }
+            #expect(guardLine != nil && firstInclude != nil && guardLine! < firstInclude!, "\(header): the guard comes before the library's headers")
+            if let guardLine {
+                #expect(lines[guardLine + 1].hasPrefix("#error ") && lines[guardLine + 1].contains(package), "\(header): #error names \(package)")
+            }
+            let shim = String(header.prefix { $0 != "/" })
+            let declaration = manifest.split(separator: "\n").first { $0.contains(#".target(name: "\#(shim)""#) }
+            #expect(declaration != nil && declaration?.contains(#""\#(target)""#) == false, "\(shim) must not depend on (and link) \(target)")
         }
     }
 }

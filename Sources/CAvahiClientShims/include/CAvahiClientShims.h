@@ -8,6 +8,11 @@
 // CAvahiClientShims_<cfunc> with the function's own signature (a mismatch is a compile error,
 // see CLazyLibrary.h). Call CAvahiClientShims_load first: the forwarders must not be used
 // unless it returned 0.
+// Loaded with dlopen, so this target does not depend on CAvahiClient (that would link the library):
+// a missing header names the Debian package here instead, as CAvahiClient's apt provider does.
+#if !__has_include(<avahi-client/client.h>)
+#error "libavahi-client headers are missing: install the Debian package libavahi-client-dev (sudo apt-get install libavahi-client-dev; scripts/install-deps installs every one)"
+#endif
 #include <avahi-client/client.h>
 #include <avahi-client/lookup.h>
 #include <avahi-common/address.h>

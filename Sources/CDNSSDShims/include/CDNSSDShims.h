@@ -5,6 +5,11 @@
 // cost every clawpair command several milliseconds of start-up. Types and constants come from
 // <dns_sd.h>; each call goes through a forwarder CDNSSDShims_<cfunc> with the function's own
 // signature. Call CDNSSDShims_load first: the forwarders must not be used unless it returned 0.
+// Loaded with dlopen, so this target does not depend on CDNSSD (that would link the library):
+// a missing header names the Debian package here instead, as CDNSSD's apt provider does.
+#if !__has_include(<avahi-compat-libdns_sd/dns_sd.h>)
+#error "Avahi's dns_sd compatibility library headers are missing: install the Debian package libavahi-compat-libdnssd-dev (sudo apt-get install libavahi-compat-libdnssd-dev; scripts/install-deps installs every one)"
+#endif
 #include <avahi-compat-libdns_sd/dns_sd.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -4,6 +4,11 @@
 // named CImageShims_<cfunc> with zbar's own signature, which calls the function dlsym found.
 // Call CImageShims_zbar_load first: the forwarders must not be used unless it returned 0.
 #include <stddef.h>
+// Loaded with dlopen, so this target does not depend on CZBar (that would link the library):
+// a missing header names the Debian package here instead, as CZBar's apt provider does.
+#if !__has_include(<zbar.h>)
+#error "zbar headers are missing: install the Debian package libzbar-dev (sudo apt-get install libzbar-dev; scripts/install-deps installs every one)"
+#endif
 #include <zbar.h>
 
 /// Loads libzbar and resolves every function below, once per process (thread-safe).

@@ -6,6 +6,11 @@
 // COpenSSLShims_functions(), whose fields have the type of each function's declaration (a
 // signature mismatch is a compile error). Function-like macros Swift cannot import have a
 // forwarder each, COpenSSLShims_<macro>, on the same loaded functions.
+// Loaded with dlopen, so this target does not depend on COpenSSL (that would link the library):
+// a missing header names the Debian package here instead, as COpenSSL's apt provider does.
+#if !__has_include(<openssl/ssl.h>)
+#error "OpenSSL headers are missing: install the Debian package libssl-dev (sudo apt-get install libssl-dev; scripts/install-deps installs every one)"
+#endif
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>

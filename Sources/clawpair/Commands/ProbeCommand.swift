@@ -116,7 +116,7 @@ struct ProbeCommand: ParsableCommand {
         let routes = try browser.scan(note: context.verboseNote).gateways.compactMap { gateway -> ProbeRoute? in
             guard let endpoint = gateway.beacon.endpoint else { return nil }
             return ProbeCandidates.discovered(instance: gateway.beacon.instanceName, host: endpoint.host, port: endpoint.port,
-                                              tls: endpoint.gatewayTls, addresses: gateway.addresses)
+                                              tls: endpoint.tls, addresses: gateway.addresses)
         }
         context.verboseNote("discovery found \(routes.count) gateway route(s)")
         return routes
@@ -164,7 +164,7 @@ struct ProbeCommand: ParsableCommand {
         if let fingerprint { ProbeCandidates.applyPin(fingerprint, source: .option, to: &routes) }
         if let trust { ProbeCandidates.applyPin(trust, source: .trust, to: &routes) }
         // A paired gateway's route is pinned to the fingerprint stored for it; an unreadable registry adds no pins.
-        if routes.contains(where: { $0.tls && $0.expectedFingerprint == nil }), let home = try? GatewayCLI.home(context) {
+        if routes.contains(where: { $0.tls && $0.pin == nil }), let home = try? GatewayCLI.home(context) {
             GatewayRegistry(home: home).snapshot().pinPaired(&routes)
         }
         if routes.count > ProbeOutput.maxRoutes {

@@ -1,4 +1,5 @@
 import ClawpairAvahi
+import ClawpairBrowse
 import ClawpairCLIKit
 import ClawpairCore
 import ClawpairGateway
@@ -25,7 +26,8 @@ enum ErrorPresentation {
     /// `error` with its exit status and the command line's hint; `plan` is the operator
     /// session's, when it was resolved (some hints depend on where the credential came from).
     static func present(_ error: any Error, plan: OperatorPlan? = nil) -> PresentedError {
-        PresentedError.presenting(error, status: status(of:), hint: { hint(for: $0, plan: plan) },
+        let error = (error as? BrowseError)?.underlying ?? error  // hints and statuses are the backend's
+        return PresentedError.presenting(error, status: status(of:), hint: { hint(for: $0, plan: plan) },
                                   details: { details(of: $0) })
     }
 

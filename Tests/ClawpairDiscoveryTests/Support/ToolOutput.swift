@@ -2,14 +2,18 @@
 // `avahi-browse -rt` (Linux) and `dig +short`. The toolkit's own backends read the wire
 // instead; these give parity with upstream's scans and feed the `discoverParse` vectors.
 // Every function is total: lines it does not understand are skipped.
+//
+// Test support: only DiscoverParseTests reads tool output, so these stay out of the library.
 
+import ClawpairCore
 import ClawpairDNS
+@testable import ClawpairDiscovery
 
 /// `dns-sd` output.
-public enum DNSSDOutput {
+enum DNSSDOutput {
     /// The instance from a `dns-sd -B` line: lines holding `Add` and the service type; the
     /// instance is the text after `_openclaw-gw._tcp.`, trimmed and `\DDD`-decoded.
-    public static func browseInstance(_ line: String, serviceType: String = BeaconIdentity.serviceType) -> String? {
+    static func browseInstance(_ line: String, serviceType: String = BeaconIdentity.serviceType) -> String? {
         let marker = serviceType + "."
         guard line.contains("Add"), let range = line.firstRange(of: marker) else { return nil }
         let instance = Text.trim(line[range.upperBound...])
@@ -17,16 +21,16 @@ public enum DNSSDOutput {
     }
 
     /// What `dns-sd -L` printed about one instance.
-    public struct Resolution: Sendable, Hashable {
-        public var host: String?
-        public var port: Int?
-        public var txt: TXTRecord
+    struct Resolution: Sendable, Hashable {
+        var host: String?
+        var port: Int?
+        var txt: TXTRecord
     }
 
     /// Reads `… can be reached at <host>:<port>` (trailing dot removed from the host; the port
     /// must be 1–65535, else nil) and the TXT line (one starting with `txt` or containing
     /// `txtvers=`), split on whitespace into `k=v` tokens whose values are `\DDD`-decoded.
-    public static func resolve(_ lines: [String]) -> Resolution {
+    static func resolve(_ lines: [String]) -> Resolution {
         var result = Resolution(host: nil, port: nil, txt: TXTRecord())
         for line in lines {
             if result.host == nil, let range = line.firstRange(of: "can be reached at ") {
@@ -45,7 +49,7 @@ public enum DNSSDOutput {
     }
 
     /// `k=v` tokens to a TXT record: tokens without `=` are skipped, values `\DDD`-decoded.
-    public static func txtTokens(_ tokens: [String]) -> TXTRecord {
+    static func txtTokens(_ tokens: [String]) -> TXTRecord {
         var record = TXTRecord()
         for token in tokens {
             guard let equals = token.firstIndex(of: "="), equals != token.startIndex else { continue }
@@ -58,18 +62,18 @@ public enum DNSSDOutput {
 }
 
 /// `avahi-browse -rt` output (human form).
-public enum AvahiBrowseOutput {
+enum AvahiBrowseOutput {
     /// One resolved service.
-    public struct Service: Sendable, Hashable {
-        public var instanceName: String
-        public var host: String?
-        public var port: Int?
-        public var txt: TXTRecord
+    struct Service: Sendable, Hashable {
+        var instanceName: String
+        var host: String?
+        var port: Int?
+        var txt: TXTRecord
     }
 
     /// Reads `=` lines (instance = the tokens from the 4th on, before the service type,
     /// `\DDD`-decoded) and the `hostname = [h]`, `port = [p]`, `txt = ["k=v" …]` lines after them.
-    public static func parse(_ lines: [String], serviceType: String = BeaconIdentity.serviceType) -> [Service] {
+    static func parse(_ lines: [String], serviceType: String = BeaconIdentity.serviceType) -> [Service] {
         var services: [Service] = []
         for line in lines {
             let trimmed = Text.trim(line)
@@ -101,11 +105,11 @@ public enum AvahiBrowseOutput {
 }
 
 /// `dig +short` answers.
-public enum DigOutput {
+enum DigOutput {
     /// A PTR answer (`studio-gateway._openclaw-gw._tcp.openclaw.internal.`) to the instance name
     /// (`studio-gateway`): the name must end in `.<service type>.<domain>` (ASCII case ignored);
     /// the rest is read in presentation form (`\032`, `\.`) as one label.
-    public static func instanceName(fromPTR answer: String, domain: String,
+    static func instanceName(fromPTR answer: String, domain: String,
                                     serviceType: String = BeaconIdentity.serviceType) -> String? {
         var text = Text.trim(answer)
         if text.hasSuffix(".") { text.removeLast() }
@@ -119,7 +123,7 @@ public enum DigOutput {
     }
 
     /// An SRV answer `priority weight port target`; the target loses its trailing dot.
-    public static func srv(_ answer: String) -> (priority: Int, weight: Int, port: Int?, target: String)? {
+    static func srv(_ answer: String) -> (priority: Int, weight: Int, port: Int?, target: String)? {
         let tokens = Text.trim(answer).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard tokens.count == 4, let priority = Int(tokens[0]), let weight = Int(tokens[1]) else { return nil }
         var target = tokens[3]
@@ -128,15 +132,15 @@ public enum DigOutput {
     }
 
     /// A TXT answer: its quoted strings, unquoted and unescaped.
-    public static func txt(_ answer: String) -> TXTRecord {
+    static func txt(_ answer: String) -> TXTRecord {
         TXTRecord(strings: QuotedStrings.parse(answer))
     }
 }
 
 /// Double-quoted character-strings as `dig` and `avahi-browse` print them: `\"`, `\\` and
 /// `\X` stand for the character, `\DDD` for a byte; unquoted words count as strings too.
-public enum QuotedStrings {
-    public static func parse(_ text: String) -> [[UInt8]] {
+enum QuotedStrings {
+    static func parse(_ text: String) -> [[UInt8]] {
         let bytes = Array(text.utf8)
         var strings: [[UInt8]] = []
         var i = 0
@@ -176,17 +180,17 @@ public enum QuotedStrings {
 }
 
 /// One peer-tool invocation of a scan and its time budget.
-public struct ToolCommand: Sendable, Hashable {
-    public let argv: [String]
+struct ToolCommand: Sendable, Hashable {
+    let argv: [String]
     /// The budget for this one step: `--timeout` applies per browse/resolve step, not in total.
-    public let timeoutMs: Int
+    let timeoutMs: Int
 }
 
 /// The commands upstream's tool-based scan runs (discovery.md §5), for parity checks and for a
 /// tool-based backend: browse every domain, then resolve each instance one at a time.
-public enum ToolScan {
+enum ToolScan {
     /// Which peer tools exist.
-    public enum Platform: String, Sendable {
+    enum Platform: String, Sendable {
         /// `dns-sd` (macOS).
         case darwin
         /// `avahi-browse` (Linux).
@@ -194,7 +198,7 @@ public enum ToolScan {
     }
 
     /// The browse commands, one per domain (`local.` first, then the wide-area domain).
-    public static func browseCommands(platform: Platform, domains: [String], timeoutMs: Int,
+    static func browseCommands(platform: Platform, domains: [String], timeoutMs: Int,
                                       serviceType: String = BeaconIdentity.serviceType) -> [ToolCommand] {
         domains.map { domain in
             switch platform {
@@ -211,7 +215,7 @@ public enum ToolScan {
     }
 
     /// The `dns-sd -L` command for one instance (Linux resolves while browsing, with `-r`).
-    public static func resolveCommand(instance: String, domain: String, timeoutMs: Int,
+    static func resolveCommand(instance: String, domain: String, timeoutMs: Int,
                                       serviceType: String = BeaconIdentity.serviceType) -> ToolCommand {
         ToolCommand(argv: ["dns-sd", "-L", instance, serviceType, domain], timeoutMs: timeoutMs)
     }
