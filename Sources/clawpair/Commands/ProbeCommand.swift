@@ -108,16 +108,18 @@ struct ProbeCommand: ParsableCommand {
     }
 
     /// Runs local discovery for at most `budget` and returns a route per gateway found (in the
-    /// order `discover` lists them), skipping beacons without a usable endpoint. In first mode
-    /// without --all it ends at the first gateway resolved, else once the answer is complete.
+    /// order `discover` lists them), skipping beacons without a usable endpoint. It ends once the
+    /// answer is complete, not at the first gateway resolved: a first answer may hold one address
+    /// family of a dual-stack gateway, and the route's dial tries every address it carries.
     func discoverRoutes(_ backend: GatewayBrowser.LocalBackend, budget: Duration, context: CommandContext) throws -> [ProbeRoute] {
-        let browser = GatewayBrowser(options: .init(backend: backend, domains: [], timeout: budget,
-                                                    firstAnswer: configuration.mode == .first && !showAll))
-        let routes = try browser.scan(note: context.verboseNote).gateways.compactMap { gateway -> ProbeRoute? in
+        let browser = GatewayBrowser(options: .init(backend: backend, domains: [], timeout: budget))
+        let found = try browser.scan(note: context.verboseNote).gateways.compactMap { gateway -> ProbeRoute? in
             guard let endpoint = gateway.beacon.endpoint else { return nil }
             return ProbeCandidates.discovered(instance: gateway.beacon.instanceName, host: endpoint.host, port: endpoint.port,
                                               tls: endpoint.gatewayTls, addresses: gateway.addresses)
         }
+        // In first mode without --all, the gateway discovery lists first, as before.
+        let routes = configuration.mode == .first && !showAll ? Array(found.prefix(1)) : found
         context.verboseNote("discovery found \(routes.count) gateway route(s)")
         return routes
     }
