@@ -33,7 +33,7 @@ struct DevicesRemoveCommand: ArgumentsCommand {
                 device = try DevicesCommand.pairedDevice(query, in: listing)
             } catch let error as GeneralError where error.exitStatus == .notFound {
                 if let request = listing.pending(requestId: query) {
-                    throw GeneralError("\(shown) is a pending request id, not a paired device", hint:
+                    throw GeneralError("\(shown) is a pending request id, not a paired device id", hint:
                         "to refuse the request: clawpair devices reject \(shown) (its device id is \(RecordText.field(request.deviceId, max: 64)))",
                         status: .usage)
                 }
