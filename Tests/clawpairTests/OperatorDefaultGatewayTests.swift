@@ -37,4 +37,30 @@ struct OperatorDefaultGatewayTests {
             }
         }
     }
+
+    @Test("node-only chosen gateway, one other paired as operator: operator commands use that one and say so")
+    func defaultThatServes() async throws {
+        try await GatewayCommandTests.withHome { home in
+            let machine = ["CLAWPAIR_HOME": home.directory + "/machine"]
+            try await withTestGateway(TestGatewayOptions(token: GatewayCommandTests.token)) { nodeGateway in
+                try await withTestGateway(TestGatewayOptions(token: GatewayCommandTests.token)) { operatorGateway in
+                    let nodeCode = try home.op(nodeGateway, ["qr", "--setup-code-only", "--node"])
+                    #expect(try home.run(["pair", "-", "--gateway-name", "nodegw"], environment: machine, stdin: nodeCode.stdout).status == 0)
+                    let fullCode = try home.op(operatorGateway, ["qr", "--setup-code-only"])
+                    let paired = try home.run(["pair", "--role", "operator", "-", "--gateway-name", "opgw"], environment: machine,
+                                              stdin: fullCode.stdout)
+                    #expect(paired.status == 0, "\(paired)")
+                    #expect(try home.run(["gateways", "use", "nodegw"], environment: machine).status == 0)
+
+                    let listed = try home.run(["nodes", "list", "--json"], environment: machine)  // within a QR operator token's scopes
+                    #expect(listed.status == 0, "\(listed)")
+                    #expect(listed.stderr.contains("Using opgw: this machine holds only a node token for the chosen gateway nodegw"),
+                            "\(listed)")
+                    // Named explicitly, the node-only gateway is still used (and refused or approved as it decides).
+                    let named = try home.run(["nodes", "list", "--gateway", "nodegw"], environment: machine)
+                    #expect(!named.stderr.contains("Using opgw"), "\(named)")
+                }
+            }
+        }
+    }
 }

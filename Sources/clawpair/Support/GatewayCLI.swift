@@ -34,7 +34,8 @@ enum GatewayCLI {
 
     static let credentialsSection = DocSection("CREDENTIALS", [
         "The gateway is --url, else --gateway NAME, else OPENCLAW_GATEWAY_URL, else the gateway chosen with "
-            + "'clawpair gateways use', else the local gateway, ws://127.0.0.1 on the port OpenClaw's own CLI dials "
+            + "'clawpair gateways use' (when this machine holds only a node token for it, no credential is in the "
+            + "environment and exactly one other paired gateway holds its operator token, that one, with a note), else the local gateway, ws://127.0.0.1 on the port OpenClaw's own CLI dials "
             + "(OPENCLAW_GATEWAY_PORT, else gateway.port in openclaw.json, else 18789). The operator credential is taken from the first of: "
             + "--token-file or --password-file (or --token/--password, which warn); OPENCLAW_GATEWAY_TOKEN or "
             + "OPENCLAW_GATEWAY_PASSWORD; the operator device token stored in the registry for that gateway; and, for "
@@ -175,15 +176,38 @@ enum GatewayCLI {
     /// else automatic (`OPENCLAW_GATEWAY_URL`, the active registry gateway, the default URL).
     static func sessionOptions(_ arguments: ParsedArguments, _ context: CommandContext,
                                identity: DeviceIdentity) throws -> OperatorSessionOptions {
-        guard let choice = OperatorTargetChoice(url: arguments.value("url"), registryGateway: arguments.value("gateway")) else {
+        guard var choice = OperatorTargetChoice(url: arguments.value("url"), registryGateway: arguments.value("gateway")) else {
             throw UsageError("give either --url or --gateway, not both")
         }
         let registry = GatewayRegistry(home: try home(context))
         let pin = try pin(arguments)
         let timeout = try timeout(arguments)
         let secret = try explicitSecret(arguments, context)
+        if choice == .automatic, secret == nil, let serving = operatorDefault(registry, identity: identity, context: context) {
+            choice = .registryGateway(serving.id)
+        }
         return OperatorSessionOptions(target: choice, pin: pin, explicitSecret: secret, environment: context.environment,
                                       registry: registry, identity: identity, timeout: timeout)
+    }
+
+    /// The paired gateway an operator command uses by default instead of the chosen one, when the
+    /// chosen one cannot serve it (issue #24 §7): no OPENCLAW_GATEWAY_URL, nor a token or password
+    /// in the environment; the chosen gateway holds only other roles' tokens of this machine (a
+    /// node-only machine); and exactly one other paired gateway holds an operator token of it.
+    /// Says which it took and why; nil (keep the chosen one) otherwise.
+    static func operatorDefault(_ registry: GatewayRegistry, identity: DeviceIdentity, context: CommandContext) -> PairedGateway? {
+        let environment = context.environment
+        guard [OperatorEnvironment.gatewayURL, OperatorEnvironment.token, OperatorEnvironment.password]
+                .allSatisfy({ (environment[$0] ?? "").isEmpty }),
+              let chosen = registry.active(), chosen.holdsTokens(for: identity.deviceId),
+              chosen.token(for: GatewayRole.operator.rawValue, deviceId: identity.deviceId) == nil else { return nil }
+        let serving = registry.list().gateways.filter {
+            $0.id != chosen.id && $0.token(for: GatewayRole.operator.rawValue, deviceId: identity.deviceId) != nil
+        }
+        guard serving.count == 1, let other = serving.first else { return nil }
+        context.note("Using \(TerminalText.sanitize(other.name, maxScalars: 80)): this machine holds only a node token for the "
+                     + "chosen gateway \(TerminalText.sanitize(chosen.name, maxScalars: 80)) (--gateway NAME picks one)")
+        return other
     }
 
     /// `--tls-fingerprint` or `--trust` (the same pin: one is what a user chose, the other what an
