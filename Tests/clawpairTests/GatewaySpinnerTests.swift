@@ -18,7 +18,7 @@ struct GatewaySpinnerTests {
         return (try #require(object["status"] as? Int), String(decoding: bytes, as: UTF8.self))
     }
 
-    @Test("devices list against a slow gateway: frames naming the URL, erased once; nothing with --json")
+    @Test("devices list and probe against a slow gateway: frames naming the URL, erased once; nothing with --json")
     func connectSpinner() async throws {
         try await GatewayCommandTests.withHome { home in
             var options = TestGatewayOptions(token: GatewayCommandTests.token, fault: .slowChallenge)
@@ -32,6 +32,12 @@ struct GatewaySpinnerTests {
                 #expect(parts.count == 2 && !(parts.last ?? "").contains("Connecting"), "\(run.terminal.debugDescription)")
                 let json = try Self.onTerminal(home, command + ["--json"])
                 #expect(json.status == 0 && !json.terminal.contains("Connecting"), "\(json.terminal.debugDescription)")
+                // probe waits on the gateway too.
+                let probe = try Self.onTerminal(home, ["probe", gateway.url])
+                #expect(probe.status == 0, "\(probe.terminal.debugDescription)")
+                let probeParts = probe.terminal.components(separatedBy: "\r\u{1B}[K")
+                #expect(probe.terminal.contains(" Probing \(gateway.url)") && probeParts.count == 2
+                        && !(probeParts.last ?? "").contains("Probing"), "\(probe.terminal.debugDescription)")
             }
         }
     }

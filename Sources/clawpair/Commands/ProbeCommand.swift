@@ -173,7 +173,14 @@ struct ProbeCommand: ParsableCommand {
             throw UsageError("too many routes (\(routes.count)); at most \(ProbeOutput.maxRoutes) can be raced")
         }
 
-        let report = try Prober.run(routes: routes, configuration: configuration)
+        // A spinner on a terminal after 300 ms, as operator commands and discover have (issue #24 §13).
+        let spinner = Spinner.start(routes.count == 1 ? "Probing \(TerminalText.sanitize(routes[0].url, maxScalars: 120))"
+                                        : "Probing \(routes.count) routes", in: context, delay: Spinner.gatewayDelay)
+        let report: ProbeReport
+        do {
+            defer { spinner?.stop() }
+            report = try Prober.run(routes: routes, configuration: configuration)
+        }
         if context.globals.json {
             context.printJSON(report.json(configuration: self.configuration, trustCommand: ProbeOutput.trustCommand))
         } else {
