@@ -226,8 +226,14 @@ public final class AvahiBrowser {
             events.append(.resolved(ResolvedInstance(instance: instance, hostTarget: target, port: port, txtRecord: txt,
                                                      addresses: entry.addresses)))
         }
-        if startSecond, let family = address.map({ $0.contains(":") ? AVAHI_PROTO_INET : AVAHI_PROTO_INET6 }) {
-            resolve(instance, protocol: AvahiProtocol(AVAHI_PROTO_UNSPEC), addressFamily: AvahiProtocol(family), first: false)
+        if startSecond, let family = address.map({ AvahiProtocol($0.contains(":") ? AVAHI_PROTO_INET : AVAHI_PROTO_INET6) }) {
+            // Over mDNS of that family when the instance was seen there: a resolver of
+            // AVAHI_PROTO_UNSPEC keeps to the protocol its first SRV/TXT answer came over and looks
+            // the address up on that one only, and avahi-daemon publishes a host's A records over
+            // IPv4 alone (publish-a-on-ipv6=no, its default). A dual-stack gateway seen over IPv6
+            // first then never got its IPv4 address (issue #24 §1).
+            let transport = entry.protocols.contains(family) ? family : AvahiProtocol(AVAHI_PROTO_UNSPEC)
+            resolve(instance, protocol: transport, addressFamily: family, first: false)
         } else if startSecond {
             entries[instance]?.second = .answered
         }

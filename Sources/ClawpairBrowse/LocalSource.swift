@@ -52,7 +52,8 @@ struct LocalSource: GatewaySource {
                              now: context.clock.now)
         }
         while true {
-            // A grace for second-family resolves ends this run early; the next one re-checks.
+            // A grace (second-family resolves, or the second query when nothing was seen) ends this
+            // run early; the next one re-checks.
             var restart = false
             try browser.run(until: min(context.deadline, graceUntil ?? context.deadline)) { event in
                 if case .limited(.instance(let instance)) = event, cut.insert(Self.key(instance)).inserted {
@@ -62,12 +63,12 @@ struct LocalSource: GatewaySource {
                     ended = true
                     return false
                 }
-                completion.observe(event)
+                completion.observe(event, at: context.clock.now)
                 guard untilComplete else { return true }
                 switch state() {
                 case .incomplete:
                     return true
-                case .waitingForSecondFamily(let until):
+                case .waiting(let until):
                     guard graceUntil != until else { return true }
                     graceUntil = until
                     restart = true
@@ -84,7 +85,7 @@ struct LocalSource: GatewaySource {
             guard let until = graceUntil, context.clock.now >= until, context.clock.now < context.deadline else { return }
             switch state() {
             case .complete: complete = true
-            case .waitingForSecondFamily(let later): graceUntil = later
+            case .waiting(let later): graceUntil = later
             case .incomplete: graceUntil = nil  // something new came: wait for it as before
             }
             if complete { break }

@@ -218,7 +218,7 @@ public enum CompletionGenerator {
                 out += "complete -c \(program)\(condition) -a \(sub.name) -d \(fishQuote(sub.abstract))\n"
             }
             for option in spec.visibleOptions {
-                out += "complete -c \(program)\(condition)\(fishOption(option, program: program))\n"
+                out += "complete -c \(program)\(condition)\(fishOption(option, program: program, condition: condition))\n"
             }
             if spec.visibleSubcommands.isEmpty, let argument = spec.arguments.first {
                 switch argument.completion {
@@ -233,7 +233,7 @@ public enum CompletionGenerator {
         return out
     }
 
-    static func fishOption(_ option: OptionSpec, program: String) -> String {
+    static func fishOption(_ option: OptionSpec, program: String, condition: String = "") -> String {
         var out = ""
         if let short = option.short { out += " -s \(short)" }
         out += " -l \(option.long)"
@@ -241,7 +241,12 @@ public enum CompletionGenerator {
             switch option.completion {
             case .file: out += " -r -F"
             case .directory: out += " -r -a '(__fish_complete_directories)'"
-            case .values(let words): out += " -x -a '\(words.joined(separator: " "))'"
+            case .values(let words):
+                // fish shows -d beside every candidate of -a: the values get a line of their own, without it,
+                // and the option's description stays on the option (--name<Tab>): that line comes last, as
+                // fish takes an option's description from its latest definition.
+                return " -l \(option.long) -x -a '\(words.joined(separator: " "))'\n" + "complete -c \(program)\(condition)"
+                    + out + " -x -d \(fishQuote(option.help))"
             case .hostname: out += " -x -a '(__fish_print_hostnames)'"
             case .program(let arguments): out += " -x -a '(\(program) \(arguments.joined(separator: " ")) 2>/dev/null)'"
             case .none: out += " -x"

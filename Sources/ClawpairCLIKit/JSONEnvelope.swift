@@ -24,6 +24,16 @@ public enum JSONEnvelope {
         .object([("ok", .bool(false)), ("error", errorObject(error))])
     }
 
+    /// `{"ok": false, "error": {...}, ...}`: a command's own document (e.g. what a search saw
+    /// before it found nothing) as a failure: `ok` false first, then `error`, then the document's
+    /// other members (an `ok` or `error` of its own is dropped). A command prints it and throws
+    /// `error`, whose status then ends the process (the error is reported on stderr, once).
+    public static func failure(_ error: PresentedError, document: JSONValue) -> JSONValue {
+        guard case .object(let members) = document else { return failure(error) }
+        return .object([("ok", .bool(false)), ("error", errorObject(error))]
+                       + members.filter { $0.0 != "ok" && $0.0 != "error" })
+    }
+
     /// `{"code", "message", "hint", ...details}`: the `error` member of the envelope, also for
     /// documents that report several failures (one per item).
     public static func errorObject(_ error: PresentedError) -> JSONValue {

@@ -47,9 +47,17 @@ public final class Spinner: Sendable {
     private let stopped = Atomic<Bool>(false)
     private let clock: any MonotonicClock
 
-    /// Starts drawing `message` after a frame on `sink`, a frame each ``interval`` of `clock`;
-    /// nil if no thread could be made or `frames` is empty.
-    public init?(sink: any TextSink, message: String, frames: [String], clock: any MonotonicClock = SystemMonotonicClock()) {
+    private let delay: Duration
+
+    /// The pause before the first frame of a spinner for a wait that is often short (a gateway
+    /// call): nothing is drawn for a wait that ends sooner.
+    public static let gatewayDelay: Duration = .milliseconds(300)
+
+    /// Starts drawing `message` on `sink` after `delay` (nothing at all when ``stop()`` comes
+    /// first), a frame each ``interval`` of `clock`; nil if no thread could be made or `frames`
+    /// is empty.
+    public init?(sink: any TextSink, message: String, frames: [String], delay: Duration = .zero,
+                 clock: any MonotonicClock = SystemMonotonicClock()) {
         var ends: [Int32] = [-1, -1]
         guard !frames.isEmpty, pipe(&ends) == 0 else { return nil }
         for end in ends {
@@ -60,6 +68,7 @@ public final class Spinner: Sendable {
         self.message = message
         self.frames = frames
         self.clock = clock
+        self.delay = delay
         self.wake = (ends[0], ends[1])
         guard let drawing = BackgroundThread.start({ [self] in draw() }) else {
             close(ends[0])
@@ -70,6 +79,11 @@ public final class Spinner: Sendable {
     }
 
     private func draw() {
+        if delay > .zero {
+            var descriptors = [PollDescriptor(wake.read, .readable)]
+            _ = try? Poll.wait(&descriptors, until: clock.now + delay, clock: clock)
+            if stopped.load(ordering: .acquiring) { return }  // stopped before the first frame: nothing drawn, nothing to erase
+        }
         var index = 0
         while !stopped.load(ordering: .acquiring) {
             sink.write("\r" + frames[index % frames.count] + " " + message)

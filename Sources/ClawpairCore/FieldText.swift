@@ -18,7 +18,8 @@ public enum FieldText {
     public static func age(_ value: Int64?, now: Int64) -> String {
         guard let ms = value, ms > 0 else { return "-" }
         let delta = now - ms
-        return delta < 0 ? "just now" : DurationText.describe(milliseconds: delta) + " ago"
+        // Under a second is "just now", not "0ms ago" (an age is read at a glance, issue #24 §16).
+        return delta < 1000 ? "just now" : DurationText.describe(milliseconds: delta) + " ago"
     }
 
     /// The first 12 characters of an id and an ellipsis (ids of at most 14 characters whole).

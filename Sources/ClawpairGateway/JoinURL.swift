@@ -261,12 +261,22 @@ public struct JoinCode: Sendable, Equatable {
     public var loopbackOnly: Bool
 
     /// Mints one: `device.pair.setupCode {bootstrapProfile: node, includeQr: false, joinUrl: true}`
-    /// (operator.admin; upstream src/gateway/server-methods/device-pair-setup.ts).
+    /// (operator.admin; upstream src/gateway/server-methods/device-pair-setup.ts). A URL the
+    /// gateway returned that no node would redeem is ``JoinError/invalidURL(_:)``.
     public static func mint(_ session: OperatorSession) throws -> JoinCode {
         var request = SetupCodeRequest(bootstrapProfile: "node")
         request.joinURL = true
         let result = try session.mintSetupCode(request)
-        guard let text = result.joinUrl, let url = try JoinURL.parse(text) else {
+        var parsed: JoinURL?
+        if let text = result.joinUrl {
+            do {
+                parsed = try JoinURL.parse(text)
+            } catch {
+                // A URL no node would redeem (plain http to a host that is not loopback, or malformed).
+                throw JoinError.invalidURL(error)
+            }
+        }
+        guard let url = parsed else {
             throw GatewayError.protocolViolation("device.pair.setupCode returned no join URL (the gateway may predate 2026.7)")
         }
         return JoinCode(url: url.text, expiresAtMs: result.expiresAtMs, loopbackOnly: !url.tls)

@@ -34,6 +34,30 @@ public struct MintedSetupCode: Sendable, Equatable {
         expiresAtMs = result.expiresAtMs ?? Monotonic.saturatingAdd(nowMs, SetupCode.bootstrapTokenTTLMs)
     }
 
+    /// The code with `pin` (a normalized SHA-256 certificate fingerprint) as the pin of its
+    /// primary route, for a `wss://` gateway whose certificate the system roots do not vouch for
+    /// (this machine reached it through a pin: `endpoint.pin`). A phone that scans a code without
+    /// the pin cannot trust such a gateway, and the gateway adds one only for its own TLS bind
+    /// (setup-codes.md §2 `tlsFingerprint`). Nil when nothing is to add: the primary route is not
+    /// `wss://` to `endpoint`'s host and port, the code has a pin already, or `endpoint` has none.
+    /// The re-encoded code keeps every member the gateway wrote, in its order, and decodes
+    /// before it is returned.
+    public func pinning(for endpoint: GatewayEndpoint) throws(GatewayError) -> MintedSetupCode? {
+        guard let pin = endpoint.pin, endpoint.tls, decoded.tlsFingerprint == nil, decoded.primary.tls,
+              decoded.primary.host.lowercased() == endpoint.host.lowercased(), decoded.primary.port == endpoint.port,
+              let bytes = try? Base64URL.decode(result.setupCode), case .object(let members)? = try? JSONValue.parse(bytes),
+              !members.contains(where: { $0.0 == "tlsFingerprint" }) else { return nil }
+        var pinned = result
+        pinned.setupCode = SetupCode.encode(json: .object(members + [("tlsFingerprint", .string(pin))]))
+        pinned.json = Self.replacing("setupCode", with: .string(pinned.setupCode), in: result.json)
+        return try MintedSetupCode(pinned, nowMs: Monotonic.saturatingSubtract(expiresAtMs, SetupCode.bootstrapTokenTTLMs))
+    }
+
+    private static func replacing(_ key: String, with value: JSONValue, in object: JSONValue) -> JSONValue {
+        guard case .object(let members) = object else { return object }
+        return .object(members.map { $0.0 == key ? (key, value) : $0 })
+    }
+
     /// How long to wait for the code's use from `nowMs`, in ms: until it expires, at most
     /// ``maxWaitMs``, never negative.
     public func waitMs(nowMs: Int64) -> Int64 {

@@ -5,14 +5,16 @@ import ClawpairCore
 
 extension NodeListNode {
     /// The columns of ``tableRow(nowMs:)``.
-    public static let tableHeader = ["NAME", "NODE", "PLATFORM", "STATE", "IP", "CONNECTED"]
+    public static let tableHeader = ["NAME", "NODE", "PLATFORM", "STATE", "IP", "STATUS"]
 
-    /// One table row: name, short id, platform, approval state, address, and `now` when
-    /// connected, else how long ago it was last seen (at `nowMs`).
+    /// One table row: name, short id, platform, approval state, address, and `connected`, else
+    /// `offline` with how long ago it was last seen (at `nowMs`), as ``statusLines(nowMs:paint:)``
+    /// says it: an age under a column called CONNECTED read as a connection.
     public func tableRow(nowMs: Int64) -> [String] {
-        [FieldText.field(displayName, max: 32), FieldText.shortId(nodeId), FieldText.field(platform, max: 16),
-         FieldText.field(approvalState, max: 20), FieldText.field(remoteIp, max: 46),
-         connected ? "now" : FieldText.age(lastSeenAtMs, now: nowMs)]
+        let seen = FieldText.age(lastSeenAtMs, now: nowMs)
+        return [FieldText.field(displayName, max: 32), FieldText.shortId(nodeId), FieldText.field(platform, max: 16),
+                FieldText.field(approvalState, max: 20), FieldText.field(remoteIp, max: 46),
+                connected ? "connected" : seen == "-" ? "offline" : "offline, seen \(seen)"]
     }
 
     /// The node in full: `● name  connected` (``TextRole/good``; `○ … offline` ``TextRole/dim``
@@ -66,14 +68,14 @@ extension NodePendingApproval {
 }
 
 extension NodeApprovalOutcome {
-    /// What was done, in one sentence: `Approved node NAME (node request ID).`, or for the device
-    /// pairing step `Approved the device pairing of node NAME (request ID, step 1 of 2).`
-    /// (`Rejected` unless `approved`).
+    /// What was done, in one sentence naming the step: `Approved the command surface of node NAME
+    /// (node request ID, step 2).`, or for the device pairing step `Approved the device pairing of
+    /// node NAME (request ID, step 1 of 2).` (`Rejected` unless `approved`).
     public func summary(approved: Bool) -> String {
         let name = TerminalText.sanitize(nodeName, maxScalars: 64), id = TerminalText.sanitize(request.requestId, maxScalars: 64)
         let verb = approved ? "Approved" : "Rejected"
         switch request.step {
-        case .commandSurface: return "\(verb) node \(name) (node request \(id))."
+        case .commandSurface: return "\(verb) the command surface of node \(name) (node request \(id), step 2)."
         case .devicePairing: return "\(verb) the device pairing of node \(name) (request \(id), step 1 of 2)."
         }
     }

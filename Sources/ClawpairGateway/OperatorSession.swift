@@ -350,9 +350,16 @@ public struct OperatorPlan: Sendable, Equatable {
     }
 
     /// The connect request: role operator, the stored token's scopes or the operator scopes.
+    ///
+    /// A client without a display name gets this device's name: the one it paired with at this
+    /// gateway (``PairedGateway/deviceName``), else the host name, as ``PairedGateway/checkTokens(identity:pin:timeout:transport:)``
+    /// sends. A gateway keeps a paired device's name from its latest connect, so an operator
+    /// connect without one erased the name a node on the same machine paired with.
     public func connectRequest(client: GatewayClientInfo) -> ConnectRequest {
-        ConnectRequest(client: client, role: .operator, scopes: credential.tokenScopes ?? ConnectRequest.operatorScopes,
-                       auth: credential.auth)
+        var client = client
+        if client.displayName == nil { client.displayName = target.record?.deviceName ?? HostName.current(fallback: "linux") }
+        return ConnectRequest(client: client, role: .operator, scopes: credential.tokenScopes ?? ConnectRequest.operatorScopes,
+                              auth: credential.auth)
     }
 }
 

@@ -49,6 +49,8 @@ public struct PairingWatchKeys: Sendable, Equatable {
         case .setupCompleted, .other, .actionFailed, .disconnected:
             return false
         }
+        // A confirmation waits only for a request still pending.
+        if let asked = confirming, !pending.contains(where: { $0.requestId == asked.requestId }) { confirming = nil }
         return true
     }
 
@@ -66,21 +68,58 @@ public struct PairingWatchKeys: Sendable, Equatable {
         }
     }
 
-    /// What keys typed since the last look ask, in order: the actions (several `a` presses act
-    /// on the same newest request once), whether to quit, whether one asked for a request while
-    /// none is pending.
-    public func actions(for keys: [UInt8]) -> (actions: [PairingWatchAction], quit: Bool, nothingPending: Bool) {
-        var actions: [PairingWatchAction] = [], quit = false, nothingPending = false
+    /// The request an approval waits to be confirmed for (``press(_:)``), nil when none.
+    public private(set) var confirming: PendingRequest?
+
+    /// Whether approving `request` grants more than a node's baseline (a role other than
+    /// `node`, or any scope, `operator.admin` above all): then `a` asks first, naming what it grants.
+    public static func needsConfirmation(_ request: PendingRequest) -> Bool {
+        let roles = request.roles ?? request.role.map { [$0] } ?? []
+        return roles.isEmpty || roles.contains { $0 != "node" } || !(request.scopes ?? []).isEmpty
+    }
+
+    /// What approving `request` grants, in words: `role operator with scopes operator.admin, operator.read`.
+    public static func grants(_ request: PendingRequest) -> String {
+        let roles = request.roles ?? request.role.map { [$0] } ?? []
+        let scopes = (request.scopes ?? []).map { TerminalText.sanitize($0, maxScalars: 64) }
+        let role = roles.isEmpty ? "an unstated role" : "role " + roles.map { TerminalText.sanitize($0, maxScalars: 32) }.joined(separator: ", ")
+        return role + (scopes.isEmpty ? " without scopes" : " with scopes " + scopes.joined(separator: ", "))
+    }
+
+    /// Takes keys typed since the last look, in order: the actions to take (several `a` presses
+    /// act on the same newest request once), whether to quit, whether a key wanted a request
+    /// while none is pending. Approving a request that ``needsConfirmation(_:)`` first asks
+    /// (``PairingWatchKeyPress/confirmation``): `y` then approves it, any other key cancels.
+    public mutating func press(_ keys: [UInt8]) -> PairingWatchKeyPress {
+        var pressed = PairingWatchKeyPress()
+        func add(_ action: PairingWatchAction) {
+            if !pressed.actions.contains(where: { $0.requestId == action.requestId }) { pressed.actions.append(action) }
+        }
         for key in keys {
+            if let asked = confirming {
+                confirming = nil
+                if key == UInt8(ascii: "y") || key == UInt8(ascii: "Y") {
+                    add(.approve(requestId: asked.requestId))
+                    continue
+                }
+                pressed.cancelled = asked.requestId
+                if key != UInt8(ascii: "q") && key != UInt8(ascii: "Q") { continue }
+            }
             switch decide(key) {
-            case .quit: quit = true
-            case .act(let action, _) where !actions.contains(where: { $0.requestId == action.requestId }): actions.append(action)
-            case .act: break
-            case .nothingPending: nothingPending = true
+            case .quit: pressed.quit = true
+            case .act(.approve, let request) where Self.needsConfirmation(request)
+                                                   && !pressed.actions.contains(where: { $0.requestId == request.requestId }):
+                confirming = request
+                let name = request.displayName.map { TerminalText.sanitize($0, maxScalars: 32) } ?? "an unnamed device"
+                pressed.confirmation = "approve \(TerminalText.sanitize(request.requestId, maxScalars: 64)) (\(name)) as "
+                    + "\(Self.grants(request))? press y to approve, any other key cancels"
+            case .act(let action, _): add(action)
+            case .nothingPending: pressed.nothingPending = true
             case .ignored: break
             }
         }
-        return (actions, quit, nothingPending)
+        if confirming == nil { pressed.confirmation = nil }
+        return pressed
     }
 
     /// `newest: <request id> (<name>); keys: a approve newest, …`, or the keys alone.
@@ -89,4 +128,21 @@ public struct PairingWatchKeys: Sendable, Equatable {
         let name = newest.displayName.map { " (" + TerminalText.sanitize($0, maxScalars: 32) + ")" } ?? ""
         return "newest: \(TerminalText.sanitize(newest.requestId, maxScalars: 64))\(name); " + Self.help
     }
+}
+
+/// What keys typed since the last look ask (``PairingWatchKeys/press(_:)``).
+public struct PairingWatchKeyPress: Sendable, Equatable {
+    /// The approvals and rejections to make, in order.
+    public var actions: [PairingWatchAction] = []
+    /// `q` was pressed.
+    public var quit = false
+    /// A key wanted a request while none is pending.
+    public var nothingPending = false
+    /// The question an approval waits on (naming the request and what it grants), when one does.
+    public var confirmation: String?
+    /// The request whose approval a key other than `y` cancelled.
+    public var cancelled: String?
+
+    /// Nothing pressed.
+    public init() {}
 }

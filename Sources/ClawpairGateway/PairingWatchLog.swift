@@ -48,6 +48,8 @@ public struct PairingWatchLog: Sendable {
     /// The newest request and what each key does, when an operator types keys (a terminal);
     /// then every change of the newest request is noted (``PairingWatchKeys/statusLine``).
     public private(set) var keys: PairingWatchKeys?
+    /// The requests whose line was printed, so that a reconnect's listing prints only new ones.
+    private var shown = Set<String>()
 
     /// `interactive`: keys act on the newest request (``pressed(_:)``).
     public init(rules: PairingAutoApproval, jsonLines: Bool, interactive: Bool = false) {
@@ -56,12 +58,16 @@ public struct PairingWatchLog: Sendable {
         keys = interactive ? PairingWatchKeys() : nil
     }
 
-    /// What the keys typed since the last look ask (``PairingWatchKeys/actions(for:)``): the
-    /// actions, whether to quit, and a note when a key wanted a request while none is pending.
-    public func pressed(_ typed: [UInt8]) -> (output: PairingWatchOutput, quit: Bool) {
-        guard let keys else { return (PairingWatchOutput(), false) }
-        let asked = keys.actions(for: typed)
-        return (PairingWatchOutput(lines: asked.nothingPending ? [.note("no request pending")] : [], actions: asked.actions), asked.quit)
+    /// What the keys typed since the last look ask (``PairingWatchKeys/press(_:)``): the
+    /// actions, whether to quit, and notes: a key wanted a request while none is pending, an
+    /// approval beyond a node's baseline waits for `y` (naming the scopes), or was cancelled.
+    public mutating func pressed(_ typed: [UInt8]) -> (output: PairingWatchOutput, quit: Bool) {
+        guard keys != nil else { return (PairingWatchOutput(), false) }
+        let asked = keys!.press(typed)
+        var lines: [PairingWatchLine] = asked.nothingPending ? [.note("no request pending")] : []
+        if let cancelled = asked.cancelled { lines.append(.note("not approved: \(TerminalText.sanitize(cancelled, maxScalars: 64))")) }
+        if let question = asked.confirmation { lines.append(.note(question)) }
+        return (PairingWatchOutput(lines: lines, actions: asked.actions), asked.quit)
     }
 
     /// What to print about `event` and what to do; `now` (epoch ms) ages the requests.
@@ -74,11 +80,15 @@ public struct PairingWatchLog: Sendable {
             if !jsonLines {
                 output.lines.append(.note(reconnect ? "Reconnected; \(pending.count) pending."
                                           : "Watching for pairing requests; \(pending.count) pending. Ctrl-C stops."))
-                output.lines += pending.reversed().map { .output($0.eventLine(supersedes: nil, now: now)) }
+                // After a reconnect, only the requests not shown yet: the others are on the screen already.
+                output.lines += pending.reversed().filter { !shown.contains($0.requestId) }
+                    .map { .output($0.eventLine(supersedes: nil, now: now)) }
             }
+            shown.formUnion(pending.map(\.requestId))
             for request in pending.reversed() { decide(request, &output) }
         case .requested(let request, let supersedes):
             human(request.eventLine(supersedes: supersedes, now: now), &output.lines)
+            shown.insert(request.requestId)
             decide(request, &output)
         case .resolved(let resolution):
             human("resolved \(TerminalText.sanitize(resolution.requestId, maxScalars: 64)): \(FieldText.field(resolution.decision))",

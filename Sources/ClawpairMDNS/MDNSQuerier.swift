@@ -91,6 +91,8 @@ public final class MDNSQuerier {
     public let clock: any MonotonicClock
     /// What the last ``run(until:untilComplete:onEvent:)`` did (for `-v`).
     public private(set) var summary = Summary()
+    /// The responders asked directly in this run (``Summary/directPeers``).
+    private var directlyAsked = Set<MDNSPeer>()
 
     /// What a run of the querier did: the queries it sent and how it ended.
     public struct Summary: Sendable, Equatable {
@@ -99,6 +101,9 @@ public final class MDNSQuerier {
         public var multicastQueries = 0
         /// Queries sent by unicast to a responder's port 5353 (RFC 6762 §5.5).
         public var directQueries = 0
+        /// The addresses they went to: each gets at most ``MDNSTiming/maxReasks``, and a dual-stack
+        /// host answers from two (its IPv4 and its IPv6 address).
+        public var directPeers = 0
         /// A direct question brought an instance not seen before: the link loses answers.
         public var answersLost = false
         /// The run ended because its answer was complete (the rule in ``MDNSTiming``), not at its
@@ -106,19 +111,23 @@ public final class MDNSQuerier {
         public var complete = false
 
         /// A summary with these counts.
-        public init(multicastQueries: Int = 0, directQueries: Int = 0, answersLost: Bool = false, complete: Bool = false) {
+        public init(multicastQueries: Int = 0, directQueries: Int = 0, directPeers: Int? = nil, answersLost: Bool = false,
+                    complete: Bool = false) {
             self.multicastQueries = multicastQueries
             self.directQueries = directQueries
+            self.directPeers = directPeers ?? (directQueries > 0 ? 1 : 0)
             self.answersLost = answersLost
             self.complete = complete
         }
 
-        /// One line for `-v`: `native: complete after queries: 2 multicast, 3 direct`, and why
-        /// it waited when answers were lost.
+        /// One line for `-v`: `native: complete after queries: 2 multicast, 3 direct`, with the
+        /// number of addresses when the direct ones went to more than one (`6 direct to 2
+        /// addresses`: the limit of 5 is per address), and why it waited when answers were lost.
         public var description: String {
             let ending = complete ? "complete" : "stopped"
             let lost = answersLost ? " (answers were lost on the way: waited for the second multicast query)" : ""
-            return "native: \(ending) after queries: \(multicastQueries) multicast, \(directQueries) direct" + lost
+            let peers = directPeers > 1 ? " to \(directPeers) addresses" : ""
+            return "native: \(ending) after queries: \(multicastQueries) multicast, \(directQueries) direct\(peers)" + lost
         }
     }
 
@@ -151,6 +160,7 @@ public final class MDNSQuerier {
                     onEvent: (MDNSEvent) -> Bool) throws(MDNSError) {
         var buffer = [UInt8](repeating: 0, count: MDNSTiming.maxMessageBytes)
         summary = Summary()
+        directlyAsked = []
         defer { summary.answersLost = browser.lossEvident }
         while true {
             let now = clock.now
@@ -244,6 +254,7 @@ public final class MDNSQuerier {
         for (peer, query) in queries {
             guard let bytes = try? query.pack(compression: .multicast) else { continue }
             summary.directQueries += 1
+            if directlyAsked.insert(peer).inserted { summary.directPeers = directlyAsked.count }
             if peer.address.count == 4, let socket = sockets.first(where: { $0.family == AF_INET }) {
                 Self.send(bytes, socket.fd, toIPv4: peer.address)
             } else if peer.address.count == 16, let socket = sockets.first(where: { $0.family == AF_INET6 }) {

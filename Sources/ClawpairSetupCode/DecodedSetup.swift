@@ -59,10 +59,11 @@ public struct DecodedSetup: Sendable, Equatable {
         /// One sentence for humans.
         public var summary: String {
             switch self {
-            case .fullOrLimited: return "full or limited, chosen by the gateway when it minted the code"
+            // "At most": the code alone does not say its profile, and a node code grants less than limited.
+            case .fullOrLimited: return "full, limited or node, chosen by the gateway when it minted the code"
             case .limitedDowngraded:
-                return "limited: the gateway downgrades codes with a plaintext ws:// route that is not loopback"
-            case .limited: return "limited (this gateway generation never hands out operator.admin by QR)"
+                return "at most limited: the gateway downgrades codes with a plaintext ws:// route that is not loopback"
+            case .limited: return "at most limited (this gateway generation never hands out operator.admin by QR)"
             case .sharedSecret: return "operator access through the gateway's shared token or password"
             case .noCredentials: return "none: the input carries no credentials"
             }

@@ -139,7 +139,8 @@ extension SetupCodeError: ClawpairError {
         case let .expired(expiresAtMs, nowMs):
             // The one relative wording (WallClock.relative), as the decoded code's "Expires" line shows it.
             let when = nowMs > expiresAtMs ? WallClock.relative(ms: expiresAtMs, now: nowMs) : "just now"
-            return "pairing setup code has expired (\(when), at epoch ms \(expiresAtMs))"
+            // A time people read (UTC), not the epoch ms the payload carries (issue #24 §16).
+            return "pairing setup code has expired (\(when)" + (WallClock.iso8601(ms: expiresAtMs).map { ", at \($0)" } ?? "") + ")"
         case let .invalidExpiry(detail):
             return "setup payload field 'expiresAtMs' must be a non-negative integer (epoch ms), got \(detail)"
         case let .invalidFingerprint(value):

@@ -20,6 +20,8 @@ import Testing
         #expect(FieldText.age(nil, now: 10_000) == "-")
         #expect(FieldText.age(0, now: 10_000) == "-")
         #expect(FieldText.age(20_000, now: 10_000) == "just now")
+        #expect(FieldText.age(10_000, now: 10_000) == "just now" && FieldText.age(10_000, now: 10_999) == "just now")
+        #expect(FieldText.age(10_000, now: 11_000) == "1s ago")
         #expect(FieldText.age(1_000, now: 1_000 + 12 * 60_000) == DurationText.describe(milliseconds: 12 * 60_000) + " ago")
     }
 

@@ -60,7 +60,7 @@ import Testing
                 == "request req-1  Pixel 8 (aaaaaaaaaaaa…)  node  -  from 10.0.0.7  2m ago  [repair, supersedes req-0]")
         let early = try PendingRequest(json: Self.laptopRequest)
         #expect(early.eventLine(supersedes: nil, now: 0)
-                == "request req-2  - (abcccccccccc…)  operator,node  operator.read  from -  0ms ago  [silent]")
+                == "request req-2  - (abcccccccccc…)  operator,node  operator.read  from -  just now  [silent]")
     }
 
     @Test("approve, reject and clear summaries")

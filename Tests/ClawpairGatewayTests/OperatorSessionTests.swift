@@ -74,6 +74,22 @@ import Testing
 
     static let envToken = ["OPENCLAW_GATEWAY_TOKEN": "env-token"]
 
+    /// Issue #24 §11: operator commands from a node machine erased the node's display name (the
+    /// gateway keeps a paired device's name from its latest connect, and the operator sent none).
+    @Test("an operator connect carries this device's paired name, else the host name; a client's own name stays")
+    func connectCarriesDeviceName() throws {
+        var record = Self.record(operatorToken: nil)
+        record.deviceName = "kitchen-pi"
+        let credential = OperatorCredential(auth: ConnectAuth(), source: .none)
+        let client = GatewayClientInfo.operatorCLI(version: "1", platform: "linux")
+        let paired = OperatorPlan(target: try Self.target("ws://127.0.0.1:18789", .activeGateway, record: record), credential: credential)
+        #expect(paired.connectRequest(client: client).client.displayName == "kitchen-pi")
+        let unpaired = OperatorPlan(target: try Self.target("ws://127.0.0.1:18789", .defaultURL), credential: credential)
+        #expect(unpaired.connectRequest(client: client).client.displayName == HostName.current(fallback: "linux"))
+        let named = GatewayClientInfo.operatorCLI(version: "1", platform: "linux", displayName: "desk")
+        #expect(paired.connectRequest(client: named).client.displayName == "desk")
+    }
+
     // MARK: Credential order
 
     @Test("explicit credentials win over the environment, the registry and the config, for every target")

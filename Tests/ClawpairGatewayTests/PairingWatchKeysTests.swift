@@ -47,12 +47,49 @@ struct PairingWatchKeysTests {
         keys.observe(.connected(pending: [try Self.request("x", device: "d", ts: 1)], reconnect: true))
         #expect(keys.decide(UInt8(ascii: "q")) == .quit)
         #expect(keys.decide(UInt8(ascii: "Q")) == .quit)
-        // Keys typed together: a twice acts once on the newest; q asks to quit.
-        let asked = keys.actions(for: Array("aaxq".utf8))
-        #expect(asked.actions == [.approve(requestId: "x")] && asked.quit && !asked.nothingPending)
-        #expect(PairingWatchKeys().actions(for: [UInt8(ascii: "r")]).nothingPending)
+        // Keys typed together: r twice acts once on the newest; q asks to quit.
+        var typed = keys
+        let asked = typed.press(Array("rrxq".utf8))
+        #expect(asked.actions == [.reject(requestId: "x")] && asked.quit && !asked.nothingPending)
+        var none = PairingWatchKeys()
+        #expect(none.press([UInt8(ascii: "r")]).nothingPending)
         for key in [UInt8(ascii: "x"), 0x1B, 0x0A, UInt8(ascii: " ")] {
             #expect(keys.decide(key) == .ignored, "\(key)")
         }
+    }
+
+    /// Issue #24 §10: one keystroke approved an unnamed device asking for operator.admin.
+    @Test("a on a request beyond a node's baseline asks first, naming role and scopes; y approves, another key cancels")
+    func confirmation() throws {
+        var keys = PairingWatchKeys()
+        let admin = try PendingRequest(json: DeviceApprovalTests.request("adm", device: "d1", name: nil, ts: 1,
+                                                                         scopes: ["operator.admin", "operator.read"]))
+        keys.observe(.connected(pending: [admin], reconnect: false))
+        #expect(PairingWatchKeys.needsConfirmation(admin))
+        var pressed = keys.press([UInt8(ascii: "a")])
+        #expect(pressed.actions.isEmpty, "one keystroke approves nothing")
+        #expect(pressed.confirmation == "approve adm (an unnamed device) as role operator with scopes operator.admin, operator.read? "
+                + "press y to approve, any other key cancels")
+        #expect(keys.confirming == admin)
+        pressed = keys.press([UInt8(ascii: "y")])
+        #expect(pressed.actions == [.approve(requestId: "adm")] && pressed.confirmation == nil && keys.confirming == nil)
+
+        // Another key cancels; a and y typed together approve.
+        _ = keys.press([UInt8(ascii: "a")])
+        pressed = keys.press([UInt8(ascii: "n")])
+        #expect(pressed.actions.isEmpty && pressed.cancelled == "adm" && keys.confirming == nil)
+        #expect(keys.press(Array("ay".utf8)).actions == [.approve(requestId: "adm")])
+
+        // The request goes away while asked: nothing waits any more.
+        _ = keys.press([UInt8(ascii: "a")])
+        keys.observe(.resolved(try PairingResolution(json: .object([("requestId", "adm"), ("decision", "rejected")]))))
+        #expect(keys.confirming == nil)
+
+        // A node's baseline (role node, no scopes) is approved with one key.
+        let node = try PendingRequest(json: .object([("requestId", "n-1"), ("deviceId", "d2"), ("publicKey", "k"), ("role", "node"),
+                                                     ("ts", .int(2))]))
+        #expect(!PairingWatchKeys.needsConfirmation(node))
+        keys.observe(.requested(node, supersedes: nil))
+        #expect(keys.press([UInt8(ascii: "a")]).actions == [.approve(requestId: "n-1")])
     }
 }

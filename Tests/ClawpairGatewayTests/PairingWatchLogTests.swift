@@ -38,6 +38,11 @@ import Testing
 
         let again = log.handle(.connected(pending: [], reconnect: true), now: Self.now)
         #expect(again.lines == [.note("Reconnected; 0 pending.")] && again.actions.isEmpty)
+        // Issue #24 §16: a reconnect's listing prints only the requests not on the screen yet.
+        let fresh = try Self.request("r-new", role: "node", ip: "192.0.2.10")
+        let relisted = log.handle(.connected(pending: [wan, fresh], reconnect: true), now: Self.now)
+        #expect(relisted.lines.filter { !$0.isNote }.map(\.text) == ["request r-new  box (dddddddddddd…)  node  -  from 192.0.2.10  5s ago"],
+                "\(relisted.lines)")
         let closed = GatewayError.closed(code: 1012, reason: "shutdown", during: "a call")
         let lost = log.handle(.disconnected(error: closed, retryIn: .milliseconds(500)), now: Self.now)
         #expect(lost.lines == [.note("connection lost: \(closed.message); reconnecting in 500ms")])

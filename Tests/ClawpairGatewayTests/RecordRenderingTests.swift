@@ -103,8 +103,12 @@ import Testing
                                     ("approvalState", "approved"), ("remoteIp", "192.168.1.9"), ("connected", true)])
         let offline = try Self.node([("nodeId", "n1"), ("lastSeenAtMs", .int(Self.now - 7_200_000))])
         #expect(NodeListNode.tableHeader.count == 6)
-        #expect(online.tableRow(nowMs: Self.now) == ["Kitchen", "node-0123456…", "linux", "approved", "192.168.1.9", "now"])
-        #expect(offline.tableRow(nowMs: Self.now) == ["-", "n1", "-", "-", "-", "2h ago"])
+        #expect(online.tableRow(nowMs: Self.now) == ["Kitchen", "node-0123456…", "linux", "approved", "192.168.1.9", "connected"])
+        // Issue #24 §16: "2h ago" under CONNECTED read as a connection; the column says the status.
+        #expect(NodeListNode.tableHeader.last == "STATUS")
+        #expect(offline.tableRow(nowMs: Self.now) == ["-", "n1", "-", "-", "-", "offline, seen 2h ago"])
+        let never = try Self.node([("nodeId", "n2")])
+        #expect(never.tableRow(nowMs: Self.now).last == "offline")
 
         let step1 = NodePendingApproval(step: .devicePairing, requestId: "dev-req", nodeId: "node-dev", displayName: "build-box",
                                         platform: "linux", commands: nil, remoteIp: "10.0.0.7", ts: Self.now - 30_000)
@@ -120,8 +124,8 @@ import Testing
                                           json: .null)
         let device = NodeApprovalOutcome(request: NodePendingApproval(step: .devicePairing, requestId: "dev\u{7}req"), nodeName: "build-box",
                                          json: .null)
-        #expect(surface.summary(approved: true) == "Approved node Build Box (node request surf-req).")
-        #expect(surface.summary(approved: false) == "Rejected node Build Box (node request surf-req).")
+        #expect(surface.summary(approved: true) == "Approved the command surface of node Build Box (node request surf-req, step 2).")
+        #expect(surface.summary(approved: false) == "Rejected the command surface of node Build Box (node request surf-req, step 2).")
         #expect(device.summary(approved: true) == "Approved the device pairing of node build-box (request dev\\x07req, step 1 of 2).")
         #expect(device.summary(approved: false) == "Rejected the device pairing of node build-box (request dev\\x07req, step 1 of 2).")
     }

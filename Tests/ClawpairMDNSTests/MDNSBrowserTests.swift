@@ -302,6 +302,9 @@ import Testing
         #expect(MDNSQuerier.Summary(multicastQueries: 1, directQueries: 3, complete: true).description
                 == "native: complete after queries: 1 multicast, 3 direct")
         #expect(MDNSQuerier.Summary(multicastQueries: 1).description == "native: stopped after queries: 1 multicast, 0 direct")
+        // Issue #24 §3: "6 direct" for one dual-stack gateway: 5 is the most per address, and it answered from two.
+        #expect(MDNSQuerier.Summary(multicastQueries: 2, directQueries: 6, directPeers: 2, complete: true).description
+                == "native: complete after queries: 2 multicast, 6 direct to 2 addresses")
         #expect(MDNSQuerier.Summary(multicastQueries: 2, directQueries: 5, answersLost: true, complete: true).description
                 == "native: complete after queries: 2 multicast, 5 direct (answers were lost on the way: waited for the second multicast query)")
     }

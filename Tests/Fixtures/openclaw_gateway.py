@@ -1694,7 +1694,7 @@ class Gateway:
         result["setupCode"] = code
         if p.get("joinUrl"):
             base = url.replace("wss://", "https://", 1) if url.startswith("wss://") else \
-                url.replace("ws://", "http://", 1) if loopback_host(host) else None
+                url.replace("ws://", "http://", 1) if loopback_host(host) or self.args.plaintext_join_urls else None
             if base is None:
                 raise RpcError("Join URLs require a TLS gateway endpoint, except for loopback.")
             result["joinUrl"] = self.mint_join_url(base, payload, expires)
@@ -1801,6 +1801,9 @@ def main():
     parser.add_argument("--auth-mode", choices=["shared", "trusted-proxy"], default="shared")
     parser.add_argument("--auth-refusal-style", choices=["openclaw", "joyhousebot"], default="openclaw")
     parser.add_argument("--approve-returns-token", action="store_true")
+    # Behave like an independent implementation that mints a plain http join URL for a plaintext
+    # gateway that is not on loopback (upstream refuses: "Join URLs require a TLS gateway endpoint").
+    parser.add_argument("--plaintext-join-urls", action="store_true")
     parser.add_argument("--seed-device-request", action="append")
     args = parser.parse_args()
     if (args.token is None) == (args.password is None):

@@ -201,7 +201,7 @@ struct ApprovalsCLITests {
     func offlineNodeAndCheck() async throws {
         try await GatewayCommandTests.withHome { home in
             let nodeHome = ["CLAWPAIR_HOME": home.directory + "/node"]
-            try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
+            let gatewayURL = try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
                 let minted = try home.op(gateway, ["qr", "--setup-code-only", "--node"])
                 #expect(minted.status == 0, "\(minted)")
                 let paired = try home.run(["pair", "-"], environment: nodeHome, stdin: minted.stdout)
@@ -211,27 +211,34 @@ struct ApprovalsCLITests {
                 #expect(all.status == 0, "\(all)")
                 #expect(all.stdout.contains("NAME") && all.stdout.contains("approved"), "\(all)")
                 let connected = try home.op(gateway, ["nodes", "status", "--connected"])
-                #expect(connected.status == 0, "\(connected)")
+                #expect(connected.status == 3, "a filter that matches nothing found nothing: \(connected)")
                 #expect(connected.stdout == "No nodes match (1 other offline or not seen recently).\n", "\(connected)")
                 let recent = try Self.json(try home.op(gateway, ["nodes", "status", "--last-connected", "24h", "--json"]).stdout)
                 #expect((recent["nodes"] as? [Any])?.count == 1)
 
                 let accepted = try home.run(["gateways", "check"], environment: nodeHome)
                 #expect(accepted.status == 0, "\(accepted)")
-                #expect(accepted.stdout == "node: accepted\n", "\(accepted)")
+                #expect(accepted.stdout.hasPrefix("Gateway ") && accepted.stdout.hasSuffix(" at \(gateway.url)\nnode: accepted\n"),
+                        "which gateway and URL: \(accepted)")
 
                 let nodeId = try #require((recent["nodes"] as? [[String: Any]])?.first?["nodeId"] as? String)
-                #expect(try home.op(gateway, ["devices", "remove", nodeId]).status == 0)
+                // By a prefix, as approve, reject and rename take it (issue #24 §11).
+                let removed = try home.op(gateway, ["devices", "remove", String(nodeId.prefix(12))])
+                #expect(removed.status == 0, "\(removed)")
+                #expect(removed.stderr.contains("\(nodeId.prefix(12)) is paired device \(nodeId)"), "\(removed)")
+                #expect(removed.stdout.hasPrefix("Removed device \(nodeId.prefix(12))"), "\(removed)")
                 let refused = try home.run(["gateways", "check"], environment: nodeHome)
                 #expect(refused.status == 4, "\(refused)")
-                #expect(refused.stdout == "node: refused\n", "\(refused)")
+                #expect(refused.stdout.hasPrefix("Gateway ") && refused.stdout.hasSuffix(" (\(gateway.url))\nnode: refused\n"), "\(refused)")
                 #expect(refused.stderr.contains("hint: the gateway no longer accepts this device's node token (rotated, revoked or removed): "
                                                 + "pair again"), "\(refused)")
                 #expect(!refused.stderr.contains("--token-file"))
+                return gateway.url
             }
             let gone = try home.run(["gateways", "check", "--timeout", "2s"], environment: nodeHome)
             #expect(gone.status == 3, "\(gone)")
-            #expect(gone.stdout == "node: unreachable\n", "\(gone)")
+            #expect(gone.stdout.hasPrefix("Gateway ") && gone.stdout.hasSuffix(" (\(gatewayURL))\nnode: unreachable\n"),
+                    "\(gone)")
         }
     }
 
@@ -257,7 +264,7 @@ struct ApprovalsCLITests {
                 #expect(try home.op(gateway, ["devices", "remove", nodeId]).status == 0)
                 let refused = try home.run(["gateways", "check"], environment: nodeHome)
                 #expect(refused.status == 4, "\(refused)")
-                #expect(refused.stdout == "node: refused\n", "\(refused)")
+                #expect(refused.stdout.hasSuffix("\nnode: refused\n"), "\(refused)")
             }
         }
     }
@@ -288,9 +295,13 @@ struct ApprovalsCLITests {
             options.extraArguments = ["--seed-device-request", "phone"]
             try await withTestGateway(options) { gateway in
                 let phone = try #require(try Self.pending(home, gateway).first?["requestId"] as? String)
+                // An operator request is more than a node's baseline: a asks first, naming role and scopes (issue #24 §10).
                 let approving = try Self.watchOnTerminal(home, gateway, ["--send", "newest: \(phone) (phone); keys: a approve newest, "
-                                                                         + "r reject newest, q quit", "a", "--send", "approved \(phone) by key", "q"])
+                                                                         + "r reject newest, q quit", "a",
+                                                                         "--send", "press y to approve, any other key cancels", "y",
+                                                                         "--send", "approved \(phone) by key", "q"])
                 #expect(approving.status == 0, "\(approving.terminal)")
+                #expect(approving.terminal.contains("approve \(phone) (phone) as role operator with scopes "), "\(approving.terminal)")
                 #expect(approving.restored, "\(approving.terminal)")
                 #expect(approving.terminal.contains("no request pending; keys: a approve newest, r reject newest, q quit"), "\(approving.terminal)")
                 let approved = try await gateway.waitForLog("approved") { $0["requestId"] as? String == phone }

@@ -138,6 +138,14 @@ import Testing
         #expect(try shell.fish("clawpair devices list --gateway ") == ["kitchen", "office"])
         #expect(try shell.fish("clawpair devices list --gateway=o") == ["--gateway=office"])
         #expect(try shell.fish("clawpair devices rotate --role ") == ["node", "operator"])
+        // Each value stands alone: the option's description is not repeated beside every one (issue #24 §16);
+        // the option keeps it.
+        let values = try ClawpairBinary.runProgram("/usr/bin/fish", ["--no-config", "-c",
+            "source '\(Setup.completions)/clawpair.fish'; complete -C 'clawpair discover --backend '"], environment: shell.environment)
+        #expect(values.stdout.split(separator: "\n").sorted() == ["auto", "avahi", "native"], "\(values)")
+        let option = try ClawpairBinary.runProgram("/usr/bin/fish", ["--no-config", "-c",
+            "source '\(Setup.completions)/clawpair.fish'; complete -C 'clawpair discover --backe'"], environment: shell.environment)
+        #expect(option.stdout == "--backend\tauto, avahi or native (default auto)\n", "\(option)")
     }
 
     @Test("list-names gateways prints the paired gateways' names and nothing else; none without a registry")

@@ -181,6 +181,7 @@ struct GatewayCommandTests {
                 let nodeRequest = try #require((nodes["pending"] as? [[String: Any]])?.first?["requestId"] as? String)
                 let node = try home.op(gateway, ["nodes", "approve", nodeRequest, "--json"])
                 #expect(node.status == 0, "\(node)")
+                #expect(node.stdout.contains("\"ok\": true,\n  \"step\": \"command-surface\""), "the step leads the payload: \(node.stdout)")
                 let record = try #require(try Self.json(node.stdout)["node"] as? [String: Any])
                 #expect(record["token"] as? String == "<redacted>", "\(node.stdout)")
             }
@@ -243,9 +244,10 @@ struct GatewayCommandTests {
                 #expect(latest.status == 3, "\(latest)")
                 #expect(latest.stderr.contains("no pairing request is pending"))
 
-                let removeWrong = try home.op(gateway, ["devices", "remove", String(me.prefix(12))])
-                #expect(removeWrong.status == 2, "\(removeWrong)")
-                #expect(removeWrong.stderr.contains("give the whole id: clawpair devices remove \(me)"))
+                // remove names devices as approve, reject and rename do (issue #24 §11): nothing matches is exit 3.
+                let removeWrong = try home.op(gateway, ["devices", "remove", "no-such-device"])
+                #expect(removeWrong.status == 3, "\(removeWrong)")
+                #expect(removeWrong.stderr.contains("no paired device matches no-such-device"), "\(removeWrong)")
             }
         }
     }
@@ -386,7 +388,7 @@ struct GatewayCommandTests {
 
                 let approved = try home.op(gateway, ["nodes", "approve", kitchen])
                 #expect(approved.status == 0, "\(approved)")
-                #expect(approved.stdout == "Approved node kitchen-pi (node request \(kitchen)).\n", "\(approved)")
+                #expect(approved.stdout == "Approved the command surface of node kitchen-pi (node request \(kitchen), step 2).\n", "\(approved)")
                 let rejected = try home.op(gateway, ["nodes", "reject", garage])
                 #expect(rejected.status == 0, "\(rejected)")
                 let after = try Self.json(try home.op(gateway, ["nodes", "pending", "--json"]).stdout)
@@ -419,6 +421,30 @@ struct GatewayCommandTests {
             let unknown = try home.run(["gateways", "use", "nope"])
             #expect(unknown.status == 3)
             #expect(unknown.stderr.contains("no paired gateway is called 'nope'"))
+        }
+    }
+
+    /// Issue #24 §8: a code for a self-signed wss:// gateway, with the URL this machine reached,
+    /// had no pin (the gateway adds one only for its own TLS bind), so no device could trust it.
+    @Test("qr for a wss:// gateway reached through a pin: the code carries the pin, and says so")
+    func qrPinsSelfSignedGateway() async throws {
+        try await Self.withHome { home in
+            let certificate = try await TestCertificate.make()
+            defer { certificate.remove() }
+            var options = TestGatewayOptions(token: Self.token)
+            options.certificate = certificate
+            try await withTestGateway(options) { gateway in
+                let minted = try home.run(["qr", "--setup-code-only", "--node", "--url", gateway.url, "--token-file", home.tokenFile,
+                                           "--trust", certificate.fingerprint, "--public-url", gateway.url])
+                #expect(minted.status == 0, "\(minted)")
+                #expect(minted.stderr.contains("the code carries its pin (SHA-256 \(certificate.fingerprint))"), "\(minted)")
+                let decoded = try home.run(["setup-code", "decode", "--json", "-"], stdin: minted.stdout)
+                #expect(decoded.status == 0, "\(decoded)")
+                #expect(decoded.stdout.contains("\"tlsFingerprint\": \"\(certificate.fingerprint)\""), "\(decoded.stdout)")
+                // The pinned code pairs without any --trust.
+                let paired = try home.run(["pair", "-"], environment: ["CLAWPAIR_HOME": home.directory + "/node-home"], stdin: minted.stdout)
+                #expect(paired.status == 0, "\(paired)")
+            }
         }
     }
 
@@ -466,10 +492,14 @@ struct GatewayCommandTests {
             var options = TestGatewayOptions(token: Self.token)
             options.certificate = certificate
             try await withTestGateway(options) { gateway in
-                // --public-url names the URL in the code, so the gateway adds no tlsFingerprint (it pins only its own bind URL).
+                // --public-url names the URL in the code, so the gateway adds no tlsFingerprint (it pins only its own bind URL);
+                // clawpair adds the pin only to a route to the host it reached (127.0.0.1), so this one (localhost) stays
+                // without, and qr says so.
                 let minted = try home.run(["qr", "--setup-code-only", "--node", "--url", gateway.url, "--token-file", home.tokenFile,
-                                           "--tls-fingerprint", certificate.fingerprint, "--public-url", gateway.url])
+                                           "--tls-fingerprint", certificate.fingerprint, "--public-url", "wss://localhost:\(gateway.port)"])
                 #expect(minted.status == 0, "\(minted)")
+                #expect(minted.stderr.contains("warning: the code's route wss://localhost:\(gateway.port) carries no certificate pin"),
+                        "\(minted)")
                 let decoded = try home.run(["setup-code", "decode", "--json", "-"], stdin: minted.stdout)
                 #expect(!decoded.stdout.contains(certificate.fingerprint), "the code carries no pin: \(decoded.stdout)")
                 let node = ["CLAWPAIR_HOME": home.directory + "/node-home"]
@@ -532,7 +562,7 @@ struct NodeTwoStepCLITests {
                 let human = try home.op(gateway, ["nodes", "pending"])
                 #expect(human.stdout.contains("2 commands"), "\(human)")
                 let approved = try home.op(gateway, ["nodes", "approve", requestId])
-                #expect(approved.stdout == "Approved node build-box (node request \(requestId)).\n", "\(approved)")
+                #expect(approved.stdout == "Approved the command surface of node build-box (node request \(requestId), step 2).\n", "\(approved)")
                 let removed = try await runGatewayClient(["--url", gateway.url, "--token-file", home.tokenFile, "--method", "node.pair.request",
                                                           "--params", "{\"nodeId\":\"x\"}", "--identity", home.directory + "/op.json"])
                 #expect(removed.stdout.contains("unknown method: node.pair.request") || removed.stderr.contains("unknown method: node.pair.request"),

@@ -133,7 +133,10 @@ struct GatewayPairingLabTests {
             let other = try await lab.nodeHost.run([ClawpairBinary.path, "pair", "--code-file", code, "--wait", "0"],
                                                    environment: ["CLAWPAIR_HOME": try lab.nodeHome("other")])
             #expect(other.status == .exited(4), "\(other)")
-            #expect(other.stderr.contains("AUTH_BOOTSTRAP_TOKEN_INVALID") || other.stderr.contains("refused the credentials"))
+            // pair says what the refusal means for a code (issue #24 §4), not the gateway's wording.
+            #expect(other.stderr.contains("the gateway refused this setup code: its pairing request was rejected, or the code "
+                                          + "was used up"), "\(other)")
+            #expect(!other.stderr.contains("--token-file"), "\(other)")
 
             // list/forget on the node side.
             let list = try await lab.nodeHost.run([ClawpairBinary.path, "gateways", "list"], environment: ["CLAWPAIR_HOME": home])

@@ -91,6 +91,21 @@ struct PairJoinURLCLITests {
                                           stdin: url + "\n")
                 #expect(paired.status == 0, "\(paired)")
             }
+            // Issue #24 §12: a gateway that mints a plain http join URL for a LAN address gets a real
+            // message and code, not a Swift value.
+            var plaintext = TestGatewayOptions(token: Commands.token, publicURL: "ws://192.168.77.10:18789")
+            plaintext.extraArguments = ["--plaintext-join-urls"]
+            try await withTestGateway(plaintext) { gateway in
+                let refused = try home.op(gateway, ["devices", "join-code", "--json"])
+                #expect(refused.status == 1, "\(refused)")
+                #expect(refused.stderr.contains("error: the gateway minted a plain http:// join URL for 192.168.77.10, which no node redeems"),
+                        "\(refused)")
+                #expect(refused.stderr.contains("hint: serve the gateway over TLS (wss://) to mint join URLs, or pair the node with a setup code"),
+                        "\(refused)")
+                #expect(!refused.stderr.contains("plaintext(host"), "\(refused)")
+                let error = try #require(try Commands.json(refused.stdout)["error"] as? [String: Any])
+                #expect(error["code"] as? String == "join-url-plaintext", "\(refused.stdout)")
+            }
             var older = TestGatewayOptions(token: Commands.token)
             older.generation = .g3
             try await withTestGateway(older) { gateway in

@@ -19,7 +19,17 @@ struct DevicesJoinCodeCommand: ArgumentsCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            let code = try JoinCode.mint(session)
+            let code: JoinCode
+            do {
+                code = try JoinCode.mint(session)
+            } catch JoinError.invalidURL(.plaintext(let host)) {
+                // Nodes redeem join URLs over https only (plain http only to loopback): this one would never work.
+                throw PresentedError(JoinError.invalidURL(.plaintext(host: host)), status: .failure,
+                                     message: "the gateway minted a plain http:// join URL for \(TerminalText.sanitize(host, maxScalars: 80)), "
+                                         + "which no node redeems: join URLs need https://, or http:// to loopback",
+                                     hint: "serve the gateway over TLS (wss://) to mint join URLs, or pair the node with a setup code: "
+                                         + "clawpair qr --node", code: "join-url-plaintext")
+            }
             if context.globals.json { context.printJSON(code.json); return .success }
             context.print(code.url)
             context.note("Single use\(code.expiresAtMs.map { ", valid until \(WallClock.iso8601(ms: $0) ?? "")" } ?? ""). On the node: clawpair pair --target-file FILE")

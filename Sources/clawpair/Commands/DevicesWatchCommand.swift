@@ -13,7 +13,9 @@ struct DevicesWatchCommand: ParsableCommand {
                 + "as it arrives: the request id, the device's name and id, the role and scopes it asks for, its address, "
                 + "its age, and flags: repair (an already paired device asks again) and supersedes (the device's retry "
                 + "replaced its earlier request). On a terminal, keys act on the newest pending request: a approves it, "
-                + "r rejects it, q quits; a status line on stderr names the request and the keys. When the connection drops or the gateway restarts, it reconnects "
+                + "r rejects it, q quits. A request for more than a node's baseline (any role but node, any scope, "
+                + "operator.admin above all) is approved only after a question naming its role and scopes is answered "
+                + "with y; any other key cancels; a status line on stderr names the request and the keys. When the connection drops or the gateway restarts, it reconnects "
                 + "(after 0.5 s, 1 s, 2 s, then every 5 s) and lists the pending requests again. Stop it with Ctrl-C.",
             "For scripts, --approve-role and --approve-from approve the requests that match every rule given (a repair "
                 + "request too: it asks for access again), and only with --yes; each decision is logged on stderr. "

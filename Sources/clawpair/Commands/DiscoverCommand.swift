@@ -24,7 +24,7 @@ struct DiscoverCommand: ParsableCommand {
                 + "avahi-daemon has reported its cache and the answers to its first queries (all for now) and every "
                 + "gateway it listed has resolved or failed, as 'avahi-browse -rt' ends; a gateway's second address "
                 + "family gets 250 ms from when its resolve started (--watch reports a later one). With native, when avahi-browse -rt would: 1 s after the browse began (all for now), every "
-                + "gateway seen resolved and nothing changed for 250 ms; each host that answered is asked again directly (RFC 6762 section 5.5, up to 5 times, 150 ms "
+                + "gateway seen resolved and nothing changed for 250 ms; each address a host answered from (a dual-stack host has two) is asked again directly (RFC 6762 section 5.5, up to 5 times each, 150 ms "
                 + "after its last answer, 300 ms after a direct question it left unanswered) for answers lost on the way. If nothing was found, or a direct question brought a gateway not seen before (the link loses "
                 + "answers), it waits for the second multicast query (section 5.2: 1 s after the first, sent after 20-120 ms) and 250 ms after it or the last change. Wide-area "
                 + "domains end when every question has been answered or has failed. --first ends at the first "
@@ -155,7 +155,15 @@ struct DiscoverCommand: ParsableCommand {
                                                maxScalars: TerminalText.defaultMaxScalars))
         }
         for cut in scan.truncated { context.warn(Self.truncationWarning(cut)) }
-        if context.globals.json {
+        if context.globals.json && scan.gateways.isEmpty {
+            // Nothing found is exit 3, so the document is a failure's: "ok": false and the error first.
+            let hint = options.local ? "check that the gateway runs with discovery on and that this machine is on the same "
+                + "network segment (mDNS does not cross routers); try --timeout 5000" : nil
+            let shown = PresentedError(GeneralError(""), status: .notFound, message: scan.notFoundText(
+                timeoutMs: timeoutMs, namingDomains: !(options.domains ?? []).isEmpty), hint: hint, code: "not-found")
+            context.printJSON(JSONEnvelope.failure(shown, document: scan.json(timeoutMs: timeoutMs)))
+            throw shown
+        } else if context.globals.json {
             context.printJSON(scan.json(timeoutMs: timeoutMs))
         } else if scan.gateways.isEmpty {
             context.note(scan.notFoundText(timeoutMs: timeoutMs, namingDomains: !(options.domains ?? []).isEmpty))

@@ -9,9 +9,11 @@ struct GatewaysCheckCommand: ParsableCommand {
         abstract: "Connect to a paired gateway with each stored device token and report whether it is accepted",
         discussion: ["For each role this machine holds a token for, connects over the gateway's URLs in order (with the "
                      + "stored TLS pin) as that role (a node as client node-host) with the stored device token, and "
-                     + "reports the role and scopes the gateway granted. Updates the gateway's last-seen time. Exit 0 "
+                     + "reports the role and scopes the gateway granted, after a first line naming the gateway and the URL "
+                     + "that accepted a token (else the URLs tried). Updates the gateway's last-seen time. Exit 0 "
                      + "when every token was accepted, 4 when one was refused (revoked, rotated or removed), 3 when no "
-                     + "URL answered."],
+                     + "URL answered; with --json a failure is \"ok\": false with the worst role's error (a refused token's "
+                     + "code and the gateway's own error object, as other operator commands give), each role's in its result."],
         options: [.value("timeout", "MS", help: "Limit for each connection, in ms or with a unit (default 10000).")]
             + GatewayCLI.trustOptions,
         arguments: [ArgumentSpec("name", help: "The gateway's name or id (default: the chosen one).", optional: true, completion: ListNamesCommand.gatewayNames)],
@@ -36,30 +38,52 @@ struct GatewaysCheckCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         let registry = try GatewaysCommand.registry(context)
         let gateway = try registry.gateway(namedOrChosen: arguments.positionals.first)
-        let identity = try GatewayCLI.identity(context)
-        guard gateway.holdsTokens(for: identity.deviceId) else {
+        // Checking creates no identity: without one no token can be this machine's.
+        guard let identity = try GatewayCLI.existingIdentity(context), gateway.holdsTokens(for: identity.deviceId) else {
             throw GeneralError("no device token for this machine's identity is stored for \(TerminalText.sanitize(gateway.name, maxScalars: 80))",
                                hint: "pair again: clawpair pair - < code.txt", status: .refused)
         }
         let transport = NetworkPairingTransport(configuration: .clawpair(timeout: timeout))
+        let spinner = Spinner.start("Checking \(TerminalText.sanitize(gateway.name, maxScalars: 80))", in: context,
+                                    delay: Spinner.gatewayDelay)
         let check = gateway.checkTokens(identity: identity, pin: pin, timeout: timeout, transport: transport)
+        spinner?.stop()
         var worst = ExitStatus.success
+        var failures: [PresentedError] = []
+        let name = TerminalText.sanitize(gateway.name, maxScalars: 80)
+        if !context.globals.json {
+            // Which gateway and URL were checked, as `gh auth status` names the host first.
+            let tried = gateway.urls.map { TerminalText.sanitize($0, maxScalars: 200) }.joined(separator: ", ")
+            // The URL that accepted a token, else the URLs tried (a refusal or silence names none).
+            context.print(check.answeredURL.map { "Gateway \(name) at \(TerminalText.sanitize($0, maxScalars: 200))" }
+                          ?? "Gateway \(name) (\(tried.isEmpty ? "no URL" : tried))")
+        }
         let errors = check.results.map { result -> JSONValue in
             if !context.globals.json { context.print("\(result.role): \(result.summary)") }
             guard case .failure(let error) = result.outcome else { return .null }
             var shown = GatewayCLI.withTrustCommand(ErrorPresentation.present(error), arguments)
             if result.verdict == .refused {
                 // The stored token is what failed: after a rotate, revoke or remove only pairing again helps.
+                // The code and the gateway's error object stay those of the refusal (auth-rejected…).
                 shown = PresentedError(error, status: .refused, message: shown.message, hint: "the gateway no longer accepts "
                                        + "this device's \(result.role) token (rotated, revoked or removed): pair again with a new "
-                                       + "setup code ('clawpair qr' on the gateway, then clawpair pair - < code.txt)")
+                                       + "setup code ('clawpair qr' on the gateway, then clawpair pair - < code.txt)",
+                                       code: shown.code, details: shown.details)
             }
             if shown.exitStatus.rawValue > worst.rawValue || worst == .success { worst = shown.exitStatus }
-            context.report(shown)
-            return JSONEnvelope.failure(shown)["error"] ?? .null
+            failures.append(shown)
+            return JSONEnvelope.errorObject(shown)
         }
         if let used = check.answeredURL { try registry.recordAnswer(id: gateway.id, url: used, nowMs: context.nowMs, reissued: check.reissued) }
-        if context.globals.json { context.printJSON(check.json(gatewayID: gateway.id, errors: errors)) }
-        return worst
+        guard let failure = failures.first(where: { $0.exitStatus == worst }) else {
+            if context.globals.json { context.printJSON(check.json(gatewayID: gateway.id, errors: errors)) }
+            return .success
+        }
+        // "ok": false with the worst failure as the run's error; each role's own error stays in its result.
+        if context.globals.json {
+            context.printJSON(JSONEnvelope.failure(failure, document: check.json(gatewayID: gateway.id, errors: errors)))
+        }
+        for other in failures where other.message != failure.message || other.hint != failure.hint { context.report(other) }
+        throw failure
     }
 }

@@ -32,7 +32,8 @@ enum NodesCommand {
 
     /// The man-page sections of `nodes list` and `nodes status` (both print node.list's payload).
     static let listSections = GatewayCLI.sections(json: "With --json, node.list's payload: {\"ts\", \"nodes\": [NodeListNode...], "
-                                                      + "\"activeNodeId\"?} (with --connected or --last-connected, only the nodes shown).")
+                                                      + "\"activeNodeId\"?} (with --connected or --last-connected, only the nodes shown; when none matches, "
+                                                      + "exit 3 and \"ok\": false with a not-found error before the payload).")
 
     /// `--last-connected` in milliseconds (nil when not given); a bare number is refused.
     static func lastConnected(_ arguments: ParsedArguments) throws -> Int64? {
@@ -45,14 +46,26 @@ enum NodesCommand {
         try GatewayCLI.withOperator(arguments, context) { session in
             let (nodes, payload, hidden) = try session.listNodes().filtered(connectedOnly: arguments.flag("connected"),
                                                                              seenWithinMs: try lastConnected(arguments), nowMs: context.nowMs)
-            if !nodes.isEmpty || context.globals.json { return context.printResult(payload, lines: render(nodes)) }
-            guard hidden > 0 else {
-                return context.printResult(payload, lines: ["No nodes."],
-                                           notes: ["A node pairs with a setup code: 'clawpair qr --node' prints one."])
-            }
+            if !nodes.isEmpty { return context.printResult(payload, lines: render(nodes)) }
+            // A filter that matches nothing found nothing: exit 3, as an empty discover.
+            let filtered = arguments.flag("connected") || arguments.value("last-connected") != nil
             let others = "\(hidden) other\(hidden == 1 ? "" : "s")"
-            return context.printResult(payload, lines: ["No nodes match (\(others) offline or not seen recently)."],
-                                       notes: ["Without --connected or --last-connected every node is shown."])
+            if context.globals.json {
+                guard filtered else { return context.printResult(payload, lines: []) }
+                let shown = PresentedError(GeneralError(""), status: .notFound, message: hidden > 0
+                                           ? "no node matches (\(others) offline or not seen recently)" : "the gateway has no nodes",
+                                           hint: nil, code: "not-found")
+                context.printJSON(JSONEnvelope.failure(shown, document: payload))
+                throw shown
+            }
+            guard hidden > 0 else {
+                context.printResult(payload, lines: ["No nodes."],
+                                    notes: ["A node pairs with a setup code: 'clawpair qr --node' prints one."])
+                return filtered ? .notFound : .success
+            }
+            context.printResult(payload, lines: ["No nodes match (\(others) offline or not seen recently)."],
+                                notes: ["Without --connected or --last-connected every node is shown."])
+            return .notFound
         }
     }
 
@@ -76,7 +89,12 @@ enum NodesCommand {
             let outcome = try NodeApprovals.resolve(arguments.positionals[0], approve: approve, session: session)
             let next = approve && outcome.request.step == .devicePairing
                 ? ["Next: when the node reconnects, approve its commands (step 2): clawpair nodes pending"] : []
-            return context.printResult(outcome.json, lines: [outcome.summary(approved: approve)], notes: next)
+            // Which step was resolved leads the gateway's payload: device pairing or command surface.
+            var json = outcome.json
+            if case .object(let members) = json {
+                json = .object([("step", .string(outcome.request.step.rawValue))] + members.filter { $0.0 != "step" })
+            }
+            return context.printResult(json, lines: [outcome.summary(approved: approve)], notes: next)
         }
     }
 }

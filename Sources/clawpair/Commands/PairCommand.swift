@@ -101,10 +101,40 @@ struct PairCommand: ParsableCommand {
                 for line in progress.notes(approveCommand: { PairingRequired(requestId: $0).approveCommand }) { context.note(line) }
             }
         } catch {
-            throw error.cause ?? error
+            let cause = error.cause ?? error
+            if case GatewayError.authRejected(let shape) = cause { throw Self.codeRefused(cause, shape, role: role) }
+            throw cause
         }
         show(result, registry: registry, context: context)
         return .success
+    }
+
+    /// The gateway refused the code's credential. `pair` has no credential option, so the hint
+    /// operator commands give (pass --token-file) does not apply: say what the refusal means for
+    /// a setup code, and that a new code is the way on. AUTH_BOOTSTRAP_TOKEN_INVALID covers a
+    /// token that is unknown (expired, used up, invalidated by a rejection), bound to another
+    /// device, or whose profile lacks the role asked for (identity-and-handshake.md §9; upstream
+    /// `src/infra/device-bootstrap.ts`).
+    static func codeRefused(_ error: any Error, _ shape: GatewayErrorShape, role: GatewayRole) -> PresentedError {
+        let shown = ErrorPresentation.present(error)
+        let mint = role == .operator ? "clawpair qr (or openclaw qr)" : "clawpair qr --node (or openclaw qr)"
+        let message: String
+        let hint: String
+        if shape.detailCode == "AUTH_BOOTSTRAP_TOKEN_INVALID" {
+            if role == .operator {
+                message = "the gateway refused this setup code for the operator role: the code cannot grant that role "
+                    + "(a node-only or limited code), or it was used up, rejected or has expired"
+                hint = "pair as a node (without --role operator), or mint an operator code on the gateway: \(mint)"
+            } else {
+                message = "the gateway refused this setup code: its pairing request was rejected, or the code was used up "
+                    + "(each code pairs one device) or has expired"
+                hint = "mint a new code on the gateway (\(mint)), then run 'clawpair pair' again and have the request approved"
+            }
+        } else {
+            message = "the gateway refused the token or password this setup code carries"
+            hint = "the gateway's credential changed since the code was made: mint a new code on the gateway: \(mint)"
+        }
+        return PresentedError(error, status: .refused, message: message, hint: hint, code: shown.code, details: shown.details)
     }
 
     private func show(_ result: PairingResult, registry: GatewayRegistry, context: CommandContext) {

@@ -108,16 +108,18 @@ struct ProbeCommand: ParsableCommand {
     }
 
     /// Runs local discovery for at most `budget` and returns a route per gateway found (in the
-    /// order `discover` lists them), skipping beacons without a usable endpoint. In first mode
-    /// without --all it ends at the first gateway resolved, else once the answer is complete.
+    /// order `discover` lists them), skipping beacons without a usable endpoint. It ends once the
+    /// answer is complete, not at the first gateway resolved: a first answer may hold one address
+    /// family of a dual-stack gateway, and the route's dial tries every address it carries.
     func discoverRoutes(_ backend: GatewayBrowser.LocalBackend, budget: Duration, context: CommandContext) throws -> [ProbeRoute] {
-        let browser = GatewayBrowser(options: .init(backend: backend, domains: [], timeout: budget,
-                                                    firstAnswer: configuration.mode == .first && !showAll))
-        let routes = try browser.scan(note: context.verboseNote).gateways.compactMap { gateway -> ProbeRoute? in
+        let browser = GatewayBrowser(options: .init(backend: backend, domains: [], timeout: budget))
+        let found = try browser.scan(note: context.verboseNote).gateways.compactMap { gateway -> ProbeRoute? in
             guard let endpoint = gateway.beacon.endpoint else { return nil }
             return ProbeCandidates.discovered(instance: gateway.beacon.instanceName, host: endpoint.host, port: endpoint.port,
                                               tls: endpoint.tls, addresses: gateway.addresses)
         }
+        // In first mode without --all, the gateway discovery lists first, as before.
+        let routes = configuration.mode == .first && !showAll ? Array(found.prefix(1)) : found
         context.verboseNote("discovery found \(routes.count) gateway route(s)")
         return routes
     }
@@ -171,7 +173,14 @@ struct ProbeCommand: ParsableCommand {
             throw UsageError("too many routes (\(routes.count)); at most \(ProbeOutput.maxRoutes) can be raced")
         }
 
-        let report = try Prober.run(routes: routes, configuration: configuration)
+        // A spinner on a terminal after 300 ms, as operator commands and discover have (issue #24 §13).
+        let spinner = Spinner.start(routes.count == 1 ? "Probing \(TerminalText.sanitize(routes[0].url, maxScalars: 120))"
+                                        : "Probing \(routes.count) routes", in: context, delay: Spinner.gatewayDelay)
+        let report: ProbeReport
+        do {
+            defer { spinner?.stop() }
+            report = try Prober.run(routes: routes, configuration: configuration)
+        }
         if context.globals.json {
             context.printJSON(report.json(configuration: self.configuration, trustCommand: ProbeOutput.trustCommand))
         } else {

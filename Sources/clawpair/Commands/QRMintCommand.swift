@@ -67,8 +67,20 @@ struct QRMintCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         try GatewayCLI.withOperator(arguments, context) { session in
-            let minted = try session.mintSetupCode(bootstrapProfile: profile, publicURL: arguments.value("public-url"),
+            var minted = try session.mintSetupCode(bootstrapProfile: profile, publicURL: arguments.value("public-url"),
                                                    preferRemoteURL: arguments.flag("remote"), nowMs: context.nowMs)
+            // A wss:// gateway reached through a pin (its certificate is not one the system roots vouch
+            // for): without the pin in the code, a phone could not trust it (issue #24 §8).
+            let endpoint = session.target.endpoint
+            if let pinned = try minted.pinning(for: endpoint) {
+                minted = pinned
+                context.note("The gateway's certificate is not trusted by the system roots: the code carries its pin "
+                             + "(SHA-256 \(endpoint.pin ?? "")) so that the device can check it.")
+            } else if endpoint.pin != nil, minted.decoded.primary.tls, minted.decoded.tlsFingerprint == nil {
+                context.warn("the code's route \(TerminalText.sanitize(minted.decoded.primary.url, maxScalars: 200)) carries no "
+                             + "certificate pin, and this machine reached the gateway through one: a device cannot verify a "
+                             + "self-signed certificate there; mint with --public-url \(endpoint.url) instead")
+            }
             if arguments.flag("setup-code-only") {
                 context.print(minted.result.setupCode)
                 if minted.result.accessDowngraded { context.warn(MintedSetupCode.downgradeWarning) }

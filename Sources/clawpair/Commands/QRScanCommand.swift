@@ -61,26 +61,32 @@ struct QRScanCommand: ParsableCommand {
             return scan
         }
         let found = scans.reduce(0) { $0 + $1.codes.count }
-        let failed = scans.contains { $0.error != nil }
+        let errors = scans.compactMap(\.namedError).map { ErrorPresentation.present($0) }
+        // The run's failure: an image that could not be read (each is reported on stderr in order, the
+        // last as the run's error), else no code in any.
+        var failure = errors.last.map {
+            PresentedError($0.underlying, status: .failure, message: $0.message, hint: $0.hint, code: $0.code, details: $0.details)
+        }
+        if failure == nil && found == 0 {
+            let damage = scans.lazy.compactMap { $0.loaded?.warnings.first }.first
+            let what = images.count == 1 ? displayName(images[0]) : "any of the \(images.count) images"
+            let notFound = GeneralError("no QR code found in \(what)",
+                                        hint: damage.map { "the image is damaged (\($0)); re-capture it" }
+                                            ?? "make sure the whole code, with its light border, is in the picture, sharp and not too small",
+                                        status: .notFound)
+            failure = ErrorPresentation.present(notFound)
+        }
         if context.globals.json {
             let described = zip(images, scans).map { name, scan in
                 scan.json(image: name, code: { json($0, context) }, error: { JSONEnvelope.errorObject(ErrorPresentation.present($0)) })
             }
-            context.printJSON(.object([("ok", .bool(!failed && found > 0)), ("found", .int(Int64(found))),
-                                       ("images", .array(described))]))
+            let document = JSONValue.object([("found", .int(Int64(found))), ("images", .array(described))])
+            context.printJSON(failure.map { JSONEnvelope.failure($0, document: document) } ?? document)
         } else {
             printHuman(scans, context: context)
         }
-        for error in scans.compactMap(\.namedError) { context.report(ErrorPresentation.present(error)) }
-        if failed { return .failure }
-        if found == 0 {
-            let damage = scans.lazy.compactMap { $0.loaded?.warnings.first }.first
-            let what = images.count == 1 ? displayName(images[0]) : "any of the \(images.count) images"
-            throw GeneralError("no QR code found in \(what)",
-                               hint: damage.map { "the image is damaged (\($0)); re-capture it" }
-                                   ?? "make sure the whole code, with its light border, is in the picture, sharp and not too small",
-                               status: .notFound)
-        }
+        for error in errors.dropLast() { context.report(error) }
+        if let failure { throw failure }
         return .success
     }
 

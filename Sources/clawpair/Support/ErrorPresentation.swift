@@ -155,6 +155,9 @@ enum ErrorPresentation {
             return "the gateway may be overloaded or a proxy may be holding the connection; try again or raise --timeout"
         case GatewayError.pairingRequired(let pairing):
             return "approve it on the gateway host: \(pairing.approveCommand) (or: openclaw devices approve \(pairing.displayRequestId))"
+        case GatewayError.authRejected where plan?.target.source == .commandLineURL:
+            // A --url never gets OPENCLAW_GATEWAY_TOKEN (CREDENTIALS): only an explicit credential helps.
+            return "pass the gateway's token with --token-file FILE (or its password with --password-file)"
         case GatewayError.authRejected:
             return "pass the gateway's token with --token-file FILE or OPENCLAW_GATEWAY_TOKEN (or its password with --password-file)"
         case GatewayError.rpcFailed where (error as? GatewayError)?.isPermissionRefusal == true:
@@ -164,7 +167,14 @@ enum ErrorPresentation {
             return "check the identity with 'clawpair identity show'"
         case IdentityError.malformed:
             return "the file is damaged or not an identity file; restore it from a backup, or replace it with 'clawpair identity new --force' (a new identity must be paired again)"
-        case IdentityError.noIdentity: return "create one with 'clawpair identity new', or import one with 'clawpair identity import FILE'"
+        case IdentityError.noIdentity(let path):
+            // Only the store's own identity file missing means there is none: for a file named on the
+            // command line, `identity new` would replace the identity that exists and every pairing with it.
+            let store = try? IdentityStore.locate(environment: ProcessEnvironment.current())
+            guard let store, path != store.identityPath else {
+                return "create one with 'clawpair identity new', or import one with 'clawpair identity import FILE'"
+            }
+            return "check the file name (this machine's own identity is \(store.identityPath): 'clawpair identity show' shows it)"
         case IdentityError.alreadyExists: return "pass --force to replace it (the old identity is lost unless you exported it)"
         case IdentityError.deviceIdMismatch: return "re-import the file with 'clawpair identity import FILE --force' to rewrite the deviceId"
         case IdentityError.insideOpenClawState:

@@ -34,7 +34,8 @@ enum GatewayCLI {
 
     static let credentialsSection = DocSection("CREDENTIALS", [
         "The gateway is --url, else --gateway NAME, else OPENCLAW_GATEWAY_URL, else the gateway chosen with "
-            + "'clawpair gateways use', else the local gateway, ws://127.0.0.1 on the port OpenClaw's own CLI dials "
+            + "'clawpair gateways use' (when this machine holds only a node token for it, no credential is in the "
+            + "environment and exactly one other paired gateway holds its operator token, that one, with a note), else the local gateway, ws://127.0.0.1 on the port OpenClaw's own CLI dials "
             + "(OPENCLAW_GATEWAY_PORT, else gateway.port in openclaw.json, else 18789). The operator credential is taken from the first of: "
             + "--token-file or --password-file (or --token/--password, which warn); OPENCLAW_GATEWAY_TOKEN or "
             + "OPENCLAW_GATEWAY_PASSWORD; the operator device token stored in the registry for that gateway; and, for "
@@ -103,6 +104,47 @@ enum GatewayCLI {
         return identity
     }
 
+    /// This machine's identity for an operator connection: the stored one, else a new one that
+    /// is saved only once a gateway answered (``saveIfNew``), so that a command that reaches no
+    /// gateway leaves no identity behind.
+    struct PendingIdentity {
+        let identity: DeviceIdentity
+        /// Set when the identity is new and not saved yet.
+        let store: IdentityStore?
+
+        /// Saves a new identity (0600) and says so; nothing for a stored one. A concurrent first
+        /// use that saved another one first wins: this one is then not saved.
+        func saveIfNew(_ context: CommandContext) throws {
+            guard let store else { return }
+            do {
+                try store.saveIdentity(identity, replacing: false, environment: context.environment)
+            } catch .alreadyExists {
+                return
+            }
+            context.note("Created this machine's device identity \(identity.deviceId.prefix(16))… in \(store.identityPath)")
+        }
+    }
+
+    /// The stored identity, or a new one not saved yet (see ``PendingIdentity``).
+    static func pendingIdentity(_ context: CommandContext) throws -> PendingIdentity {
+        let store = try IdentityStore.locate(environment: context.environment)
+        do {
+            return PendingIdentity(identity: try store.loadIdentity().identity, store: nil)
+        } catch .noIdentity {
+            return PendingIdentity(identity: try DeviceIdentity.generate(createdAtMs: context.nowMs), store: store)
+        }
+    }
+
+    /// The stored identity, nil when there is none (nothing is created).
+    static func existingIdentity(_ context: CommandContext) throws -> DeviceIdentity? {
+        let store = try IdentityStore.locate(environment: context.environment)
+        do {
+            return try store.loadIdentity().identity
+        } catch .noIdentity {
+            return nil
+        }
+    }
+
     // MARK: Credentials
 
     /// The explicit secrets (files, standard input, literals); the environment is the library's.
@@ -132,17 +174,40 @@ enum GatewayCLI {
 
     /// The session options of an operator command: the target is `--url`, else `--gateway NAME`,
     /// else automatic (`OPENCLAW_GATEWAY_URL`, the active registry gateway, the default URL).
-    static func sessionOptions(_ arguments: ParsedArguments, _ context: CommandContext) throws -> OperatorSessionOptions {
-        guard let choice = OperatorTargetChoice(url: arguments.value("url"), registryGateway: arguments.value("gateway")) else {
+    static func sessionOptions(_ arguments: ParsedArguments, _ context: CommandContext,
+                               identity: DeviceIdentity) throws -> OperatorSessionOptions {
+        guard var choice = OperatorTargetChoice(url: arguments.value("url"), registryGateway: arguments.value("gateway")) else {
             throw UsageError("give either --url or --gateway, not both")
         }
         let registry = GatewayRegistry(home: try home(context))
         let pin = try pin(arguments)
         let timeout = try timeout(arguments)
-        let identity = try identity(context)
         let secret = try explicitSecret(arguments, context)
+        if choice == .automatic, secret == nil, let serving = operatorDefault(registry, identity: identity, context: context) {
+            choice = .registryGateway(serving.id)
+        }
         return OperatorSessionOptions(target: choice, pin: pin, explicitSecret: secret, environment: context.environment,
                                       registry: registry, identity: identity, timeout: timeout)
+    }
+
+    /// The paired gateway an operator command uses by default instead of the chosen one, when the
+    /// chosen one cannot serve it (issue #24 §7): no OPENCLAW_GATEWAY_URL, nor a token or password
+    /// in the environment; the chosen gateway holds only other roles' tokens of this machine (a
+    /// node-only machine); and exactly one other paired gateway holds an operator token of it.
+    /// Says which it took and why; nil (keep the chosen one) otherwise.
+    static func operatorDefault(_ registry: GatewayRegistry, identity: DeviceIdentity, context: CommandContext) -> PairedGateway? {
+        let environment = context.environment
+        guard [OperatorEnvironment.gatewayURL, OperatorEnvironment.token, OperatorEnvironment.password]
+                .allSatisfy({ (environment[$0] ?? "").isEmpty }),
+              let chosen = registry.active(), chosen.holdsTokens(for: identity.deviceId),
+              chosen.token(for: GatewayRole.operator.rawValue, deviceId: identity.deviceId) == nil else { return nil }
+        let serving = registry.list().gateways.filter {
+            $0.id != chosen.id && $0.token(for: GatewayRole.operator.rawValue, deviceId: identity.deviceId) != nil
+        }
+        guard serving.count == 1, let other = serving.first else { return nil }
+        context.note("Using \(TerminalText.sanitize(other.name, maxScalars: 80)): this machine holds only a node token for the "
+                     + "chosen gateway \(TerminalText.sanitize(chosen.name, maxScalars: 80)) (--gateway NAME picks one)")
+        return other
     }
 
     /// `--tls-fingerprint` or `--trust` (the same pin: one is what a user chose, the other what an
@@ -185,24 +250,65 @@ enum GatewayCLI {
 
     /// Opens the connection and authenticates as an operator.
     static func connectOperator(_ arguments: ParsedArguments, _ context: CommandContext) throws -> OperatorSession {
-        let options = try sessionOptions(arguments, context)
+        let identity = try pendingIdentity(context)
+        let options = try sessionOptions(arguments, context, identity: identity.identity)
         let plan = try OperatorSession.plan(options)
         if context.globals.verbosity > 0 {
             context.note("gateway: \(plan.target.summary)")
             context.note("credential: \(describe(plan.credential.source))")
         }
         let session: OperatorSession
+        // A spinner on a terminal while the gateway has not answered (after ~300 ms), as discover has.
+        let spinner = Spinner.start("Connecting to \(TerminalText.sanitize(plan.target.endpoint.url, maxScalars: 120))", in: context,
+                                    delay: Spinner.gatewayDelay)
         do {
+            defer { spinner?.stop() }
             session = try OperatorSession.connect(plan, options: options)
         } catch {
+            // A gateway that answered may hold a pairing request for this identity: keep it then.
+            if let error = error as? GatewayError, Self.answered(error) { try? identity.saveIfNew(context) }
+            if let nodeOnly = nodeOnlyRefusal(error, plan: plan, identity: identity.identity) { throw nodeOnly }
             throw withSchemeDiagnosis(withTrustCommand(ErrorPresentation.present(error, plan: plan), arguments),
                                       endpoint: plan.target.endpoint, arguments)
+        }
+        do {
+            try identity.saveIfNew(context)
+        } catch {
+            session.close()
+            throw error
         }
         if context.globals.verbosity > 0 { context.note("connected: \(session.hello.summary)") }
         // A paired gateway answered: its lastSeen, if the record still exists (a concurrent
         // `gateways forget` wins; nothing else in the record is written back).
         if let record = plan.target.record { _ = try? options.registry.update(id: record.id) { $0.lastSeenAtMs = context.nowMs } }
         return session
+    }
+
+    /// A refusal of an operator connection that sent no credential to a paired gateway for which
+    /// this machine holds device tokens, none of them an operator's (a node-only machine): said
+    /// as that, instead of the gateway's wording (which may name its own config keys).
+    static func nodeOnlyRefusal(_ error: any Error, plan: OperatorPlan, identity: DeviceIdentity) -> PresentedError? {
+        guard let gatewayError = error as? GatewayError, gatewayError.isCredentialRefusal,
+              plan.credential.source == .none, let record = plan.target.record,
+              record.holdsTokens(for: identity.deviceId),
+              record.token(for: GatewayRole.operator.rawValue, deviceId: identity.deviceId) == nil else { return nil }
+        let roles = Set(record.tokens.map(\.role)).sorted().joined(separator: " and ")
+        let shown = ErrorPresentation.present(error, plan: plan)
+        return PresentedError(error, status: .refused,
+                              message: "this machine holds only a \(TerminalText.sanitize(roles, maxScalars: 40)) token for "
+                                + "\(TerminalText.sanitize(record.name, maxScalars: 80)), and operator commands need an operator "
+                                + "credential: none was sent, and the gateway refused the connection",
+                              hint: "pass the gateway's token with --token-file FILE, name another gateway with --gateway NAME, "
+                                + "or pair this machine as an operator: clawpair pair --role operator - < code.txt "
+                                + "(with a code from 'clawpair qr' on the gateway)",
+                              code: shown.code, details: shown.details)
+    }
+
+    /// Whether the gateway itself answered (it may have recorded this device): not when nothing
+    /// answered or its certificate was not trusted.
+    static func answered(_ error: GatewayError) -> Bool {
+        if case .tlsTrust = error { return false }
+        return !error.isNothingAnswered
     }
 
     /// Connects as an operator, runs `body` with the session, closes it, and reports failures
