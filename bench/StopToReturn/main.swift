@@ -4,7 +4,8 @@
 // on its own thread, over RUNS runs; median and worst are printed. Nothing is asserted.
 //
 //   stop-to-return RUNS PAIR_URL TOKEN STALL_URL
-//     PAIR_URL   a stand-in gateway with --local-auto-approve no (pairing waits for an operator)
+//     PAIR_URL   a stand-in gateway whose setup codes name a route it does not approve silently
+//                (pairing waits for an operator); PAIR_URL itself is approved silently
 //     STALL_URL  a stand-in gateway with --fault stall-call (the first call is never answered)
 //     TOKEN      both gateways' shared token
 // Run it through bench/stop-to-return, which starts both inside a private network namespace.
