@@ -121,6 +121,9 @@ public final class GatewayClient {
     /// reads, and responses to ``sendRequest(_:params:)`` go to `responseHandler`.
     var eventHandler: ((GatewayEvent) -> Void)?
     var responseHandler: ((String, Result<JSONValue, GatewayError>) -> Void)?
+    /// How many tick intervals of silence end the session, and the close code sent then
+    /// (upstream: 2 and 4000; a session sets its ``ReconnectPolicy``'s).
+    var tickSilence: (factor: Int, closeCode: UInt16) = (2, 4000)
     /// Requests sent with ``sendRequest(_:params:)``, by id, with their method.
     private var detached: [String: String] = [:]
 
@@ -472,7 +475,9 @@ public final class GatewayClient {
     /// failing with `error`.
     func close(code: UInt16, reason: String, failing error: GatewayError) {
         if var connection, stream != nil, phase != .finished {
-            connection.close(code: WebSocketCloseCode(rawValue: code), reason: reason)
+            // A code a caller chose that may not be sent (1005, 1006, 2xxx…) becomes 4000.
+            let wire = WebSocketCloseCode(rawValue: code)
+            connection.close(code: wire.isValidOnWire ? wire : WebSocketCloseCode(rawValue: 4000), reason: reason)
             stream?.send(connection.takeOutbound())
             self.connection = connection
         }
@@ -642,13 +647,14 @@ public final class GatewayClient {
     }
 
     private func scheduleWatchdog(tick: Duration) {
-        let limit = tick * 2
+        let limit = tick * max(1, tickSilence.factor)
         watchdog = loop.schedule(at: lastHeard.advanced(by: limit).advanced(by: .milliseconds(1))) { [weak self] in
             guard let self, self.phase == .open, self.failure == nil else { return }
             let silent = self.loop.clock.now - self.lastHeard
             if silent > limit {
                 // As upstream's client: close with 4000 "tick timeout" (upstream-2026-10.md §2.3).
-                self.close(code: 4000, reason: "tick timeout", failing: .stalled(silentFor: silent, tickInterval: tick))
+                self.close(code: self.tickSilence.closeCode, reason: "tick timeout",
+                           failing: .stalled(silentFor: silent, tickInterval: tick))
             } else {
                 self.scheduleWatchdog(tick: tick)
             }

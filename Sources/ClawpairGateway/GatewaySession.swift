@@ -462,6 +462,7 @@ public final class GatewaySession: Sendable {
             return error
         }
         defer { client.close() }
+        client.tickSilence = (options.reconnect.tickSilenceFactor, options.reconnect.tickTimeoutCloseCode)
         let hello: HelloOK
         do {
             try client.open(timeout: options.connectTimeout)
@@ -536,7 +537,8 @@ public final class GatewaySession: Sendable {
             }
             shared.withLock { $0.wake = mailbox }
             mailbox.deliver(())  // calls queued before the connection was up
-            // The client's own watchdog closes with 4000 "tick timeout" after 2x the tick interval.
+            // The client's watchdog closes with the policy's code (4000 "tick timeout") after the
+            // policy's number of tick intervals (2) of silence.
             let ended = client.serve { requested }
             client.eventHandler = nil
             client.responseHandler = nil

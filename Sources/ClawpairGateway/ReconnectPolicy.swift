@@ -29,7 +29,8 @@ public struct ReconnectPolicy: Sendable, Equatable {
     public var immediateCloseCodes: Set<UInt16>
     /// Silence longer than this many tick intervals closes the connection (2).
     public var tickSilenceFactor: Int
-    /// The close code the tick watch sends (4000, "tick timeout").
+    /// The close code the tick watch sends (4000, "tick timeout"); one RFC 6455 forbids on the
+    /// wire is sent as 4000.
     public var tickTimeoutCloseCode: UInt16
     /// The tick interval assumed when hello-ok names none (30 s).
     public var defaultTickInterval: Duration

@@ -131,6 +131,37 @@ struct GatewaySessionLoopbackTests {
         }
     }
 
+    @Test("the policy's silence factor and close code reach the watch")
+    func tickSilencePolicy() async throws {
+        let home = Self.home()
+        var options = TestGatewayOptions(token: Self.token)
+        options.fault = .stallCall
+        options.tickMs = 100
+        try await withTestGateway(options) { gateway in
+            let (registry, record, identity) = try Self.paired(gateway.url, home: home)
+            var sessionOptions = Self.options()
+            sessionOptions.reconnect.tickSilenceFactor = 3
+            sessionOptions.reconnect.tickTimeoutCloseCode = 4321
+            let session = try GatewaySession(gateway: record, registry: registry, identity: identity, options: sessionOptions)
+            let log = EventLog()
+            session.start { log.append($0) }
+            defer { session.stop() }
+            try await log.wait("hello-ok") { log.connectedCount == 1 }
+            session.send("device.pair.list", timeout: .seconds(60)) { _ in }
+            try await log.wait("the silence verdict") { !log.disconnects.isEmpty }
+            guard case .stalled(let silent, let tick) = log.disconnects[0].0 else {
+                Issue.record("expected stalled, got \(log.disconnects[0].0)")
+                return
+            }
+            #expect(tick == .milliseconds(100))
+            #expect(silent > .milliseconds(300))
+            // The pairing connection's own close (1000) comes first; the session's is the other one.
+            let closed = try await gateway.waitForLog("session-closed") { $0["code"] as? Int != 1000 }
+            #expect(closed["code"] as? Int == 4321)
+            #expect(closed["reason"] as? String == "tick timeout")
+        }
+    }
+
     @Test("stopping the session ends a call in flight with cancelled, and the session with ended(nil)")
     func stopEndsCall() async throws {
         let home = Self.home()
