@@ -129,6 +129,8 @@ public final class GatewaySession: Sendable {
         var hello: HelloOK?
         var url: String?
         var started = false
+        /// Set when the session ended: calls fail at once with this.
+        var ended: GatewayError?
         var thread: pthread_t?
     }
 
@@ -271,17 +273,19 @@ public final class GatewaySession: Sendable {
     public func send(_ method: String, params: JSONValue? = nil, timeout: Duration,
                      completion: @escaping @Sendable (Result<JSONValue, GatewayError>) -> Void) {
         guard !stopSignal.isStopped else { return completion(.failure(.cancelled)) }
-        let wake = shared.withLock { state -> Mailbox<Void>? in
+        let (wake, ended) = shared.withLock { state -> (Mailbox<Void>?, GatewayError?) in
+            if let ended = state.ended { return (nil, ended) }
             state.calls.append(PendingCall(method: method, params: params, timeout: timeout, completion: completion))
-            return state.wake
+            return (state.wake, nil)
         }
+        if let ended { return completion(.failure(ended)) }
         wake?.deliver(())
     }
 
     /// Sends `method` and waits for its response: the payload (`null` when it has none), or
     /// ``GatewayError/rpcFailed(method:_:)``, ``GatewayError/notConnected`` (between
     /// connections), ``GatewayError/timedOut(what:after:)``, ``GatewayError/cancelled`` once
-    /// `stop` or the session's own stop is raised. Not from the session thread (an event
+    /// `stop` or the session's own stop is raised, or the error the session ended with. Not from the session thread (an event
     /// handler): use ``send(_:params:timeout:completion:)`` there.
     public func call(_ method: String, params: JSONValue? = nil, timeout: Duration,
                      stop: StopSignal? = nil) throws(GatewayError) -> JSONValue {
@@ -362,7 +366,8 @@ public final class GatewaySession: Sendable {
             publish(.disconnected(error, retryIn: delay), onEvent)
             waitBeforeReconnect(until: clock.now + delay)
         }
-        failQueuedCalls(with: .cancelled)
+        shared.withLock { $0.ended = ending ?? .cancelled }
+        failQueuedCalls(with: ending ?? .cancelled)
         publish(.ended(ending), onEvent)
         return ending
     }

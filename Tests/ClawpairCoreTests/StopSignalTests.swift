@@ -98,12 +98,9 @@ import Testing
         /// Reads three values; the stream goes away when this returns.
         func firstThree() async throws -> [Int] {
             let stream = LoopThread.stream { (yield: @escaping @Sendable (Int) -> Void, stop: StopSignal) throws in
-                var next = 0
-                while !stop.isStopped {
-                    yield(next)
-                    next += 1
-                    stop.sleep(until: Monotonic.now + .milliseconds(1), clock: SystemMonotonicClock())
-                }
+                for value in 0..<3 { yield(value) }
+                // Then waits with no deadline: only the stream going away ends this.
+                stop.sleep(until: Monotonic.Instant(nanoseconds: .max), clock: SystemMonotonicClock())
                 producerEnded.stop()
                 throw OperationStopped()
             }

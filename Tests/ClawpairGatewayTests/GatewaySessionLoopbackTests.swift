@@ -207,6 +207,25 @@ struct GatewaySessionLoopbackTests {
         }
     }
 
+    @Test("a refused token ends the session for good; a call after that fails at once with that error")
+    func refusedTokenEnds() async throws {
+        let home = Self.home()
+        try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
+            let (registry, paired, identity) = try Self.paired(gateway.url, home: home)
+            var record = paired
+            record.tokens = record.tokens.map { var token = $0; token.token = "not-the-issued-token"; return token }
+            let session = try GatewaySession(gateway: record, registry: registry, identity: identity, options: Self.options())
+            let log = EventLog()
+            session.start { log.append($0) }
+            try await log.wait("the end") { log.ended != nil }
+            let ending = try #require(log.ended ?? nil)
+            #expect(ending.isRefusal, "\(ending)")
+            #expect(log.connectedCount == 0)
+            let outcome = await Task { try await session.call("device.pair.list", timeout: .seconds(600)) }.result
+            #expect(throws: ending) { try outcome.get() }
+        }
+    }
+
     @Test("a session without a stored token for its role is refused before it starts")
     func noToken() throws {
         let identity = try DeviceIdentity.generate(createdAtMs: 0)
