@@ -8,6 +8,9 @@
 // only through the two protocols below, so tests drive it with a ManualClock, a fake check and a
 // fake registrar.
 
+#if canImport(Glibc)
+import Glibc
+#endif
 import ClawpairCore
 
 /// What one check of the gateway found.
@@ -183,6 +186,8 @@ public final class GatewayAdvertiser {
     private var renames = 0
     private var announced: String?
     private var configError: String?
+    /// While ``run(stopping:reload:)`` runs: the pipe its stop signal wakes the wait through.
+    private var wake: WakePipe?
 
     /// An advertiser for the settings `load` returns (called now, then at every check;
     /// a failure after the first keeps the last good settings). `compose` turns settings and
@@ -236,6 +241,19 @@ public final class GatewayAdvertiser {
             try wait(until: min(nextCheck, clock.now + .milliseconds(100)), stop: stopRequested)
             try handleState()
         }
+    }
+
+    /// ``run(stop:reload:)`` until `signal` is raised, from any thread or task: the raise wakes
+    /// the wait at once, the beacon is withdrawn and the call returns within milliseconds.
+    public func run(stopping signal: StopSignal, reload: () -> Bool = { false }) throws(ClawpairErrorBox) {
+        let pipe = WakePipe()
+        wake = pipe
+        let handler = signal.onStop { pipe?.wake() }
+        defer {
+            signal.removeHandler(handler)
+            wake = nil
+        }
+        try run(stop: { signal.isStopped }, reload: reload)
     }
 
     private func check() {
@@ -294,9 +312,12 @@ public final class GatewayAdvertiser {
     private func wait(until deadline: Monotonic.Instant, stop: () -> Bool) throws(ClawpairErrorBox) {
         if let registration, registration.descriptor >= 0 {
             var descriptors = [PollDescriptor(registration.descriptor, .readable)]
-            let ready: Int
-            do { ready = try Poll.wait(&descriptors, until: deadline, clock: clock) } catch { throw ClawpairErrorBox(error) }
-            if ready > 0 { try registration.process() }
+            if let wake { descriptors.append(PollDescriptor(wake.readEnd, .readable)) }
+            do { try Poll.wait(&descriptors, until: deadline, clock: clock) } catch { throw ClawpairErrorBox(error) }
+            if !descriptors[0].ready.isEmpty { try registration.process() }
+        } else if let wake {
+            var descriptors = [PollDescriptor(wake.readEnd, .readable)]
+            do { try Poll.wait(&descriptors, until: deadline, clock: clock) } catch { throw ClawpairErrorBox(error) }
         } else {
             clock.sleep(until: deadline, unless: stop)
         }
@@ -336,5 +357,35 @@ public final class GatewayAdvertiser {
     public static func url(_ settings: AdvertiseSettings) -> String {
         let host = settings.probeHost.contains(":") ? "[\(settings.probeHost)]" : settings.probeHost
         return "\(settings.tls ? "wss" : "ws")://\(host):\(settings.port)"
+    }
+}
+
+/// A pipe a stop signal's handler writes one byte to, to wake the advertiser's poll. Closed when
+/// the last holder (the run, or a handler still running on another thread) lets go.
+private final class WakePipe: Sendable {
+    let readEnd: Int32
+    private let writeEnd: Int32
+
+    /// Nil when no pipe can be made (the run then waits in 100 ms slices, as without a signal).
+    init?() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for fd in ends {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit {
+        close(readEnd)
+        close(writeEnd)
+    }
+
+    /// Makes the read end readable (a full pipe already is).
+    func wake() {
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
     }
 }

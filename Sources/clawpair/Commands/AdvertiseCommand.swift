@@ -96,7 +96,8 @@ struct AdvertiseCommand: ParsableCommand {
         let advertiser = try GatewayAdvertiser.gateway(source, overrides: overrides,
                                                        osHostname: HostName.current(fallback: "openclaw"),
                                                        events: { report($0, context) })
-        try advertiser.run(stop: { signals.pending() != nil }, reload: { hangup.pending() })
+        // SIGINT/SIGTERM raise the stop signal, which wakes the advertiser's wait at once.
+        try advertiser.run(stopping: signals.stopSignal(), reload: { hangup.pending() })
         return .success
     }
 
