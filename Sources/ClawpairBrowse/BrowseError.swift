@@ -18,6 +18,9 @@ public enum BrowseError: ClawpairError {
     case wideArea(WideAreaError)
     /// A system call failed.
     case system(SystemError)
+    /// The run was stopped from outside (``GatewayBrowser/stopping(on:)`` or task
+    /// cancellation): the distinct "cancelled" outcome, code `cancelled`.
+    case stopped(OperationStopped)
     /// Another library error (none of the backends throws one today).
     case other(any ClawpairError)
 
@@ -30,6 +33,7 @@ public enum BrowseError: ClawpairError {
         case let error as MDNSError: self = .native(error)
         case let error as WideAreaError: self = .wideArea(error)
         case let error as SystemError: self = .system(error)
+        case let error as OperationStopped: self = .stopped(error)
         case let error as any ClawpairError: self = .other(error)
         default: self = .other(ContextualError("browsing", error))
         }
@@ -42,6 +46,7 @@ public enum BrowseError: ClawpairError {
         case .native(let error): return error
         case .wideArea(let error): return error
         case .system(let error): return error
+        case .stopped(let error): return error
         case .other(let error): return error
         }
     }

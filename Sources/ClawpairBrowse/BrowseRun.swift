@@ -96,7 +96,8 @@ struct BrowseRun {
     let clock: any MonotonicClock
     let timeout: Duration
     let firstAnswer: Bool
-    /// Ends the run from any thread: ``run(_:)`` throws ``OperationStopped`` at once.
+    /// Ends the run from any thread: ``run(_:)`` throws ``OperationStopped`` at once (the browser
+    /// passes it on as ``BrowseError/stopped(_:)``).
     var stop: StopSignal? = nil
 
     /// Starts the sources and hands each message to `handle` until every source has finished

@@ -5,13 +5,13 @@ import ClawpairCore
 
 extension GatewayBrowser {
     /// ``scan(note:)`` without blocking the calling task's thread; cancelling the task ends it
-    /// within milliseconds with ``OperationStopped``.
+    /// within milliseconds with ``BrowseError/stopped(_:)`` (or ``OperationStopped`` when it never started).
     public func scan() async throws -> Scan {
         try await LoopThread.run { (stop: StopSignal) throws -> Scan in try self.stopping(on: stop).scan() }
     }
 
     /// ``first(note:)`` without blocking the calling task's thread; cancelling the task ends it
-    /// within milliseconds with ``OperationStopped``.
+    /// within milliseconds with ``BrowseError/stopped(_:)`` (or ``OperationStopped`` when it never started).
     public func first() async throws -> GatewaySighting? {
         try await LoopThread.run { (stop: StopSignal) throws -> GatewaySighting? in try self.stopping(on: stop).first() }
     }

@@ -190,7 +190,7 @@ public struct GatewayBrowser: Sendable {
     var stop: StopSignal?
 
     /// This browser, with every run (``scan(note:)``, ``first(note:)``, ``watch(note:onTruncated:onEvent:)``)
-    /// ending as soon as `signal` is raised, from any thread: the run throws ``OperationStopped``
+    /// ending as soon as `signal` is raised, from any thread: the run throws ``BrowseError/stopped(_:)``
     /// (code `cancelled`) within milliseconds, and its backends wind down on their own threads.
     public func stopping(on signal: StopSignal) -> GatewayBrowser {
         var copy = self

@@ -147,7 +147,7 @@ struct DiscoverCommand: ParsableCommand {
                     if context.globals.json { context.printJSONLine(event.json) } else { context.print(event.textLine) }
                     return true
                 }
-            } catch is OperationStopped {
+            } catch BrowseError.stopped {
                 return .success
             }
             return .success
