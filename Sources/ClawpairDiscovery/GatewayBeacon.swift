@@ -27,6 +27,11 @@ public struct GatewayBeacon: Sendable, Hashable {
     public var sshPort: Int?
     public var gatewayTls: Bool
     public var gatewayTlsFingerprintSha256: String?
+    /// TXT `gatewayDirectReachable` (1/true/yes): the gateway binds a non-loopback address, so
+    /// its LAN address may be dialled directly. Upstream publishes it in mDNS beacons too since
+    /// 2026 (`docs/gateway/bonjour.md`; gateway start passes `!isLoopbackHost(bindHost)`), not only in
+    /// wide-area zones. An unauthenticated hint, like every TXT value.
+    public var gatewayDirectReachable: Bool
     public var cliPath: String?
     public var role: String?
     public var transport: String?
@@ -54,6 +59,7 @@ public struct GatewayBeacon: Sendable, Hashable {
         self.sshPort = txt.portValue("sshPort")
         self.gatewayTls = txt.boolValue("gatewayTls")
         self.gatewayTlsFingerprintSha256 = field("gatewayTlsSha256")
+        self.gatewayDirectReachable = txt.boolValue("gatewayDirectReachable")
         self.cliPath = field("cliPath")
         self.role = field("role")
         self.transport = field("transport")
@@ -155,6 +161,7 @@ public struct GatewayBeacon: Sendable, Hashable {
             ("sshPort", int(sshPort)),
             ("gatewayTls", .bool(gatewayTls)),
             ("gatewayTlsFingerprintSha256", string(gatewayTlsFingerprintSha256)),
+            ("gatewayDirectReachable", .bool(gatewayDirectReachable)),
             ("cliPath", string(cliPath)),
             ("role", string(role)),
             ("transport", string(transport)),
