@@ -32,14 +32,26 @@ public struct GatewayClientInfo: Sendable, Equatable {
         self.instanceId = instanceId
     }
 
-    /// The client of operator commands: id `cli`, mode `cli`.
-    public static func operatorCLI(version: String, platform: String, displayName: String? = nil) -> GatewayClientInfo {
-        GatewayClientInfo(id: "cli", displayName: displayName, version: version, platform: platform, deviceFamily: "Linux", mode: "cli")
+    /// `client.platform` of every connect this machine makes: `linux`, what upstream's Linux
+    /// node host and GatewayClient send (`src/shared/gateway-client-platform.ts`
+    /// `resolveGatewayClientPlatformIdentity`). Gateways pin it on the paired-device record
+    /// (`src/gateway/server/ws-connection/connect-device-metadata.ts` `resolvePinnedClientMetadata`
+    /// compares it exactly, trimmed and lowercased), so it never carries a kernel release or
+    /// anything else that changes under the user.
+    public static let linuxPlatform = "linux"
+    /// `client.deviceFamily` of every connect this machine makes: `Linux`, as upstream's.
+    public static let linuxDeviceFamily = "Linux"
+
+    /// The client of operator commands: id `cli`, mode `cli` (upstream's CLI pair in
+    /// `packages/gateway-protocol/src/client-info.ts`; `openclaw-linux` is its native desktop UI,
+    /// admitted as a trusted UI, which clawpair is not).
+    public static func operatorCLI(version: String, platform: String = linuxPlatform, displayName: String? = nil) -> GatewayClientInfo {
+        GatewayClientInfo(id: "cli", displayName: displayName, version: version, platform: platform, deviceFamily: linuxDeviceFamily, mode: "cli")
     }
 
-    /// A node host: id `node-host`, mode `node`.
-    public static func nodeHost(version: String, platform: String, displayName: String? = nil) -> GatewayClientInfo {
-        GatewayClientInfo(id: "node-host", displayName: displayName, version: version, platform: platform, deviceFamily: "Linux", mode: "node")
+    /// A node host: id `node-host`, mode `node`, as upstream's headless node host.
+    public static func nodeHost(version: String, platform: String = linuxPlatform, displayName: String? = nil) -> GatewayClientInfo {
+        GatewayClientInfo(id: "node-host", displayName: displayName, version: version, platform: platform, deviceFamily: linuxDeviceFamily, mode: "node")
     }
 
     var json: JSONValue {
@@ -138,6 +150,9 @@ public struct ConnectRequest: Sendable, Equatable {
             members.append(("caps", .array(caps.map(JSONValue.string))))
             members.append(("commands", .array(commands.map(JSONValue.string))))
             members.append(("permissions", .object(permissions.map { ($0.0, .bool($0.1)) })))
+        } else if !caps.isEmpty {
+            // Client caps of an operator (`packages/gateway-protocol/src/client-info.ts`: device-pairing-wait, …).
+            members.append(("caps", .array(caps.map(JSONValue.string))))
         }
         if let auth = authJSON { members.append(("auth", auth)) }
         members.append(("device", device))

@@ -57,12 +57,15 @@ public struct WebSocketOperatorConnector: OperatorConnector {
         self.configuration = configuration
     }
 
+    /// A gateway still starting is waited out within `timeout` (``GatewayStartupRetry``).
     public func connect(to endpoint: GatewayEndpoint, request: ConnectRequest, identity: DeviceIdentity,
                         timeout: Duration) throws(GatewayError) -> (connection: any GatewayCalling, hello: HelloOK) {
-        let client = try GatewayClient(endpoint: endpoint, configuration: configuration)
-        try client.open(timeout: timeout)
-        let hello = try client.connect(request, identity: identity, timeout: timeout)
-        return (client, hello)
+        try GatewayStartupRetry.run(within: timeout) { () throws(GatewayError) -> (connection: any GatewayCalling, hello: HelloOK) in
+            let client = try GatewayClient(endpoint: endpoint, configuration: configuration)
+            try client.open(timeout: timeout)
+            let hello = try client.connect(request, identity: identity, timeout: timeout)
+            return (client, hello)
+        }
     }
 }
 
@@ -71,16 +74,6 @@ extension GatewayClientConfiguration {
     /// apps' 6 s or less, the User-Agent names clawpair and its version.
     public static func clawpair(timeout: Duration) -> GatewayClientConfiguration {
         GatewayClientConfiguration(challengeTimeout: min(timeout, .seconds(6)), userAgent: "clawpair/\(ClawpairVersion.current)")
-    }
-}
-
-extension GatewayClientInfo {
-    /// `Linux <release>` (from uname) for ConnectParams.client.platform.
-    public static func linuxPlatformName() -> String {
-        var info = utsname()
-        uname(&info)
-        let release = withUnsafeBytes(of: info.release) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
-        return release.isEmpty ? "Linux" : "Linux \(release)"
     }
 }
 
@@ -305,7 +298,7 @@ public struct OperatorSessionOptions {
 
     public init(target: OperatorTargetChoice, pin: String? = nil, explicitSecret: OperatorSecret? = nil, environment: [String: String],
                 registry: GatewayRegistry, identity: DeviceIdentity,
-                client: GatewayClientInfo = .operatorCLI(version: ClawpairVersion.current, platform: GatewayClientInfo.linuxPlatformName()),
+                client: GatewayClientInfo = .operatorCLI(version: ClawpairVersion.current),
                 timeout: Duration = .seconds(10), readConfig: @escaping GatewayAuthConfigReader = ConfiguredGatewayAuth.fromOpenClawConfig,
                 connector: (any OperatorConnector)? = nil) {
         self.target = target
@@ -348,6 +341,7 @@ enum OperatorMethod {
     static let deviceTokenRevoke = "device.token.revoke"
     static let devicePairSetupCode = "device.pair.setupCode"
     static let nodeList = "node.list"
+    static let nodeDescribe = "node.describe"
     static let nodePairList = "node.pair.list"
     static let nodePairApprove = "node.pair.approve"
     static let nodePairReject = "node.pair.reject"
@@ -403,9 +397,19 @@ public final class OperatorSession {
         connection.close()
     }
 
-    /// Calls `method` with a closed params object and returns the payload.
+    /// Calls `method` with a closed params object and returns the payload. A method the
+    /// gateway's hello-ok does not list (``HelloOK/offers(_:)``) is not called; an `unknown
+    /// method` answer is reported the same way (``GatewayError/unsupportedMethod(method:serverVersion:)``).
     func call(_ method: String, _ params: [(String, JSONValue)]) throws(GatewayError) -> JSONValue {
-        try connection.call(method, params: .object(params), timeout: timeout)
+        guard hello.offers(method) else { throw .unsupportedMethod(method: method, serverVersion: hello.serverVersion) }
+        do {
+            return try connection.call(method, params: .object(params), timeout: timeout)
+        } catch {
+            if case .rpcFailed(_, let shape) = error, shape.message.hasPrefix("unknown method") {
+                throw .unsupportedMethod(method: method, serverVersion: hello.serverVersion)
+            }
+            throw error
+        }
     }
 
     // MARK: Devices
@@ -453,6 +457,11 @@ public final class OperatorSession {
     /// `node.list`.
     public func listNodes() throws(GatewayError) -> NodeList {
         try NodeList(json: call(OperatorMethod.nodeList, []))
+    }
+
+    /// `node.describe {nodeId}`: one node as `node.list` shows it (`{ts} & NodeListNode`).
+    public func describeNode(nodeId: String) throws(GatewayError) -> NodeListNode {
+        try NodeListNode(json: call(OperatorMethod.nodeDescribe, [("nodeId", .string(nodeId))]), context: OperatorMethod.nodeDescribe)
     }
 
     /// `node.pair.list`: the separate node pairing store.

@@ -34,7 +34,7 @@ struct IdentitySignConnectCommand: ParsableCommand {
             .value("token-file", "FILE", help: "Read the signed token (shared, device or bootstrap token) from FILE.",
                    completion: .file),
             .value("token", "TOKEN", help: "The signed token, or - to read it from standard input."),
-            .value("platform", "PLATFORM", help: "client.platform, signed in v3 only (e.g. \"Linux 6.8.0\")."),
+            .value("platform", "PLATFORM", help: "client.platform, signed in v3 only (clawpair's connects send \"linux\")."),
             .value("device-family", "FAMILY", help: "client.deviceFamily, signed in v3 only."),
             .flag("v3", help: "Sign the v3 payload (binds platform and deviceFamily) instead of v2."),
             .flag("print-payload", help: "Also print the signed payload (it includes the token) before the signature."),
