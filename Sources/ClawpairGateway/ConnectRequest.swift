@@ -99,12 +99,16 @@ public struct ConnectRequest: Sendable, Equatable {
     public var auth: ConnectAuth
     public var locale: String?
     public var userAgent: String?
-    /// Which signature payload to sign (v2 unless asked otherwise, as the Swift clients do).
+    /// Which signature payload to sign: v3 unless asked otherwise, the payload upstream calls
+    /// preferred and its GatewayClient signs with the platform and family it sends
+    /// (`docs/gateway/protocol/auth.md`, `packages/gateway-client/src/device-auth.ts`
+    /// `buildDeviceAuthPayloadV3`); gateways verify v3, then v2. v4 is only for connects that
+    /// assert a trusted broker profile, which clawpair's do not.
     public var payloadVersion: ConnectPayloadVersion
 
     public init(client: GatewayClientInfo, role: GatewayRole, scopes: [String], caps: [String] = [], commands: [String] = [],
                 permissions: [(String, Bool)] = [], auth: ConnectAuth = ConnectAuth(), locale: String? = nil,
-                userAgent: String? = nil, payloadVersion: ConnectPayloadVersion = .v2) {
+                userAgent: String? = nil, payloadVersion: ConnectPayloadVersion = .v3) {
         self.client = client
         self.role = role
         self.scopes = ConnectPayload.normalizeScopes(scopes)

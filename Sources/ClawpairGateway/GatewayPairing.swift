@@ -166,7 +166,8 @@ public struct PairingOptions: Sendable, Equatable {
     public var timeout: Duration
     /// Also dial ws:// routes to hosts that need wss://.
     public var allowInsecure: Bool
-    /// The connect payload to sign (v3 binds platform and device family).
+    /// The connect payload to sign: v3 (binds platform and device family; upstream's preferred
+    /// payload) unless a program asks for v2.
     public var payloadVersion: ConnectPayloadVersion
     /// `client.version` of the connect request.
     public var clientVersion: String
@@ -184,7 +185,7 @@ public struct PairingOptions: Sendable, Equatable {
 
     /// Options with the command line's defaults: 5 minutes of waiting, 10 s per attempt.
     public init(role: GatewayRole = .node, deviceName: String, gatewayName: String? = nil, wait: Duration = .seconds(300),
-                timeout: Duration = .seconds(10), allowInsecure: Bool = false, payloadVersion: ConnectPayloadVersion = .v2,
+                timeout: Duration = .seconds(10), allowInsecure: Bool = false, payloadVersion: ConnectPayloadVersion = .v3,
                 clientVersion: String = ClawpairVersion.current, platform: String = GatewayClientInfo.linuxPlatform) {
         self.role = role
         self.deviceName = deviceName

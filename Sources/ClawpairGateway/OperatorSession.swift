@@ -329,6 +329,28 @@ public struct OperatorPlan: Sendable, Equatable {
         ConnectRequest(client: client, role: .operator, scopes: credential.tokenScopes ?? ConnectRequest.operatorScopes,
                        auth: credential.auth)
     }
+
+    /// The one bounded retry upstream's clients make after a shared token was refused
+    /// (`docs/gateway/protocol/auth.md`, `packages/gateway-client/src/client.ts` `selectConnectAuth`):
+    /// when `error` is `AUTH_TOKEN_MISMATCH` with `canRetryWithDeviceToken: true`, the credential
+    /// was a shared token, this device holds a stored operator token for the target, and the
+    /// endpoint is trusted (loopback, or `wss://` with a pin), the plan that connects with that
+    /// stored token instead; nil otherwise (a public `wss://` without a pin never qualifies).
+    public func deviceTokenRetry(after error: GatewayError, deviceId: String) -> OperatorPlan? {
+        guard case .authRejected(let shape) = error, shape.detailCode == "AUTH_TOKEN_MISMATCH",
+              shape.details?["canRetryWithDeviceToken"]?.boolValue == true else { return nil }
+        switch credential.source {
+        case .explicitToken, .environmentToken, .configToken: break
+        default: return nil
+        }
+        let endpoint = target.endpoint
+        guard endpoint.isLoopback || (endpoint.tls && endpoint.pin != nil),
+              let record = target.record, let stored = record.token(for: GatewayRole.operator.rawValue, deviceId: deviceId)
+        else { return nil }
+        return OperatorPlan(target: target, credential: OperatorCredential(
+            auth: ConnectAuth(token: stored.token), source: .storedDeviceToken(gateway: record.name), tokenScopes: stored.scopes,
+            withheldEnvironment: credential.withheldEnvironment))
+    }
 }
 
 /// The RPC method names the session calls.
@@ -380,11 +402,20 @@ public final class OperatorSession {
         return OperatorPlan(target: target, credential: credential)
     }
 
-    /// Connects and authenticates as planned.
+    /// Connects and authenticates as planned; a refused shared token is retried once with the
+    /// stored device token where upstream allows it (``OperatorPlan/deviceTokenRetry(after:deviceId:)``).
     public static func connect(_ plan: OperatorPlan, options: OperatorSessionOptions) throws(GatewayError) -> OperatorSession {
-        let (connection, hello) = try options.connector.connect(to: plan.target.endpoint, request: plan.connectRequest(client: options.client),
-                                                                identity: options.identity, timeout: options.timeout)
-        return OperatorSession(connection: connection, hello: hello, plan: plan, timeout: options.timeout)
+        func open(_ plan: OperatorPlan) throws(GatewayError) -> OperatorSession {
+            let (connection, hello) = try options.connector.connect(to: plan.target.endpoint, request: plan.connectRequest(client: options.client),
+                                                                    identity: options.identity, timeout: options.timeout)
+            return OperatorSession(connection: connection, hello: hello, plan: plan, timeout: options.timeout)
+        }
+        do {
+            return try open(plan)
+        } catch {
+            guard let retry = plan.deviceTokenRetry(after: error, deviceId: options.identity.deviceId) else { throw error }
+            return try open(retry)
+        }
     }
 
     /// Resolves the target and credential, connects and authenticates.

@@ -33,6 +33,26 @@ struct ConnectErrorDetailsCLITests {
         }
     }
 
+    @Test("a refused shared token with canRetryWithDeviceToken on a loopback gateway: one retry with the stored device token")
+    func retriesWithStoredDeviceToken() async throws {
+        try await Commands.withHome { home in
+            try await withTestGateway(TestGatewayOptions(token: Commands.token)) { gateway in
+                let minted = try home.op(gateway, ["qr", "--setup-code-only"])
+                #expect(minted.status == 0, "\(minted)")
+                let paired = try home.run(["pair", "--role", "operator", "-"], stdin: minted.stdout)
+                #expect(paired.status == 0, "\(paired)")
+                let wrong = home.directory + "/wrong-token"
+                try "not-the-gateway-token\n".write(toFile: wrong, atomically: true, encoding: .utf8)
+                let result = try home.run(["nodes", "list", "--token-file", wrong])
+                #expect(result.status == 0, "\(result)")
+                let refused = gateway.logs("connect-refused")
+                #expect(refused.last?["detailCode"] as? String == "AUTH_TOKEN_MISMATCH", "\(refused)")
+                #expect(gateway.logs("connect-ok").last?["auth"] as? String == "device-token")
+                #expect(refused.count == 1, "one bounded retry, not a loop")
+            }
+        }
+    }
+
     @Test("a gateway still starting (UNAVAILABLE startup-sidecars) is waited out: the command succeeds")
     func startingGatewayIsWaitedOut() async throws {
         try await Commands.withHome { home in

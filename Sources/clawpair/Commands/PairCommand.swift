@@ -34,7 +34,7 @@ struct PairCommand: ParsableCommand {
             .value("wait", "MS", help: "How long to wait for an operator's approval, in ms or with a unit (default 5m)."),
             .value("timeout", "MS", help: "Limit for probing and for each connection attempt (default 10000)."),
             .flag("allow-insecure", help: "Also dial ws:// routes to hosts that need wss:// (public and tailnet addresses)."),
-            .flag("v3", help: "Sign the v3 connect payload (binds platform and device family) instead of v2."),
+            .flag("v2", help: "Sign the legacy v2 connect payload instead of v3 (the default: binds platform and device family)."),
         ] + GatewayCLI.trustOptions,
         arguments: [ArgumentSpec("setup-code", help: "The setup code in any form 'setup-code decode' accepts, a join URL "
                                  + "(https://GATEWAY/j/CODE, from 'clawpair devices join-code'), or - for standard input (prefer - or "
@@ -94,7 +94,7 @@ struct PairCommand: ParsableCommand {
         var options = PairingOptions(role: role, deviceName: arguments.value("name") ?? HostName.current(fallback: "linux"),
                                      gatewayName: arguments.value("gateway-name"), wait: wait,
                                      timeout: timeout, allowInsecure: arguments.flag("allow-insecure"),
-                                     payloadVersion: arguments.flag("v3") ? .v3 : .v2)
+                                     payloadVersion: arguments.flag("v2") ? .v2 : .v3)
         options.pin = try GatewayCLI.pin(arguments)
         let registry = GatewayRegistry(home: try GatewayCLI.home(context))
         let pairing = GatewayPairing(setup: setup, options: options, registry: registry,
