@@ -30,6 +30,14 @@ struct ConnectErrorDetailsTests {
                 == "the gateway authenticated this device but grants it no operator access: refused [OPERATOR_ACCESS_DENIED]")
     }
 
+    @Test("long-running commands (devices watch) keep retrying a gateway that grants no access yet or is still starting")
+    func longRunningRetries() {
+        #expect(PairingWatch.isRetryable(.operatorAccessDenied(Self.shape("OPERATOR_ACCESS_DENIED"))),
+                "auth.md: keep reconnecting so newly granted access applies without user action")
+        #expect(PairingWatch.isRetryable(.gatewayStarting(retryAfter: .seconds(1), Self.shape("x", code: "UNAVAILABLE"))))
+        #expect(!PairingWatch.isRetryable(.identityRequired(Self.shape("AUTH_IDENTITY_HEADER_REQUIRED"))))
+    }
+
     @Test("a missing scope: details first (FORBIDDEN + MISSING_SCOPE), then an older gateway's message")
     func missingScope() {
         let current = GatewayErrorShape(code: "FORBIDDEN", message: "missing scope: operator.admin", details: .object([

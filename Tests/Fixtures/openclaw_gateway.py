@@ -15,7 +15,8 @@ Command line
         [--seed-device-request NAME]...                            (test knob, not upstream)
         [--auth-refusal-style joyhousebot]                         (test knob, not upstream)
         [--auth-mode trusted-proxy]                                (test knob, see below)
-        [--starting-ms N]       (refuse connects for N ms after start: UNAVAILABLE startup-sidecars)
+        [--starting-connects N]  (test knob: the first N connects meet a gateway still starting:
+                                   UNAVAILABLE startup-sidecars, retryAfterMs 200)
         [--connect-refusal CODE]   (test knob: refuse every connect with a 2026.10 detail code)
         [--without-method M]...    (test knob: a gateway that lacks method M, as an older one)
         [--node-host-stats JSON]   (test knob: node.list hostStats of every paired node, g4)
@@ -522,6 +523,7 @@ class Gateway:
         self.waiters = {}     # deviceId -> (Connection, requestId, future): held pairing refusals (g4)
         self.join_codes = {}  # shortcode -> {payload, expiresAtMs}: single-use join URLs (g4)
         self.started_ms = now_ms()
+        self.starting_refusals = 0
         self.tls_fingerprint = None
         self.load_state()
 
@@ -805,7 +807,8 @@ class Gateway:
         except ParamError as e:
             raise Refusal("INVALID_REQUEST", f"invalid connect params: {e}")
 
-        if self.args.starting_ms and now_ms() - self.started_ms < self.args.starting_ms:
+        if self.starting_refusals < self.args.starting_connects:
+            self.starting_refusals += 1
             # handshake.md: a gateway still starting refuses connect with a retryable UNAVAILABLE,
             # details.reason "startup-sidecars" and retryAfterMs; the TS client closes 1013.
             raise Refusal("UNAVAILABLE", "gateway starting",
@@ -1899,7 +1902,7 @@ def main():
     parser.add_argument("--auth-refusal-style", choices=["openclaw", "joyhousebot"], default="openclaw")
     parser.add_argument("--approve-returns-token", action="store_true")
     parser.add_argument("--seed-device-request", action="append")
-    parser.add_argument("--starting-ms", type=int, default=0)
+    parser.add_argument("--starting-connects", type=int, default=0)
     parser.add_argument("--without-method", action="append")
     parser.add_argument("--node-host-stats")
     parser.add_argument("--connect-refusal", choices=sorted(CONNECT_REFUSALS))
