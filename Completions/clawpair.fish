@@ -3,7 +3,7 @@ function __clawpair_command_path
     set -l path clawpair
     for token in (commandline -opc)[2..-1]
         switch "$path $token"
-            case 'clawpair discover' 'clawpair advertise' 'clawpair setup-code' 'clawpair setup-code encode' 'clawpair setup-code decode' 'clawpair qr' 'clawpair qr render' 'clawpair qr scan' 'clawpair identity' 'clawpair identity new' 'clawpair identity show' 'clawpair identity import' 'clawpair identity export' 'clawpair identity sign-connect' 'clawpair identity verify' 'clawpair zone' 'clawpair probe' 'clawpair devices' 'clawpair devices list' 'clawpair devices approve' 'clawpair devices reject' 'clawpair devices remove' 'clawpair devices rename' 'clawpair devices clear' 'clawpair devices watch' 'clawpair devices rotate' 'clawpair devices revoke' 'clawpair devices join-code' 'clawpair nodes' 'clawpair nodes list' 'clawpair nodes status' 'clawpair nodes pending' 'clawpair nodes approve' 'clawpair nodes reject' 'clawpair nodes rename' 'clawpair nodes remove' 'clawpair pair' 'clawpair gateways' 'clawpair gateways list' 'clawpair gateways use' 'clawpair gateways check' 'clawpair gateways forget' 'clawpair completions'
+            case 'clawpair discover' 'clawpair advertise' 'clawpair setup-code' 'clawpair setup-code encode' 'clawpair setup-code decode' 'clawpair qr' 'clawpair qr render' 'clawpair qr scan' 'clawpair identity' 'clawpair identity new' 'clawpair identity show' 'clawpair identity import' 'clawpair identity export' 'clawpair identity sign-connect' 'clawpair identity verify' 'clawpair zone' 'clawpair probe' 'clawpair devices' 'clawpair devices list' 'clawpair devices approve' 'clawpair devices reject' 'clawpair devices remove' 'clawpair devices rename' 'clawpair devices clear' 'clawpair devices watch' 'clawpair devices rotate' 'clawpair devices revoke' 'clawpair devices join-code' 'clawpair nodes' 'clawpair nodes list' 'clawpair nodes status' 'clawpair nodes describe' 'clawpair nodes pending' 'clawpair nodes approve' 'clawpair nodes reject' 'clawpair nodes rename' 'clawpair nodes remove' 'clawpair pair' 'clawpair gateways' 'clawpair gateways list' 'clawpair gateways use' 'clawpair gateways check' 'clawpair gateways forget' 'clawpair completions'
                 set path "$path $token"
         end
     end
@@ -99,7 +99,7 @@ complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity"' -
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity"' -a show -d 'Show the device identity: deviceId, public key, creation time, file and permissions'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity"' -a import -d 'Import OpenClaw\'s identity and device tokens: its state store, a device.json, a PEM key or a device-auth.json'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity"' -a export -d 'Export the identity as an OpenClaw device.json (TS or Swift form) or PEM, or the token cache'
-complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity"' -a sign-connect -d 'Sign a gateway connect challenge (v2 payload, or v3 with --v3) and print the signature'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity"' -a sign-connect -d 'Sign a gateway connect challenge (v2 payload, v3 with --v3, v4 with --v4) and print the signature'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity"' -a verify -d 'Check an Ed25519 device signature over a payload (exit 0 valid, 4 invalid)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity new"' -l force -d 'Replace an existing identity (the old one is lost unless exported)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity new"' -l identity -r -F -d 'Use the identity in FILE (an OpenClaw device.json in either form, or a PKCS#8 PEM key) instead of the one in the clawpair store'
@@ -120,9 +120,11 @@ complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity sig
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity sign-connect"' -l scope -x -d 'A scope requested, in the order sent; repeat for several (none for a node)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity sign-connect"' -l token-file -r -F -d 'Read the signed token (shared, device or bootstrap token) from FILE'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity sign-connect"' -l token -x -d 'The signed token, or - to read it from standard input'
-complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity sign-connect"' -l platform -x -d 'client.platform, signed in v3 only (e.g'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity sign-connect"' -l platform -x -d 'client.platform, signed in v3 only (clawpair\'s connects send "linux")'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity sign-connect"' -l device-family -x -d 'client.deviceFamily, signed in v3 only'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity sign-connect"' -l v3 -d 'Sign the v3 payload (binds platform and deviceFamily) instead of v2'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity sign-connect"' -l v4 -d 'Sign the length-prefixed v4 payload of a trusted broker profile connect (needs --broker-profile)'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity sign-connect"' -l broker-profile -x -d 'With --v4: the trusted broker profile id the connect asserts'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity sign-connect"' -l print-payload -d 'Also print the signed payload (it includes the token) before the signature'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity sign-connect"' -l batch -d 'Sign one JSON object per line of standard input, one signature per line out'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair identity sign-connect"' -l self-check -d 'With --batch: verify every signature before writing it'
@@ -276,6 +278,7 @@ complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices join
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair devices join-code"' -l tls-fingerprint -x -d 'Pin: the SHA-256 of the gateway\'s certificate (wss://)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes"' -a list -d 'List the gateway\'s nodes, one line each: connected first, then by name'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes"' -a status -d 'List the gateway\'s nodes: connected first, then by name'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes"' -a describe -d 'Show one node in full, as the gateway describes it'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes"' -a pending -d 'List nodes waiting for approval (device pairing or their commands)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes"' -a approve -d 'Approve a node pairing request'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes"' -a reject -d 'Reject a node pairing request'
@@ -303,6 +306,15 @@ complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes status
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes status"' -l timeout -x -d 'Limit for connecting and for each call, in ms or with a unit such as 3s (default 10000)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes status"' -l trust -x -d 'Accept a certificate with this SHA-256 fingerprint, after you checked it belongs to your gateway (an untrusted certificate\'s error prints the command); like --tls-fingerprint'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes status"' -l tls-fingerprint -x -d 'Pin: the SHA-256 of the gateway\'s certificate (wss://)'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes describe"' -l url -x -a '(__fish_print_hostnames)' -d 'The gateway\'s ws:// or wss:// URL (default: OPENCLAW_GATEWAY_URL, else the gateway chosen with \'clawpair gateways use\', else the local gateway: ws://127.0.0.1 on gateway.port of openclaw.json, default 18789)'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes describe"' -l gateway -x -a '(clawpair list-names gateways 2>/dev/null)' -d 'A paired gateway from the registry, by name or id (\'clawpair gateways list\')'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes describe"' -l token-file -r -F -d 'Read the gateway\'s shared token from FILE'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes describe"' -l password-file -r -F -d 'Read the gateway\'s password from FILE'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes describe"' -l token -x -d 'The gateway token; - reads it from standard input'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes describe"' -l password -x -d 'The gateway password; - reads it from standard input (warns like --token)'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes describe"' -l timeout -x -d 'Limit for connecting and for each call, in ms or with a unit such as 3s (default 10000)'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes describe"' -l trust -x -d 'Accept a certificate with this SHA-256 fingerprint, after you checked it belongs to your gateway (an untrusted certificate\'s error prints the command); like --tls-fingerprint'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes describe"' -l tls-fingerprint -x -d 'Pin: the SHA-256 of the gateway\'s certificate (wss://)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes pending"' -l url -x -a '(__fish_print_hostnames)' -d 'The gateway\'s ws:// or wss:// URL (default: OPENCLAW_GATEWAY_URL, else the gateway chosen with \'clawpair gateways use\', else the local gateway: ws://127.0.0.1 on gateway.port of openclaw.json, default 18789)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes pending"' -l gateway -x -a '(clawpair list-names gateways 2>/dev/null)' -d 'A paired gateway from the registry, by name or id (\'clawpair gateways list\')'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair nodes pending"' -l token-file -r -F -d 'Read the gateway\'s shared token from FILE'
@@ -357,7 +369,7 @@ complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l ta
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l wait -x -d 'How long to wait for an operator\'s approval, in ms or with a unit (default 5m)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l timeout -x -d 'Limit for probing and for each connection attempt (default 10000)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l allow-insecure -d 'Also dial ws:// routes to hosts that need wss:// (public and tailnet addresses)'
-complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l v3 -d 'Sign the v3 connect payload (binds platform and device family) instead of v2'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l v2 -d 'Sign the legacy v2 connect payload instead of v3 (the default: binds platform and device family)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l trust -x -d 'Accept a certificate with this SHA-256 fingerprint, after you checked it belongs to your gateway (an untrusted certificate\'s error prints the command); like --tls-fingerprint'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l tls-fingerprint -x -d 'Pin: the SHA-256 of the gateway\'s certificate (wss://)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair gateways"' -a list -d 'Show the paired gateways'

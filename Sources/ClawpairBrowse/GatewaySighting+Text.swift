@@ -11,7 +11,7 @@ extension GatewaySighting {
 
     /// The block of text that shows this gateway to people: its title, then labelled lines (an
     /// instance name that differs from the title, the URL to use, TLS and the advertised
-    /// fingerprint, addresses, the LAN, tailnet and SSH hints, the domain, the backend), each
+    /// fingerprint, whether it says it is directly reachable, addresses, the LAN, tailnet and SSH hints, the domain, the backend), each
     /// ending in a newline. Every value from the network is sanitized; `paint` styles each role.
     public func textBlock(paint: (SightingTextRole, String) -> String = { $1 }) -> String {
         func clean(_ text: String) -> String { TerminalText.sanitize(text, maxScalars: 256) }
@@ -33,6 +33,9 @@ extension GatewaySighting {
             } else {
                 line("tls", "yes")
             }
+        }
+        if beacon.gatewayDirectReachable {
+            line("direct", "yes, binds a non-loopback address " + paint(.dim, "(unauthenticated hint)"))
         }
         if !addresses.isEmpty { line("addresses", addresses.map(clean).joined(separator: ", ")) }
         if let lan = beacon.lanHost { line("lan host", clean(lan)) }

@@ -8,7 +8,8 @@ import Glibc
 
 /// Whether this machine is on a tailnet, for the wide-area fallback to MagicDNS
 /// (discovery.md §7): `tailscale status --json` (the `tailscale` of PATH) exits 0 within
-/// ``TailnetFallback/statusBudget`` and lists a 100.64/10 address in `Self.TailscaleIPs`.
+/// ``TailnetFallback/statusBudget`` and lists an IPv4 address in `Self.TailscaleIPs` (100.64/10
+/// preferred; Headscale and custom ranges count too: ``TailnetFallback/selfTailnetIPv4(statusJSON:)``).
 /// The answer is kept for ``validity``, so a long watch notices Tailscale coming and going
 /// without running the CLI every round. The probe is injectable.
 public final class TailnetDetection: Sendable {

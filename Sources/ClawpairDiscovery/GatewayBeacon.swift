@@ -33,6 +33,11 @@ public struct GatewayBeacon: Sendable, Hashable {
     public var gatewayTls: Bool
     /// TXT `gatewayTlsSha256`: the certificate fingerprint the beacon advertises (unauthenticated: never a pin).
     public var gatewayTlsFingerprintSha256: String?
+    /// TXT `gatewayDirectReachable` (1/true/yes): the gateway binds a non-loopback address, so
+    /// its LAN address may be dialled directly. Upstream publishes it in mDNS beacons too since
+    /// 2026 (`docs/gateway/bonjour.md`; gateway start passes `!isLoopbackHost(bindHost)`), not only in
+    /// wide-area zones. An unauthenticated hint, like every TXT value.
+    public var gatewayDirectReachable: Bool
     /// TXT `cliPath`: where the `openclaw` CLI lives on the gateway host.
     public var cliPath: String?
     /// The role (`operator` or `node`).
@@ -63,6 +68,7 @@ public struct GatewayBeacon: Sendable, Hashable {
         self.sshPort = txt.portValue("sshPort")
         self.gatewayTls = txt.boolValue("gatewayTls")
         self.gatewayTlsFingerprintSha256 = field("gatewayTlsSha256")
+        self.gatewayDirectReachable = txt.boolValue("gatewayDirectReachable")
         self.cliPath = field("cliPath")
         self.role = field("role")
         self.transport = field("transport")
@@ -165,6 +171,7 @@ public struct GatewayBeacon: Sendable, Hashable {
             ("sshPort", int(sshPort)),
             ("gatewayTls", .bool(gatewayTls)),
             ("gatewayTlsFingerprintSha256", string(gatewayTlsFingerprintSha256)),
+            ("gatewayDirectReachable", .bool(gatewayDirectReachable)),
             ("cliPath", string(cliPath)),
             ("role", string(role)),
             ("transport", string(transport)),

@@ -41,14 +41,26 @@ public struct GatewayClientInfo: Sendable, Equatable {
         self.instanceId = instanceId
     }
 
-    /// The client of operator commands: id `cli`, mode `cli`.
-    public static func operatorCLI(version: String, platform: String, displayName: String? = nil) -> GatewayClientInfo {
-        GatewayClientInfo(id: "cli", displayName: displayName, version: version, platform: platform, deviceFamily: "Linux", mode: "cli")
+    /// `client.platform` of every connect this machine makes: `linux`, what upstream's Linux
+    /// node host and GatewayClient send (`src/shared/gateway-client-platform.ts`
+    /// `resolveGatewayClientPlatformIdentity`). Gateways pin it on the paired-device record
+    /// (`src/gateway/server/ws-connection/connect-device-metadata.ts` `resolvePinnedClientMetadata`
+    /// compares it exactly, trimmed and lowercased), so it never carries a kernel release or
+    /// anything else that changes under the user.
+    public static let linuxPlatform = "linux"
+    /// `client.deviceFamily` of every connect this machine makes: `Linux`, as upstream's.
+    public static let linuxDeviceFamily = "Linux"
+
+    /// The client of operator commands: id `cli`, mode `cli` (upstream's CLI pair in
+    /// `packages/gateway-protocol/src/client-info.ts`; `openclaw-linux` is its native desktop UI,
+    /// admitted as a trusted UI, which clawpair is not).
+    public static func operatorCLI(version: String, platform: String = linuxPlatform, displayName: String? = nil) -> GatewayClientInfo {
+        GatewayClientInfo(id: "cli", displayName: displayName, version: version, platform: platform, deviceFamily: linuxDeviceFamily, mode: "cli")
     }
 
-    /// A node host: id `node-host`, mode `node`.
-    public static func nodeHost(version: String, platform: String, displayName: String? = nil) -> GatewayClientInfo {
-        GatewayClientInfo(id: "node-host", displayName: displayName, version: version, platform: platform, deviceFamily: "Linux", mode: "node")
+    /// A node host: id `node-host`, mode `node`, as upstream's headless node host.
+    public static func nodeHost(version: String, platform: String = linuxPlatform, displayName: String? = nil) -> GatewayClientInfo {
+        GatewayClientInfo(id: "node-host", displayName: displayName, version: version, platform: platform, deviceFamily: linuxDeviceFamily, mode: "node")
     }
 
     var json: JSONValue {
@@ -105,13 +117,17 @@ public struct ConnectRequest: Sendable, Equatable {
     public var locale: String?
     /// The user agent to announce, if any.
     public var userAgent: String?
-    /// Which signature payload to sign (v2 unless asked otherwise, as the Swift clients do).
+    /// Which signature payload to sign: v3 unless asked otherwise, the payload upstream calls
+    /// preferred and its GatewayClient signs with the platform and family it sends
+    /// (`docs/gateway/protocol/auth.md`, `packages/gateway-client/src/device-auth.ts`
+    /// `buildDeviceAuthPayloadV3`); gateways verify v3, then v2. v4 is only for connects that
+    /// assert a trusted broker profile, which clawpair's do not.
     public var payloadVersion: ConnectPayloadVersion
 
     /// A request; `scopes` are trimmed and de-duplicated.
     public init(client: GatewayClientInfo, role: GatewayRole, scopes: [String], caps: [String] = [], commands: [String] = [],
                 permissions: [(String, Bool)] = [], auth: ConnectAuth = ConnectAuth(), locale: String? = nil,
-                userAgent: String? = nil, payloadVersion: ConnectPayloadVersion = .v2) {
+                userAgent: String? = nil, payloadVersion: ConnectPayloadVersion = .v3) {
         self.client = client
         self.role = role
         self.scopes = ConnectPayload.normalizeScopes(scopes)
@@ -158,6 +174,9 @@ public struct ConnectRequest: Sendable, Equatable {
             members.append(("caps", .array(caps.map(JSONValue.string))))
             members.append(("commands", .array(commands.map(JSONValue.string))))
             members.append(("permissions", .object(permissions.map { ($0.0, .bool($0.1)) })))
+        } else if !caps.isEmpty {
+            // Client caps of an operator (`packages/gateway-protocol/src/client-info.ts`: device-pairing-wait, …).
+            members.append(("caps", .array(caps.map(JSONValue.string))))
         }
         if let auth = authJSON { members.append(("auth", auth)) }
         members.append(("device", device))

@@ -235,7 +235,7 @@ extension PairingProgress {
             let waited = DurationText.describe(milliseconds: GatewayPairing.milliseconds(elapsed))
             return ["Still waiting (\(waited)) for approval of pairing "
                     + "request \(GatewayError.describe(requestId: id)); on the gateway host run: \(approveCommand(id))"]
-        case .approved, .rejected, .expired:
+        case .approved, .rejected, .expired, .waiting:
             return []
         }
     }
@@ -258,10 +258,24 @@ extension TokenRotation {
             + "(scopes \(FieldText.list(scopes, max: 200)))."
     }
 
-    /// Where the new token went when the answer does not carry it: the device receives it when it
-    /// next connects.
+    /// What happens next when the answer does not carry the new token. Upstream hands a rotated
+    /// token back only to the device rotating its own (`src/gateway/server-methods/devices.ts`,
+    /// `tokenDelivery: "withheld-cross-device"` otherwise): the token is not kept for the device
+    /// and not sent on its next connect, and its stored token no longer matches, so that connect
+    /// is refused (`AUTH_DEVICE_TOKEN_MISMATCH`) until the device pairs again. Older gateways omit
+    /// `tokenDelivery`.
     public var withheldNote: String {
-        "The token was withheld (\(FieldText.field(tokenDelivery))): the device receives it when it next connects."
+        switch tokenDelivery {
+        case "withheld-cross-device":
+            return "The gateway withheld the new token (withheld-cross-device): it is not sent to the device, whose stored "
+                + "token no longer works, so its next connect is refused; pair that device again with a new setup code."
+        case nil:
+            return "The gateway did not return the new token (an older gateway, which does not say where it went): the "
+                + "device's stored token no longer works; pair that device again with a new setup code."
+        case let other?:
+            return "The gateway did not return the new token (tokenDelivery \(FieldText.field(other))): the device's stored "
+                + "token no longer works; pair that device again with a new setup code."
+        }
     }
 }
 

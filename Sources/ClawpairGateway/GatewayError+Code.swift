@@ -7,8 +7,9 @@ extension GatewayError {
     /// The kebab-case name of the case: `invalid-url`, `unreachable`, `tls-trust`, `not-gateway`,
     /// `timeout`, `stalled`, `closed`, `protocol-violation`, `frame-too-large`, `pairing-required`,
     /// `pairing-rejected`, `pairing-expired`, `scope-mismatch`, `protocol-mismatch`,
-    /// `client-version-mismatch`, `auth-rejected`, `device-auth-rejected`, `connect-rejected`,
-    /// `rpc-failed`, `not-connected` or `cancelled`.
+    /// `client-version-mismatch`, `auth-rejected`, `device-auth-rejected`, `operator-access-denied`,
+    /// `identity-required`, `gateway-starting`, `connect-rejected`, `unsupported-method`, `rpc-failed` (`missing-scope`
+    /// when the gateway names the scope a call lacked), `not-connected` or `cancelled`.
     public var code: String {
         switch self {
         case .invalidURL: return "invalid-url"
@@ -28,8 +29,12 @@ extension GatewayError {
         case .clientVersionMismatch: return "client-version-mismatch"
         case .authRejected: return "auth-rejected"
         case .deviceAuthRejected: return "device-auth-rejected"
+        case .operatorAccessDenied: return "operator-access-denied"
+        case .identityRequired: return "identity-required"
+        case .gatewayStarting: return "gateway-starting"
         case .connectRejected: return "connect-rejected"
-        case .rpcFailed: return "rpc-failed"
+        case .unsupportedMethod: return "unsupported-method"
+        case .rpcFailed(_, let shape): return shape.missingScope != nil ? "missing-scope" : "rpc-failed"
         case .notConnected: return "not-connected"
         case .cancelled: return "cancelled"
         }
@@ -41,11 +46,12 @@ extension GatewayError {
     /// (approve, pass a credential, check a certificate) before trying again helps.
     public var isRefusal: Bool {
         switch self {
-        case .tlsTrust, .pairingRequired, .authRejected, .deviceAuthRejected, .pairingRejected, .pairingExpired, .scopeMismatch:
+        case .tlsTrust, .pairingRequired, .authRejected, .deviceAuthRejected, .pairingRejected, .pairingExpired, .scopeMismatch,
+             .operatorAccessDenied, .identityRequired:
             return true
         case .connectRejected, .rpcFailed: return isPermissionRefusal
         case .invalidURL, .unreachable, .notGateway, .timedOut, .stalled, .closed, .protocolViolation, .frameTooLarge,
-             .protocolMismatch, .clientVersionMismatch, .notConnected, .cancelled:
+             .protocolMismatch, .clientVersionMismatch, .notConnected, .gatewayStarting, .unsupportedMethod, .cancelled:
             return false
         }
     }
@@ -61,8 +67,11 @@ extension GatewayError {
         case .pairingRejected(let id), .pairingExpired(let id):
             return [("requestId", id.map(JSONValue.string) ?? .null)]
         case .authRejected(let shape), .deviceAuthRejected(let shape), .connectRejected(let shape), .rpcFailed(_, let shape),
-             .scopeMismatch(let shape), .protocolMismatch(let shape), .clientVersionMismatch(let shape):
+             .scopeMismatch(let shape), .protocolMismatch(let shape), .clientVersionMismatch(let shape),
+             .operatorAccessDenied(let shape), .identityRequired(let shape), .gatewayStarting(_, let shape):
             return [("gateway", shape.json)]
+        case .unsupportedMethod(let method, let version):
+            return [("method", .string(method)), ("serverVersion", version.map(JSONValue.string) ?? .null)]
         case .invalidURL, .unreachable, .tlsTrust, .notGateway, .timedOut, .stalled, .closed, .protocolViolation,
              .frameTooLarge, .notConnected, .cancelled:
             return []

@@ -54,6 +54,14 @@ public struct PairingRequired: Sendable, Equatable {
         waitForResolution = details?["waitForResolution"]?.boolValue ?? false
     }
 
+    /// Why a device paired earlier meets a `metadata-upgrade`: gateways pin the platform and
+    /// device family a device was approved with and compare them exactly on every connect
+    /// (`src/gateway/server/ws-connection/connect-device-metadata.ts`); clawpair releases before
+    /// the one constant ``GatewayClientInfo/linuxPlatform`` sent `Linux <kernel release>`.
+    public static let metadataUpgradeExplanation = "the gateway pins the platform a device was paired with, and this device "
+        + "was paired reporting another one (older clawpair releases sent 'Linux <kernel release>'; it now always sends "
+        + "'\(GatewayClientInfo.linuxPlatform)', so this happens once)"
+
     /// `<id>` from a close reason ending in `(requestId: <id>)`.
     public static func requestId(inCloseReason reason: String) -> String? {
         let marker = Array("requestId: ".utf8)
@@ -75,7 +83,8 @@ public struct PairingRequired: Sendable, Equatable {
 }
 
 /// How an operator (or the gateway's expiry) resolved a pending pairing request: the
-/// `decision` of `device.pair.resolved` (`approved`, `rejected`; clients also accept `expired`),
+/// `decision` of `device.pair.resolved` (`approved`, `rejected`, `expired`, `superseded`:
+/// `docs/gateway/protocol/auth.md`),
 /// or the detail codes `PAIRING_REJECTED` / `PAIRING_EXPIRED` a refused connect can carry
 /// (`packages/gateway-protocol/src/connect-error-details.ts`).
 public enum PairingDecision: String, Sendable, Equatable {
@@ -85,6 +94,9 @@ public enum PairingDecision: String, Sendable, Equatable {
     case rejected
     /// The request expired before anyone decided.
     case expired
+    /// A newer request of the same device replaced this one: connect again and follow the new
+    /// request (upstream reconnects on `approved` or `superseded`).
+    case superseded
 
     /// The decision a refused connect's detail code states, if any.
     public init?(detailCode: String?) {
@@ -180,8 +192,23 @@ public enum GatewayError: Error, Sendable, Equatable {
     case authRejected(GatewayErrorShape)
     /// The device proof was refused: signature, nonce, clock skew, key or id.
     case deviceAuthRejected(GatewayErrorShape)
+    /// The gateway authenticated this client but grants it no operator access
+    /// (`OPERATOR_ACCESS_DENIED`, 2026.10): an administrator has to grant it on the gateway.
+    case operatorAccessDenied(GatewayErrorShape)
+    /// The gateway admits only clients with an identity clawpair cannot present: a trusted
+    /// proxy's identity header (`AUTH_IDENTITY_HEADER_REQUIRED`), a verified user
+    /// (`AUTH_VERIFIED_USER_REQUIRED`), an authenticated profile (`AUTHENTICATED_PROFILE_UNAVAILABLE`),
+    /// a device identity (`DEVICE_IDENTITY_REQUIRED`, `CONTROL_UI_DEVICE_IDENTITY_REQUIRED`).
+    case identityRequired(GatewayErrorShape)
+    /// The gateway is still starting (`UNAVAILABLE`, `details.reason` `startup-sidecars`,
+    /// `docs/gateway/protocol/handshake.md`): connect again after `retryAfter` (clamped to
+    /// ``GatewayStartupRetry/retryAfterRange``).
+    case gatewayStarting(retryAfter: Duration, GatewayErrorShape)
     /// `connect` failed for another reason.
     case connectRejected(GatewayErrorShape)
+    /// The gateway does not offer `method`: its hello-ok `features.methods` does not list it, or
+    /// it answered `unknown method` (`serverVersion`: the gateway's, when it said).
+    case unsupportedMethod(method: String, serverVersion: String?)
     /// An RPC failed.
     case rpcFailed(method: String, GatewayErrorShape)
     /// The connection was already closed when a call was made.
@@ -217,8 +244,16 @@ extension GatewayError: ClawpairError {
         case .frameTooLarge(let size, let limit):
             return "the gateway sent \(size) bytes in one message, more than \(limit.description)"
         case .pairingRequired(let pairing):
-            var text = "this device is not approved yet"
-            if let reason = pairing.reason { text += " (\(TerminalText.sanitize(reason, maxScalars: 40)))" }
+            var text: String
+            switch pairing.reason {
+            case "metadata-upgrade":
+                text = "this device is paired, but the gateway wants its changed platform details approved again (metadata-upgrade)"
+            case "role-upgrade": text = "this device is paired, but not for the role it asked for (role-upgrade)"
+            case "scope-upgrade": text = "this device is paired, but not for the scopes it asked for (scope-upgrade)"
+            default:
+                text = "this device is not approved yet"
+                if let reason = pairing.reason { text += " (\(TerminalText.sanitize(reason, maxScalars: 40)))" }
+            }
             if let id = pairing.requestId { text += "; pairing request \(TerminalText.sanitize(id, maxScalars: 80)) is pending" }
             return text
         case .pairingRejected(let id):
@@ -237,8 +272,23 @@ extension GatewayError: ClawpairError {
             return "the gateway refused the credentials: \(Self.describe(shape))"
         case .deviceAuthRejected(let shape):
             return "the gateway refused this device's proof: \(Self.deviceAuthReason(shape))"
+        case .operatorAccessDenied(let shape):
+            return "the gateway authenticated this device but grants it no operator access: \(Self.describe(shape))"
+        case .identityRequired(let shape):
+            return "the gateway admits only clients with an identity clawpair cannot present: \(Self.describe(shape))"
+        case .gatewayStarting(let retryAfter, _):
+            return "the gateway is still starting (it asked to connect again in \(Self.milliseconds(retryAfter)) ms) [UNAVAILABLE startup-sidecars]"
         case .connectRejected(let shape):
             return "the gateway refused the connection: \(Self.describe(shape))"
+        case .unsupportedMethod(let method, let version):
+            let release = version.map { " \(TerminalText.sanitize($0, maxScalars: 40))" } ?? ""
+            return "this gateway\(release.isEmpty ? "" : " (OpenClaw\(release))") does not support \(TerminalText.sanitize(method, maxScalars: 80)) "
+                + "(upstream added it in \(GatewayMethodSupport.addedIn(method) ?? "a later release"))"
+        case .rpcFailed(let method, let shape) where shape.missingScope != nil:
+            let scope = TerminalText.sanitize(shape.missingScope ?? "", maxScalars: 80)
+            let required = shape.requiredScopes.filter { $0 != shape.missingScope }.map { TerminalText.sanitize($0, maxScalars: 80) }
+            return "\(method) needs the scope \(scope), which this connection lacks"
+                + (required.isEmpty ? "" : " (it also accepts: \(required.joined(separator: ", ")))") + " [MISSING_SCOPE]"
         case .rpcFailed(let method, let shape):
             return "\(method) failed: \(Self.describe(shape))"
         case .notConnected:
@@ -262,6 +312,9 @@ extension GatewayError: ClawpairError {
         case .notGateway: return "check the port (the gateway listens on 18789 by default) and the path"
         case .timedOut, .stalled: return "the gateway may be overloaded or a proxy may be holding the connection; try again"
         case .closed, .protocolViolation, .frameTooLarge: return nil
+        case .pairingRequired(let pairing) where pairing.reason == "metadata-upgrade":
+            return PairingRequired.metadataUpgradeExplanation + ": approve that request once on the gateway host: openclaw devices approve "
+                + pairing.displayRequestId
         case .pairingRequired(let pairing):
             return "approve it on the gateway host: openclaw devices approve \(pairing.requestId.map { TerminalText.sanitize($0, maxScalars: 80) } ?? "<requestId>")"
         case .pairingRejected: return "pair again if that was a mistake, and ask the operator to approve the new request"
@@ -277,6 +330,20 @@ extension GatewayError: ClawpairError {
             case "DEVICE_AUTH_NONCE_MISMATCH", "DEVICE_AUTH_NONCE_REQUIRED": return "retry; if it persists, a proxy may be mixing connections"
             default: return Self.checkIdentityHint
             }
+        case .operatorAccessDenied:
+            return "an administrator of the gateway must grant this device operator access; until then every connect is refused"
+        case .identityRequired(let shape):
+            switch shape.detailCode {
+            case "AUTH_IDENTITY_HEADER_REQUIRED":
+                return "the gateway sits behind a trusted proxy that must add the user's identity: connect through that proxy"
+            case "AUTH_VERIFIED_USER_REQUIRED", "AUTHENTICATED_PROFILE_UNAVAILABLE":
+                return "the gateway admits verified users only: ask its administrator for a device token or shared token"
+            default: return "the gateway requires a signed device identity on every connect"
+            }
+        case .gatewayStarting: return "wait a moment and try again"
+        case .unsupportedMethod: return "update OpenClaw on the gateway"
+        case .connectRejected(let shape) where shape.detailCode?.hasPrefix("CONTROL_UI_") == true:
+            return "the gateway applied a Control UI rule to this connect; clawpair is not the Control UI, so check the gateway's version and configuration"
         case .connectRejected, .rpcFailed(_, _):
             if case .rpcFailed(_, let shape) = self, Self.isPermissionCode(shape) {
                 return "this connection lacks the scope for it: use the gateway token, or a device approved with operator.admin or operator.pairing"
@@ -291,10 +358,15 @@ extension GatewayError: ClawpairError {
         switch PairingDecision(detailCode: shape.detailCode) {
         case .rejected: return .pairingRejected(requestId: shape.details?["requestId"]?.stringValue)
         case .expired: return .pairingExpired(requestId: shape.details?["requestId"]?.stringValue)
-        case .approved, nil: break
+        case .approved, .superseded, nil: break
         }
         if PairingRequired.matches(shape) { return .pairingRequired(PairingRequired(shape, closeReason: closeReason)) }
+        if let retryAfter = GatewayStartupRetry.retryAfter(shape) { return .gatewayStarting(retryAfter: retryAfter, shape) }
         switch shape.detailCode {
+        case "OPERATOR_ACCESS_DENIED": return .operatorAccessDenied(shape)
+        case "AUTH_IDENTITY_HEADER_REQUIRED", "AUTH_VERIFIED_USER_REQUIRED", "AUTHENTICATED_PROFILE_UNAVAILABLE",
+             "DEVICE_IDENTITY_REQUIRED", "CONTROL_UI_DEVICE_IDENTITY_REQUIRED":
+            return .identityRequired(shape)
         case "AUTH_SCOPE_MISMATCH": return .scopeMismatch(shape)
         case "PROTOCOL_MISMATCH": return .protocolMismatch(shape)
         case "CLIENT_VERSION_MISMATCH": return .clientVersionMismatch(shape)

@@ -35,6 +35,27 @@ public struct GatewayErrorShape: Sendable, Equatable {
     /// `details.code`, when present.
     public var detailCode: String? { details?["code"]?.stringValue }
 
+    /// The scope a method call lacked: `details.missingScope` of a `MISSING_SCOPE` detail
+    /// (2026.10: top-level `FORBIDDEN`), else the scope of an older gateway's message
+    /// `missing scope: <scope>` (`INVALID_REQUEST`), as upstream's `readMissingScopeError`
+    /// reads it (`packages/gateway-protocol/src/gateway-error-details.ts`); nil otherwise.
+    public var missingScope: String? {
+        if detailCode == "MISSING_SCOPE", let scope = details?["missingScope"]?.stringValue, !scope.isEmpty { return scope }
+        let prefix = "missing scope:"
+        guard message.hasPrefix(prefix) else { return nil }
+        var scope = message.dropFirst(prefix.count)
+        while scope.first == " " { scope = scope.dropFirst() }
+        while scope.last == " " { scope = scope.dropLast() }
+        return scope.isEmpty || scope.contains(" ") ? nil : String(scope)
+    }
+
+    /// `details.requiredScopes` of a `MISSING_SCOPE` detail (the scopes any one of which allows
+    /// the call); empty otherwise.
+    public var requiredScopes: [String] {
+        guard detailCode == "MISSING_SCOPE" else { return [] }
+        return (details?["requiredScopes"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(16).map { $0 }
+    }
+
     /// The object form, as the gateway sent it (for JSON error reports).
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [("code", .string(code)), ("message", .string(message))]

@@ -11,8 +11,17 @@ import ClawpairTransport
 //
 //   decode (the caller) → credential from the code → probe its routes → bootstrap connect with
 //   the device identity → while the gateway answers NOT_PAIRED: wait for an operator (on the
-//   refused socket when the gateway offers `waitForResolution`, else backing off 1 s, 2 s, … 5 s
-//   between attempts, until `wait` runs out) → keep the issued token(s) → one registry transaction.
+//   refused socket when the gateway offers `waitForResolution`, else connecting again at a steady
+//   jittered ~1 s, with a last attempt when `wait` runs out) → keep the issued token(s) → one
+//   registry transaction.
+//
+// Upstream offers the held socket only to clients that send the cap `device-pairing-wait`, and
+// documents it for Control UI operator clients (`docs/gateway/protocol/auth.md`); a node
+// bootstrap gets no push and keeps reconnecting with the same bootstrap token (`wait_then_retry`,
+// `pauseReconnect: false`, same doc). So clawpair sends the cap when it pairs as an operator (a
+// gateway that does not hold its socket closes it as before), never in a node's caps (those
+// are the node's declared capabilities), and otherwise retries about once a second: an approval
+// is noticed within about a second instead of after a 1, 2, … 5 s backoff.
 //
 // Gateways since 2026.7 (`packages/gateway-protocol/src/connect-error-details.ts`, the Control
 // UI's client in `ui/`) mark the pairing refusal `waitForResolution`, keep that socket open and
@@ -37,6 +46,10 @@ public enum PairingProgress: Sendable, Equatable {
     /// Still pending, `elapsed` after the first pending answer (reported at most once per
     /// ``PairingOptions/progressInterval``, when a retry or a held socket's piece ends).
     case stillWaiting(elapsed: Duration, requestId: String?)
+    /// Still pending after an attempt, `elapsed` after the first pending answer, with `left` of
+    /// the wait to go: after every attempt, for a live status line (the reminders are
+    /// ``stillWaiting(elapsed:requestId:)``).
+    case waiting(elapsed: Duration, left: Duration, requestId: String?)
     /// The gateway answered with another request than the one pending (a new id).
     case superseded(PairingRequired)
     /// The connect succeeded: the device is paired (approved now or earlier).
@@ -154,11 +167,13 @@ public struct PairingOptions: Sendable, Equatable {
     public var timeout: Duration
     /// Also dial ws:// routes to hosts that need wss://.
     public var allowInsecure: Bool
-    /// The connect payload to sign (v3 binds platform and device family).
+    /// The connect payload to sign: v3 (binds platform and device family; upstream's preferred
+    /// payload) unless a program asks for v2.
     public var payloadVersion: ConnectPayloadVersion
     /// `client.version` of the connect request.
     public var clientVersion: String
-    /// `client.platform` of the connect request, e.g. `Linux 6.8.0`.
+    /// `client.platform` of the connect request: ``GatewayClientInfo/linuxPlatform`` unless a
+    /// program has a reason to differ (gateways pin it: a change needs approval again).
     public var platform: String
     /// How often a long wait reports ``PairingProgress/stillWaiting(elapsed:requestId:)``, and
     /// the longest piece a held socket waits before asking again (default 30 s, at least 1 s).
@@ -171,8 +186,8 @@ public struct PairingOptions: Sendable, Equatable {
 
     /// Options with the command line's defaults: 5 minutes of waiting, 10 s per attempt.
     public init(role: GatewayRole = .node, deviceName: String, gatewayName: String? = nil, wait: Duration = .seconds(300),
-                timeout: Duration = .seconds(10), allowInsecure: Bool = false, payloadVersion: ConnectPayloadVersion = .v2,
-                clientVersion: String = ClawpairVersion.current, platform: String = "Linux") {
+                timeout: Duration = .seconds(10), allowInsecure: Bool = false, payloadVersion: ConnectPayloadVersion = .v3,
+                clientVersion: String = ClawpairVersion.current, platform: String = GatewayClientInfo.linuxPlatform) {
         self.role = role
         self.deviceName = deviceName
         self.gatewayName = gatewayName
@@ -259,11 +274,20 @@ public struct NetworkPairingTransport: PairingTransport {
     /// Opens a ``GatewayClient`` to `endpoint` and connects with `request`, signed by `identity`, within `timeout`.
     public func connect(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity,
                         timeout: Duration) throws(GatewayError) -> PairingHello {
-        let session = try GatewayClient(endpoint: endpoint, configuration: configuration, stop: stop)
-        defer { session.close() }
-        try session.open(timeout: timeout)
-        let hello = try session.connect(request, identity: identity, timeout: timeout)
-        return PairingHello(hello: hello, certificateFingerprint: session.certificate?.fingerprint)
+        let stopped = { [stop] in stop?.isStopped ?? false }
+        do {
+            return try GatewayStartupRetry.run(within: timeout, stopped: stopped) { () throws(GatewayError) -> PairingHello in
+                let session = try GatewayClient(endpoint: endpoint, configuration: configuration, stop: stop)
+                defer { session.close() }
+                try session.open(timeout: timeout)
+                let hello = try session.connect(request, identity: identity, timeout: timeout)
+                return PairingHello(hello: hello, certificateFingerprint: session.certificate?.fingerprint)
+            }
+        } catch {
+            // A stop during the wait for a starting gateway ends the attempt as a stop, not as its last answer.
+            if stopped() { throw .cancelled }
+            throw error
+        }
     }
 
     /// Connects once; when the gateway answers pairing-required with `waitForResolution`, waits on that socket up to `resolutionWait` for the decision.
@@ -322,10 +346,15 @@ public struct SystemPairingClock: PairingClock {
 /// let result = try pairing.run(identity: identity) { print($0) }
 /// ```
 public struct GatewayPairing {
-    /// The first wait between attempts; each later one is a second longer, up to ``maxBackoff``.
-    public static let firstBackoff: Duration = .seconds(1)
-    /// The longest wait between attempts.
-    public static let maxBackoff: Duration = .seconds(5)
+    /// The pause between attempts while a request is pending and the gateway does not hold the
+    /// socket: about a second, plus ``retryJitter``.
+    public static let retryInterval: Duration = .seconds(1)
+    /// The most ``retryJitterSource`` may move one pause either way (so many waiting devices do
+    /// not reconnect in step).
+    public static let retryJitter: Duration = .milliseconds(200)
+    /// The client cap that asks the gateway to hold a refused pairing connect open and push its
+    /// decision (`device.pair.resolved`), as upstream's clients declare it.
+    public static let pairingWaitCap = "device-pairing-wait"
     /// `wait` is clamped to 0…this (a day), so a huge value cannot wrap the deadline around.
     public static let maxWait: Duration = .seconds(86_400)
 
@@ -343,6 +372,9 @@ public struct GatewayPairing {
     /// wrapping ``GatewayError/cancelled`` (code `cancelled`), storing nothing. Give the same
     /// signal to ``NetworkPairingTransport/stop`` so a connect in flight ends too.
     public var stop: StopSignal?
+    /// The jitter of each pause between attempts, in -1…1 of ``retryJitter`` (random by default;
+    /// tests pass a fixed sequence).
+    public var retryJitterSource: @Sendable () -> Double = { Double.random(in: -1...1) }
 
     /// A pairing of `setup` with `options`, stored in `registry`.
     public init(setup: DecodedSetup, options: PairingOptions, registry: GatewayRegistry,
@@ -377,7 +409,9 @@ public struct GatewayPairing {
             scopes = ConnectRequest.bootstrapOperatorScopes
             if setup.generation == .g4 { scopes.append("operator.questions") }
         }
-        return ConnectRequest(client: client, role: options.role, scopes: scopes, auth: auth, payloadVersion: options.payloadVersion)
+        return ConnectRequest(client: client, role: options.role, scopes: scopes,
+                              caps: options.role == .operator ? [Self.pairingWaitCap] : [], auth: auth,
+                              payloadVersion: options.payloadVersion)
     }
 
     /// Pairs with `identity`.
@@ -452,7 +486,10 @@ public struct GatewayPairing {
     }
 
     /// Connects until the gateway answers with hello-ok, the request is rejected or expires, or
-    /// `wait` runs out; returns the hello and the last pending request id.
+    /// `wait` runs out; returns the hello and the last pending request id. One loop: an attempt
+    /// (held up to a progress interval when the gateway holds the socket), then its outcome,
+    /// then a pause of about ``retryInterval`` (never past the deadline, so the last attempt is
+    /// made when the wait runs out, not a backoff step earlier).
     private func waitForApproval(_ request: ConnectRequest, endpoint: GatewayEndpoint, identity: DeviceIdentity,
                                  progress: (PairingProgress) -> Void) throws(PairingError) -> (PairingHello, String?) {
         let wait = min(max(options.wait, .zero), Self.maxWait)
@@ -462,7 +499,6 @@ public struct GatewayPairing {
         var pending: PairingRequired?
         var firstPending = start
         var reported = start
-        var backoff = Self.firstBackoff
         while true {
             try stop?.check(or: PairingError.gateway(.cancelled))
             let pairing: PairingRequired
@@ -512,9 +548,8 @@ public struct GatewayPairing {
             pending = pairing
             try stop?.check(or: PairingError.gateway(.cancelled))
             switch decision {
-            case .approved?:
-                backoff = Self.firstBackoff
-                continue  // connect again at once: this one gets hello-ok
+            case .approved?, .superseded?:
+                continue  // connect again at once: approved gets hello-ok, superseded follows the new request
             case .rejected?:
                 progress(.rejected(requestId: pairing.requestId))
                 throw .rejected(requestId: pairing.requestId, reason: "")
@@ -523,23 +558,23 @@ public struct GatewayPairing {
             case nil:
                 break
             }
-            if clock.now >= deadline {
+            let now = clock.now
+            guard now < deadline else {
                 progress(.expired(requestId: pairing.requestId))
-                throw .notApproved(requestId: pairing.requestId, waitedMs: Self.milliseconds(wait))
+                throw .notApproved(requestId: pairing.requestId, waitedMs: Self.milliseconds(now - start))
             }
-            if pairing.waitForResolution, held > .zero, clock.now - before >= held {
+            progress(.waiting(elapsed: now - firstPending, left: deadline - now, requestId: pairing.requestId))
+            if pairing.waitForResolution, held > .zero, now - before >= held {
                 continue  // the gateway held the socket for the whole piece: ask again at once
             }
-            guard clock.now + backoff < deadline else {
-                progress(.expired(requestId: pairing.requestId))
-                throw .notApproved(requestId: pairing.requestId, waitedMs: Self.milliseconds(wait))
-            }
+            let jitter = min(max(retryJitterSource(), -1), 1)
+            let pause = Self.retryInterval + Self.retryJitter * jitter
+            let wakeAt = min(now + pause, deadline)
             if let stop {
-                if stop.sleep(until: clock.now + backoff, clock: clock) { throw .gateway(.cancelled) }
+                if stop.sleep(until: wakeAt, clock: clock) { throw .gateway(.cancelled) }
             } else {
-                clock.sleep(for: backoff)
+                clock.sleep(until: wakeAt, unless: { false })
             }
-            backoff = min(backoff + .seconds(1), Self.maxBackoff)
         }
     }
 

@@ -406,10 +406,9 @@ public final class GatewaySession: Sendable {
         let current = record.withLock { $0 }
         let token = current.token(for: options.role.rawValue, deviceId: identity.value.deviceId)
         let displayName = current.deviceName ?? HostName.current(fallback: "linux")
-        let platform = GatewayClientInfo.linuxPlatformName()
         let client = options.client ?? (options.role == .node
-            ? .nodeHost(version: ClawpairVersion.current, platform: platform, displayName: displayName)
-            : .operatorCLI(version: ClawpairVersion.current, platform: platform, displayName: displayName))
+            ? .nodeHost(version: ClawpairVersion.current, displayName: displayName)
+            : .operatorCLI(version: ClawpairVersion.current, displayName: displayName))
         let scopes = options.scopes ?? (options.role == .node ? [] : token?.scopes ?? [])
         return ConnectRequest(client: client, role: options.role, scopes: scopes, caps: options.caps, commands: options.commands,
                               permissions: options.permissions, auth: ConnectAuth(token: token?.token),

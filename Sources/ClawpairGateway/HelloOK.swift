@@ -67,6 +67,13 @@ public struct HelloOK: Sendable, Equatable {
     /// The payload as received.
     public var raw: JSONValue
 
+    /// Whether the gateway offers `method`: listed in `features.methods`, or that list is empty
+    /// (a gateway that lists nothing is not judged by it). Upstream does not list every method
+    /// (`device.pair.setupCode`/`setupStatus` are callable but unlisted: ``GatewayMethodSupport/unlisted``).
+    public func offers(_ method: String) -> Bool {
+        methods.isEmpty || methods.contains(method) || GatewayMethodSupport.unlisted.contains(method)
+    }
+
     /// Parses a hello-ok payload; nil when it is not one (`type` is not `hello-ok` or
     /// `protocol` is missing).
     public init?(_ payload: JSONValue) {

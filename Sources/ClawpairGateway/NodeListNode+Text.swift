@@ -37,16 +37,43 @@ extension NodeListNode {
             ("client", FieldText.field(clientId) + " / " + FieldText.field(clientMode)),
             ("caps", ScopeList.summary(caps, maxScalars: 300)),
             ("commands", ScopeList.summary(commands, maxScalars: 300)),
-            ("state", FieldText.field(approvalState) + (paired ? " · paired" : "")
+            ("state", Self.approvalText(approvalState) + (paired ? " · paired" : "")
                 + (pendingRequestId.map { " · pending request \(TerminalText.sanitize($0, maxScalars: 64))" } ?? "")),
             ("seen", seen + (remoteIp.map { " · \(TerminalText.sanitize($0, maxScalars: 46))" } ?? "")),
+            ("history", history(nowMs: nowMs)),
+            ("host", hostStats?.summary ?? ""),
         ]
-        let title = "\(marker) \(paint(.bold, name == "-" ? "(unnamed)" : name))  \(connected ? "connected" : "offline")"
+        let activeMark = active == true ? " · active" : ""
+        let title = "\(marker) \(paint(.bold, name == "-" ? "(unnamed)" : name))  \(connected ? "connected" : "offline")\(activeMark)"
         return [title] + rows.filter { !$0.1.isEmpty }.map { "    " + paint(.dim, FieldText.label($0.0, width: 10)) + $0.1 }
     }
 }
 
 extension NodeListNode {
+    /// An `approvalState` for people: `approved`; `pending approval` (its command surface waits for
+    /// an operator); `pending re-approval` (it declared more than was approved; the approved
+    /// commands keep working meanwhile); `not approved`; another value sanitized; `-` when absent.
+    public static func approvalText(_ state: String?) -> String {
+        switch state {
+        case "approved": return "approved"
+        case "pending-approval": return "pending approval"
+        case "pending-reapproval": return "pending re-approval (approved commands keep working)"
+        case "unapproved": return "not approved"
+        default: return FieldText.field(state)
+        }
+    }
+
+    /// `last connected 2h ago · disconnected 5m ago` from the 2026.10 fields; empty when the
+    /// gateway sent neither.
+    public func history(nowMs: Int64) -> String {
+        var parts: [String] = []
+        if let at = lastConnectedAtMs { parts.append("last connected " + FieldText.age(at, now: nowMs)) }
+        if let at = lastDisconnectedAtMs, !connected || at > (lastConnectedAtMs ?? Int64.min) {
+            parts.append("disconnected " + FieldText.age(at, now: nowMs))
+        }
+        return parts.joined(separator: " · ")
+    }
+
     /// Each node's ``statusLines(nowMs:paint:)``, a blank line between two.
     public static func statusLines(_ nodes: [NodeListNode], nowMs: Int64, paint: (TextRole, String) -> String = { $1 }) -> [String] {
         nodes.enumerated().flatMap { index, node in (index > 0 ? [""] : []) + node.statusLines(nowMs: nowMs, paint: paint) }
@@ -78,5 +105,35 @@ extension NodeApprovalOutcome {
         case .commandSurface: return "\(verb) the command surface of node \(name) (node request \(id), step 2)."
         case .devicePairing: return "\(verb) the device pairing of node \(name) (request \(id), step 1 of 2)."
         }
+    }
+}
+
+extension NodeHostStats {
+    /// `4 CPUs · load 0.52 0.48 0.40 · memory 1.2 of 3.8 GiB free · disk 20.5 of 49.0 GiB free`;
+    /// parts the node did not send are left out (empty when none).
+    public var summary: String {
+        var parts: [String] = []
+        if let cpus = cpuCount { parts.append("\(cpus) CPU\(cpus == 1 ? "" : "s")") }
+        if !loadAverage.isEmpty { parts.append("load " + loadAverage.map(Self.twoDecimals).joined(separator: " ")) }
+        if let total = memoryTotalBytes {
+            parts.append("memory " + (memoryFreeBytes.map { "\(Self.gibibytes($0)) of " } ?? "") + "\(Self.gibibytes(total)) GiB"
+                         + (memoryFreeBytes == nil ? "" : " free"))
+        }
+        if let total = diskTotalBytes {
+            parts.append("disk " + (diskAvailableBytes.map { "\(Self.gibibytes($0)) of " } ?? "") + "\(Self.gibibytes(total)) GiB"
+                         + (diskAvailableBytes == nil ? "" : " free"))
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    static func gibibytes(_ bytes: Int64) -> String {
+        let tenths = (bytes / (1 << 30)) * 10 + (bytes % (1 << 30)) * 10 / (1 << 30)
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    static func twoDecimals(_ value: Double) -> String {
+        let hundredths = Int64((value * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 }

@@ -449,6 +449,14 @@ public struct NodeListNode: Sendable, Equatable {
     public var paired: Bool
     /// Whether it is connected now.
     public var connected: Bool
+    /// When the node last connected and disconnected (2026.10 `node.list`; absent on older gateways).
+    public var lastConnectedAtMs: Int64?
+    /// When the node last disconnected (2026.10).
+    public var lastDisconnectedAtMs: Int64?
+    /// Whether this node is the gateway's active computer (2026.10; headless hosts never are).
+    public var active: Bool?
+    /// The node's last `node.host.stats` (headless node hosts, 2026.9+), when the gateway has it.
+    public var hostStats: NodeHostStats?
     /// The payload entry, tokens redacted.
     public var json: JSONValue
 
@@ -475,7 +483,50 @@ public struct NodeListNode: Sendable, Equatable {
         approvedAtMs = try reader.int("approvedAtMs")
         paired = try reader.bool("paired") ?? false
         connected = try reader.bool("connected") ?? false
+        lastConnectedAtMs = try reader.int("lastConnectedAtMs")
+        lastDisconnectedAtMs = try reader.int("lastDisconnectedAtMs")
+        active = try reader.bool("active")
+        if let stats = json["hostStats"], !stats.isNull {
+            hostStats = try NodeHostStats(json: stats, context: context + ".hostStats")
+        } else {
+            hostStats = nil
+        }
         self.json = OperatorRecords.redactingTokens(json)
+    }
+}
+
+/// A headless node's host statistics (`node.host.stats`, upstream `docs/gateway/protocol/presence.md`:
+/// `{cpuCount, loadAverage?[3], memoryTotalBytes, memoryFreeBytes, diskTotalBytes?, diskAvailableBytes?}`).
+/// Numbers from the gateway are kept only when they are in range (a count 1…4096, sizes ≥ 0).
+public struct NodeHostStats: Sendable, Equatable {
+    /// Logical CPUs (1…4096).
+    public var cpuCount: Int64?
+    /// The 1, 5 and 15 minute load averages (absent when the node sent none).
+    public var loadAverage: [Double]
+    /// Total memory in bytes.
+    public var memoryTotalBytes: Int64?
+    /// Free plus reclaimable memory in bytes.
+    public var memoryFreeBytes: Int64?
+    /// The home volume's size in bytes.
+    public var diskTotalBytes: Int64?
+    /// The home volume's available bytes.
+    public var diskAvailableBytes: Int64?
+
+    /// Reads `hostStats`; a member of the wrong type is a protocol violation, an out-of-range
+    /// number is dropped.
+    public init(json: JSONValue, context: String = "hostStats") throws(GatewayError) {
+        let reader = try RecordReader(json, context: context)
+        func size(_ key: String) throws(GatewayError) -> Int64? {
+            guard let value = try reader.int(key), value >= 0 else { return nil }
+            return value
+        }
+        cpuCount = try reader.int("cpuCount").flatMap { (1...4096).contains($0) ? $0 : nil }
+        loadAverage = (try reader.array("loadAverage") ?? []).prefix(3).compactMap(\.doubleValue)
+            .filter { $0.isFinite && $0 >= 0 && $0 < 1_000_000 }
+        memoryTotalBytes = try size("memoryTotalBytes")
+        memoryFreeBytes = try size("memoryFreeBytes")
+        diskTotalBytes = try size("diskTotalBytes")
+        diskAvailableBytes = try size("diskAvailableBytes")
     }
 }
 

@@ -59,13 +59,16 @@ public struct WebSocketOperatorConnector: OperatorConnector {
         self.configuration = configuration
     }
 
-    /// Connects to `endpoint` with `request`, signed by `identity`.
+    /// Connects to `endpoint` with `request`, signed by `identity`. A gateway still starting is
+    /// waited out within `timeout` (``GatewayStartupRetry``).
     public func connect(to endpoint: GatewayEndpoint, request: ConnectRequest, identity: DeviceIdentity,
                         timeout: Duration) throws(GatewayError) -> (connection: any GatewayCalling, hello: HelloOK) {
-        let client = try GatewayClient(endpoint: endpoint, configuration: configuration)
-        try client.open(timeout: timeout)
-        let hello = try client.connect(request, identity: identity, timeout: timeout)
-        return (client, hello)
+        try GatewayStartupRetry.run(within: timeout) { () throws(GatewayError) -> (connection: any GatewayCalling, hello: HelloOK) in
+            let client = try GatewayClient(endpoint: endpoint, configuration: configuration)
+            try client.open(timeout: timeout)
+            let hello = try client.connect(request, identity: identity, timeout: timeout)
+            return (client, hello)
+        }
     }
 }
 
@@ -74,16 +77,6 @@ extension GatewayClientConfiguration {
     /// apps' 6 s or less, the User-Agent names clawpair and its version.
     public static func clawpair(timeout: Duration) -> GatewayClientConfiguration {
         GatewayClientConfiguration(challengeTimeout: min(timeout, .seconds(6)), userAgent: "clawpair/\(ClawpairVersion.current)")
-    }
-}
-
-extension GatewayClientInfo {
-    /// `Linux <release>` (from uname) for ConnectParams.client.platform.
-    public static func linuxPlatformName() -> String {
-        var info = utsname()
-        uname(&info)
-        let release = withUnsafeBytes(of: info.release) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
-        return release.isEmpty ? "Linux" : "Linux \(release)"
     }
 }
 
@@ -320,7 +313,7 @@ public struct OperatorSessionOptions {
     /// Options; by default the client is the operator CLI's, calls time out after 10 s, auth is read from OpenClaw's config, and the connection is a WebSocket.
     public init(target: OperatorTargetChoice, pin: String? = nil, explicitSecret: OperatorSecret? = nil, environment: [String: String],
                 registry: GatewayRegistry, identity: DeviceIdentity,
-                client: GatewayClientInfo = .operatorCLI(version: ClawpairVersion.current, platform: GatewayClientInfo.linuxPlatformName()),
+                client: GatewayClientInfo = .operatorCLI(version: ClawpairVersion.current),
                 timeout: Duration = .seconds(10), readConfig: @escaping GatewayAuthConfigReader = ConfiguredGatewayAuth.fromOpenClawConfig,
                 connector: (any OperatorConnector)? = nil) {
         self.target = target
@@ -361,6 +354,28 @@ public struct OperatorPlan: Sendable, Equatable {
         return ConnectRequest(client: client, role: .operator, scopes: credential.tokenScopes ?? ConnectRequest.operatorScopes,
                               auth: credential.auth)
     }
+
+    /// The one bounded retry upstream's clients make after a shared token was refused
+    /// (`docs/gateway/protocol/auth.md`, `packages/gateway-client/src/client.ts` `selectConnectAuth`):
+    /// when `error` is `AUTH_TOKEN_MISMATCH` with `canRetryWithDeviceToken: true`, the credential
+    /// was a shared token, this device holds a stored operator token for the target, and the
+    /// endpoint is trusted (loopback, or `wss://` with a pin), the plan that connects with that
+    /// stored token instead; nil otherwise (a public `wss://` without a pin never qualifies).
+    public func deviceTokenRetry(after error: GatewayError, deviceId: String) -> OperatorPlan? {
+        guard case .authRejected(let shape) = error, shape.detailCode == "AUTH_TOKEN_MISMATCH",
+              shape.details?["canRetryWithDeviceToken"]?.boolValue == true else { return nil }
+        switch credential.source {
+        case .explicitToken, .environmentToken, .configToken: break
+        default: return nil
+        }
+        let endpoint = target.endpoint
+        guard endpoint.isLoopback || (endpoint.tls && endpoint.pin != nil),
+              let record = target.record, let stored = record.token(for: GatewayRole.operator.rawValue, deviceId: deviceId)
+        else { return nil }
+        return OperatorPlan(target: target, credential: OperatorCredential(
+            auth: ConnectAuth(token: stored.token), source: .storedDeviceToken(gateway: record.name), tokenScopes: stored.scopes,
+            withheldEnvironment: credential.withheldEnvironment))
+    }
 }
 
 /// The RPC method names the session calls.
@@ -373,6 +388,7 @@ enum OperatorMethod {
     static let deviceTokenRevoke = "device.token.revoke"
     static let devicePairSetupCode = "device.pair.setupCode"
     static let nodeList = "node.list"
+    static let nodeDescribe = "node.describe"
     static let nodePairList = "node.pair.list"
     static let nodePairApprove = "node.pair.approve"
     static let nodePairReject = "node.pair.reject"
@@ -414,11 +430,20 @@ public final class OperatorSession {
         return OperatorPlan(target: target, credential: credential)
     }
 
-    /// Connects and authenticates as planned.
+    /// Connects and authenticates as planned; a refused shared token is retried once with the
+    /// stored device token where upstream allows it (``OperatorPlan/deviceTokenRetry(after:deviceId:)``).
     public static func connect(_ plan: OperatorPlan, options: OperatorSessionOptions) throws(GatewayError) -> OperatorSession {
-        let (connection, hello) = try options.connector.connect(to: plan.target.endpoint, request: plan.connectRequest(client: options.client),
-                                                                identity: options.identity, timeout: options.timeout)
-        return OperatorSession(connection: connection, hello: hello, plan: plan, timeout: options.timeout)
+        func open(_ plan: OperatorPlan) throws(GatewayError) -> OperatorSession {
+            let (connection, hello) = try options.connector.connect(to: plan.target.endpoint, request: plan.connectRequest(client: options.client),
+                                                                    identity: options.identity, timeout: options.timeout)
+            return OperatorSession(connection: connection, hello: hello, plan: plan, timeout: options.timeout)
+        }
+        do {
+            return try open(plan)
+        } catch {
+            guard let retry = plan.deviceTokenRetry(after: error, deviceId: options.identity.deviceId) else { throw error }
+            return try open(retry)
+        }
     }
 
     /// Resolves the target and credential, connects and authenticates.
@@ -431,9 +456,19 @@ public final class OperatorSession {
         connection.close()
     }
 
-    /// Calls `method` with a closed params object and returns the payload.
+    /// Calls `method` with a closed params object and returns the payload. A method the
+    /// gateway's hello-ok does not list (``HelloOK/offers(_:)``) is not called; an `unknown
+    /// method` answer is reported the same way (``GatewayError/unsupportedMethod(method:serverVersion:)``).
     func call(_ method: String, _ params: [(String, JSONValue)]) throws(GatewayError) -> JSONValue {
-        try connection.call(method, params: .object(params), timeout: timeout)
+        guard hello.offers(method) else { throw .unsupportedMethod(method: method, serverVersion: hello.serverVersion) }
+        do {
+            return try connection.call(method, params: .object(params), timeout: timeout)
+        } catch {
+            if case .rpcFailed(_, let shape) = error, shape.message.hasPrefix("unknown method") {
+                throw .unsupportedMethod(method: method, serverVersion: hello.serverVersion)
+            }
+            throw error
+        }
     }
 
     // MARK: Devices
@@ -481,6 +516,11 @@ public final class OperatorSession {
     /// `node.list`.
     public func listNodes() throws(GatewayError) -> NodeList {
         try NodeList(json: call(OperatorMethod.nodeList, []))
+    }
+
+    /// `node.describe {nodeId}`: one node as `node.list` shows it (`{ts} & NodeListNode`).
+    public func describeNode(nodeId: String) throws(GatewayError) -> NodeListNode {
+        try NodeListNode(json: call(OperatorMethod.nodeDescribe, [("nodeId", .string(nodeId))]), context: OperatorMethod.nodeDescribe)
     }
 
     /// `node.pair.list`: the separate node pairing store.

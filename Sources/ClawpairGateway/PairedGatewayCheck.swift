@@ -100,22 +100,21 @@ extension PairedGateway {
 
     /// Connects once per stored token, as that token's role, over ``urls`` in order (``tlsFingerprint``
     /// pins `wss://` URLs unless `pin` replaces it); the client reports ``deviceName`` (else this
-    /// host's name) and this Linux release. The record is not changed: pass ``PairedGatewayCheck/answeredURL``
+    /// host's name) and ``GatewayClientInfo/linuxPlatform``. The record is not changed: pass ``PairedGatewayCheck/answeredURL``
     /// and ``PairedGatewayCheck/reissued`` to ``GatewayRegistry/recordAnswer(id:url:nowMs:reissued:)``.
     /// A record without a URL that parses
     /// gets ``GatewayError/notConnected`` for every role.
     public func checkTokens(identity: DeviceIdentity, pin: String? = nil, timeout: Duration,
                             transport: any PairingTransport) -> PairedGatewayCheck {
         let displayName = deviceName ?? HostName.current(fallback: "linux")
-        let platform = GatewayClientInfo.linuxPlatformName()
         var results: [StoredTokenCheck] = []
         var answeredURL: String?
         var reissued: [StoredDeviceToken] = []
         for token in tokens {
             let role = GatewayRole(rawValue: token.role) ?? .operator
             let client: GatewayClientInfo = role == .node
-                ? .nodeHost(version: ClawpairVersion.current, platform: platform, displayName: displayName)
-                : .operatorCLI(version: ClawpairVersion.current, platform: platform, displayName: displayName)
+                ? .nodeHost(version: ClawpairVersion.current, displayName: displayName)
+                : .operatorCLI(version: ClawpairVersion.current, displayName: displayName)
             let request = ConnectRequest(client: client, role: role, scopes: role == .node ? [] : token.scopes,
                                          auth: ConnectAuth(token: token.token))
             var outcome: Result<HelloOK, GatewayError> = .failure(.notConnected)

@@ -273,7 +273,9 @@ public final class PairingWatch {
     /// Whether reconnecting can help: the network, a timeout, a closed or stalled connection.
     public static func isRetryable(_ error: GatewayError) -> Bool {
         switch error {
-        case .unreachable, .timedOut, .stalled, .closed, .notConnected, .notGateway: return true
+        // A gateway still starting, and one that grants no operator access yet (an administrator
+        // may grant it while the watch runs: upstream's clients keep retrying on OPERATOR_ACCESS_DENIED).
+        case .unreachable, .timedOut, .stalled, .closed, .notConnected, .notGateway, .gatewayStarting, .operatorAccessDenied: return true
         default: return false
         }
     }

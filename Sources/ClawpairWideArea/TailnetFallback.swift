@@ -27,12 +27,20 @@ public enum TailnetFallback {
         return address.bytes[0] == 100 && address.bytes[1] & 0xC0 == 64
     }
 
-    /// The first 100.64/10 address in `Self.TailscaleIPs` of `tailscale status --json` output;
-    /// nil when there is none or the output is not such a document.
+    /// This machine's tailnet IPv4 address from `Self.TailscaleIPs` of `tailscale status --json`
+    /// output: the first 100.64/10 address, else the first IPv4 address it lists at all (a
+    /// Headscale or custom-range tailnet: openclaw#27398; the addresses Tailscale reports for this
+    /// machine are trusted, peers' never); nil when there is none, when `BackendState` says the
+    /// client is not running, or the output is not such a document.
     public static func selfTailnetIPv4(statusJSON: [UInt8]) -> String? {
         guard statusJSON.count <= maxStatusBytes, let status = try? JSON5.parse(statusJSON),
               case .array(let addresses)? = status["Self"]?["TailscaleIPs"] else { return nil }
+        // A stopped or logged-out client may still list its addresses: only a running one counts.
+        if let state = status["BackendState"]?.stringValue, state != "Running" { return nil }
         for case .string(let address) in addresses where isTailnetIPv4(address) { return address }
+        for case .string(let address) in addresses {
+            if let parsed = DNSServerAddress.parse(address), parsed.family == .ipv4, parsed.host == address { return address }
+        }
         return nil
     }
 

@@ -160,10 +160,25 @@ import Testing
         #expect(beacon.onboardingLabel == "Studio (studio.local:18789)")
         #expect(beacon.endpoint?.gatewayTlsFingerprintSha256 == "AB:CD", "TXT values are kept exactly")
         let json = GatewayBeacon.discoverJSON(timeoutMs: 2000, domains: ["local."], beacons: [beacon])
-        #expect(json.compact() == #"{"timeoutMs":2000,"domains":["local."],"count":1,"beacons":[{"instanceName":"Studio (OpenClaw)","domain":"local.","displayName":"Studio","host":"studio.local","port":18789,"lanHost":null,"tailnetDns":null,"gatewayPort":null,"sshPort":2222,"gatewayTls":true,"gatewayTlsFingerprintSha256":"AB:CD","cliPath":null,"role":"gateway","transport":null,"txt":{"displayName":"Studio","sshPort":"2222","gatewayTls":"true","gatewayTlsSha256":"AB:CD","role":"gateway","flag":true},"wsUrl":"wss://studio.local:18789"}]}"#)
+        #expect(json.compact() == #"{"timeoutMs":2000,"domains":["local."],"count":1,"beacons":[{"instanceName":"Studio (OpenClaw)","domain":"local.","displayName":"Studio","host":"studio.local","port":18789,"lanHost":null,"tailnetDns":null,"gatewayPort":null,"sshPort":2222,"gatewayTls":true,"gatewayTlsFingerprintSha256":"AB:CD","gatewayDirectReachable":false,"cliPath":null,"role":"gateway","transport":null,"txt":{"displayName":"Studio","sshPort":"2222","gatewayTls":"true","gatewayTlsSha256":"AB:CD","role":"gateway","flag":true},"wsUrl":"wss://studio.local:18789"}]}"#)
         let plain = GatewayBeacon(instanceName: "x", host: "h", port: 22, txt: TXTRecord(pairs: [("sshPort", "22")]))
         #expect(plain.sshTarget() == "h" && plain.title == "x")
         #expect(GatewayBeacon(instanceName: "", host: nil, port: nil, txt: TXTRecord()).title == "Gateway")
+    }
+
+    @Test("gatewayDirectReachable is read from any beacon, mDNS or wide-area, as 1, true or yes (upstream's Linux companion)")
+    func directReachable() {
+        for value in ["1", "true", "yes", "TRUE", " Yes "] {
+            let beacon = GatewayBeacon(instanceName: "a", domain: "local.", host: "a.local", port: 18789,
+                                       txt: TXTRecord(pairs: [("gatewayDirectReachable", value)]))
+            #expect(beacon.gatewayDirectReachable, "\(value)")
+            #expect(beacon.json["gatewayDirectReachable"]?.boolValue == true)
+        }
+        for value in ["0", "false", "no", ""] {
+            let beacon = GatewayBeacon(instanceName: "a", domain: "openclaw.internal.", host: "a", port: 18789,
+                                       txt: TXTRecord(pairs: [("gatewayDirectReachable", value)]))
+            #expect(!beacon.gatewayDirectReachable, "\(value)")
+        }
     }
 
     @Test func toolOutputParsers() {

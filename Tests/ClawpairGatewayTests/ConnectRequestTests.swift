@@ -86,7 +86,7 @@ struct SignatureVectors: Decodable, Sendable {
     @Test("operator requests carry no node fields; scopes are trimmed and de-duplicated, order kept; no challenge ts uses the clock")
     func operatorRequest() throws {
         let identity = try DeviceIdentity(seed: Self.seed, createdAtMs: 0)
-        let request = ConnectRequest(client: .operatorCLI(version: "1", platform: "Linux 6.8"), role: .operator,
+        let request = ConnectRequest(client: .operatorCLI(version: "1"), role: .operator,
                                      scopes: [" operator.pairing", "operator.admin", "operator.pairing"], auth: ConnectAuth(token: "t"))
         #expect(request.scopes == ["operator.pairing", "operator.admin"])
         let params = try request.params(identity: identity, challenge: GatewayChallenge(nonce: "n", timestamp: nil), nowMs: 1234)
@@ -95,10 +95,17 @@ struct SignatureVectors: Decodable, Sendable {
         #expect(params["client"]?["mode"] == "cli")
         #expect(params["device"]?["signedAt"] == 1234)
         #expect(request.signaturePayload(deviceId: identity.deviceId, challenge: GatewayChallenge(nonce: "n", timestamp: nil), nowMs: 1234).text
-                == "v2|\(identity.deviceId)|cli|cli|operator|operator.pairing,operator.admin|1234|t|n")
-        let node = ConnectRequest(client: .nodeHost(version: "1", platform: "Linux"), role: .node, scopes: [])
+                == "v3|\(identity.deviceId)|cli|cli|operator|operator.pairing,operator.admin|1234|t|n|linux|linux",
+                "connects sign v3 with the one platform string (docs/gateway/protocol/auth.md: the preferred payload)")
+        #expect(params["client"]?["platform"] == "linux" && params["client"]?["deviceFamily"] == "Linux")
+        let node = ConnectRequest(client: .nodeHost(version: "1"), role: .node, scopes: [])
         #expect(node.client.id == "node-host")
         #expect(node.client.mode == "node")
+        #expect(node.client.platform == GatewayClientInfo.linuxPlatform && node.client.deviceFamily == GatewayClientInfo.linuxDeviceFamily)
+        // An operator sends its client caps (device-pairing-wait); a node's caps are its declared capabilities.
+        let waiting = ConnectRequest(client: .operatorCLI(version: "1"), role: .operator, scopes: [], caps: [GatewayPairing.pairingWaitCap])
+        let waitingParams = try waiting.params(identity: identity, challenge: GatewayChallenge(nonce: "n", timestamp: nil), nowMs: 1)
+        #expect(waitingParams["caps"] == .array(["device-pairing-wait"]) && waitingParams["commands"] == nil)
     }
 
     @Test("hello-ok: tokens, hand-off tokens, policy defaults; other payloads are not hello-ok")

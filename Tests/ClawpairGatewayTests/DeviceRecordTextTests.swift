@@ -155,7 +155,10 @@ import Testing
         #expect(rotation.summary(deviceId: Self.device, role: "operator")
                 == "Rotated the operator token of 555555555555… (scopes operator.read).")
         #expect(rotation.withheldNote
-                == "The token was withheld (withheld-cross-device): the device receives it when it next connects.")
+                == "The gateway withheld the new token (withheld-cross-device): it is not sent to the device, whose stored "
+                + "token no longer works, so its next connect is refused; pair that device again with a new setup code.")
+        let older = try TokenRotation(json: .object([("deviceId", .string(Self.device)), ("role", "operator")]))
+        #expect(older.withheldNote.hasPrefix("The gateway did not return the new token (an older gateway"))
         let revocation = try TokenRevocation(json: .object([("deviceId", .string(Self.device)), ("role", "node")]))
         #expect(revocation.summary(deviceId: Self.device, role: "node") == "Revoked the node token of 555555555555….")
     }

@@ -21,7 +21,10 @@ struct GatewayErrorCodeTests {
             (.scopeMismatch(Self.shape), "scope-mismatch"), (.protocolMismatch(Self.shape), "protocol-mismatch"),
             (.clientVersionMismatch(Self.shape), "client-version-mismatch"), (.authRejected(Self.shape), "auth-rejected"),
             (.deviceAuthRejected(Self.shape), "device-auth-rejected"), (.connectRejected(Self.shape), "connect-rejected"),
-            (.rpcFailed(method: "m", Self.shape), "rpc-failed"), (.notConnected, "not-connected"),
+            (.rpcFailed(method: "m", Self.shape), "missing-scope"), (.notConnected, "not-connected"),
+            (.rpcFailed(method: "m", GatewayErrorShape(code: "UNAVAILABLE", message: "busy")), "rpc-failed"),
+            (.operatorAccessDenied(Self.shape), "operator-access-denied"), (.identityRequired(Self.shape), "identity-required"),
+            (.gatewayStarting(retryAfter: .seconds(1), Self.shape), "gateway-starting"),
         ]
         for (error, code) in cases { #expect(error.code == code, "\(error)") }
         #expect(Set(cases.map(\.1)).count == cases.count)
@@ -33,6 +36,7 @@ struct GatewayErrorCodeTests {
             .tlsTrust(url: "u", .certificateUnavailable), .pairingRequired(PairingRequired()), .authRejected(Self.shape),
             .deviceAuthRejected(Self.shape), .pairingRejected(requestId: nil), .pairingExpired(requestId: "r"),
             .scopeMismatch(Self.shape), .rpcFailed(method: "m", Self.shape), .connectRejected(Self.shape),
+            .operatorAccessDenied(Self.shape), .identityRequired(Self.shape),
         ]
         for error in refused { #expect(error.isRefusal, "\(error)") }
         let other = GatewayErrorShape(code: "UNAVAILABLE", message: "busy")

@@ -101,14 +101,16 @@ import Testing
     static func pair(_ answers: [Result<PairingHello, GatewayError>], setup: DecodedSetup? = nil,
                      options: PairingOptions = PairingOptions(deviceName: "kitchen-pi", wait: .seconds(60)),
                      probeFailures: [ProbeFailure]? = nil, registry: GatewayRegistry? = nil,
-                     configure: (SteppedClock) -> Void = { _ in }) throws -> (Result<PairingResult, PairingError>, Run) {
+                     configure: (SteppedClock) -> Void = { _ in },
+                     jitter: @escaping @Sendable () -> Double = { 0 }) throws -> (Result<PairingResult, PairingError>, Run) {
         let home = NSTemporaryDirectory() + "clawpair-pairing-\(UUID().uuidString.prefix(8))"
         let registry = registry ?? GatewayRegistry(home: home)
         let gateway = ScriptedGateway(answers, probeFailures: probeFailures)
         let clock = SteppedClock()
         configure(clock)
         var run = Run(registry: registry, gateway: gateway, clock: clock, identity: try DeviceIdentity.generate(createdAtMs: 1))
-        let pairing = GatewayPairing(setup: try setup ?? Self.setup(), options: options, registry: registry, transport: gateway, clock: clock)
+        var pairing = GatewayPairing(setup: try setup ?? Self.setup(), options: options, registry: registry, transport: gateway, clock: clock)
+        pairing.retryJitterSource = jitter
         var progress: [PairingProgress] = []
         let outcome: Result<PairingResult, PairingError>
         do {
@@ -146,7 +148,20 @@ import Testing
         #expect(run.registry.active() == stored)
     }
 
-    @Test("pending, still waiting, then approved: the same request each time, backing off 1 s, 2 s, 3 s")
+    /// Alternates -1 and +1: pauses of 0.8 s and 1.2 s.
+    final class AlternatingJitter: @unchecked Sendable {
+        private var count = 0
+        func next() -> Double {
+            count += 1
+            return count % 2 == 1 ? -1 : 1
+        }
+    }
+
+    static func withoutLiveLine(_ progress: [PairingProgress]) -> [PairingProgress] {
+        progress.filter { if case .waiting = $0 { false } else { true } }
+    }
+
+    @Test("pending, still waiting, then approved: the same request each time, asked again every second")
     func waitsThenApproved() throws {
         var options = PairingOptions(deviceName: "kitchen-pi", wait: .seconds(60))
         options.progressInterval = .seconds(1)
@@ -154,24 +169,38 @@ import Testing
         defer { Self.cleanUp(run) }
         let result = try outcome.get()
         let pending = PairingRequired(requestId: "r1", reason: "not-paired")
-        #expect(run.progress == [.reachable(url: Self.lanURL), .pending(pending),
-                                 .stillWaiting(elapsed: .seconds(1), requestId: "r1"),
-                                 .stillWaiting(elapsed: .seconds(3), requestId: "r1"), .approved(requestId: "r1")])
-        #expect(run.clock.sleeps == [.seconds(1), .seconds(2), .seconds(3)])
+        #expect(Self.withoutLiveLine(run.progress) == [.reachable(url: Self.lanURL), .pending(pending),
+                                                     .stillWaiting(elapsed: .seconds(1), requestId: "r1"),
+                                                     .stillWaiting(elapsed: .seconds(2), requestId: "r1"), .approved(requestId: "r1")])
+        #expect(run.clock.sleeps == [.seconds(1), .seconds(1), .seconds(1)])
         #expect(run.gateway.requests.allSatisfy { $0 == run.gateway.requests[0] }, "every retry sends the same role, scopes and credential")
         #expect(run.gateway.requests.count == 4)
         #expect(result.requestId == "r1")
+        // The live line after each pending attempt: time waited and time left.
+        let live = run.progress.compactMap { if case .waiting(let elapsed, let left, _) = $0 { [elapsed, left] } else { nil } }
+        #expect(live == [[.zero, .seconds(60)], [.seconds(1), .seconds(59)], [.seconds(2), .seconds(58)]])
     }
 
-    @Test("the backoff stops growing at 5 s; still-waiting reports come once per progress interval")
-    func backoffIsCapped() throws {
-        let answers = Array(repeating: Self.pending("r1"), count: 16) + [Self.hello()]
-        let (outcome, run) = try Self.pair(answers, options: PairingOptions(deviceName: "kitchen-pi", wait: .seconds(120)))
+    @Test("a steady jittered ~1 s retry for as long as the wait lasts; still-waiting reports once per progress interval")
+    func steadyJitteredRetry() throws {
+        let answers = Array(repeating: Self.pending("r1"), count: 61) + [Self.hello()]
+        let jitter = AlternatingJitter()
+        let (outcome, run) = try Self.pair(answers, options: PairingOptions(deviceName: "kitchen-pi", wait: .seconds(120)),
+                                           jitter: { jitter.next() })
         defer { Self.cleanUp(run) }
         _ = try outcome.get()
-        #expect(run.clock.sleeps == [1, 2, 3, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5].map { Duration.seconds($0) })
+        #expect(run.clock.sleeps.count == 61)
+        #expect(run.clock.sleeps.enumerated().allSatisfy { $0.element == ($0.offset % 2 == 0 ? .milliseconds(800) : .milliseconds(1200)) })
         let still = run.progress.compactMap { if case .stillWaiting(let elapsed, _) = $0 { elapsed } else { nil } }
-        #expect(still == [.seconds(30), .seconds(60)], "after 30 s and 60 s of a 1…5 s backoff, not at every retry")
+        #expect(still == [.seconds(30), .seconds(60)], "after 30 s and 60 s, not at every retry")
+    }
+
+    @Test("a jitter source out of range is clamped to ±200 ms")
+    func jitterIsClamped() throws {
+        let (outcome, run) = try Self.pair([Self.pending("r1"), Self.pending("r1"), Self.hello()], jitter: { 50 })
+        defer { Self.cleanUp(run) }
+        _ = try outcome.get()
+        #expect(run.clock.sleeps == [.milliseconds(1200), .milliseconds(1200)])
     }
 
     @Test("rejected while pending: the 1008 close is a rejection, nothing is stored")
@@ -193,18 +222,29 @@ import Testing
         #expect(error == closed)
     }
 
-    @Test("expired: --wait runs out before the next retry would start")
+    @Test("--wait runs its full length: the last attempt is made when it runs out, and the report says how long it waited")
     func expires() throws {
         let answers = Array(repeating: Self.pending("r1"), count: 10)
         let (outcome, run) = try Self.pair(answers, options: PairingOptions(deviceName: "n", wait: .seconds(5)))
         defer { Self.cleanUp(run) }
         guard case .failure(.notApproved(let id, let waitedMs)) = outcome else { Issue.record("\(outcome)"); return }
         #expect(id == "r1" && waitedMs == 5000)
-        // Attempts at 0 s, 1 s and 3 s; a third wait (3 s) would end past the 5 s budget.
-        #expect(run.clock.sleeps == [.seconds(1), .seconds(2)])
-        #expect(run.gateway.requests.count == 3)
+        // Attempts at 0, 1, 2, 3, 4 and 5 s (a 1 s, 2 s, … backoff gave up at 3 s).
+        #expect(run.clock.sleeps == Array(repeating: .seconds(1), count: 5))
+        #expect(run.gateway.requests.count == 6)
         #expect(run.progress.last == .expired(requestId: "r1"))
         #expect(!FileManager.default.fileExists(atPath: run.registry.directory))
+    }
+
+    @Test("--wait 3s with 1.2 s pauses: the last pause is cut to the deadline, and the run ends at 3.0 s, not 1.0 s")
+    func shortWaitEndsAtItsDeadline() throws {
+        let answers = Array(repeating: Self.pending("r1"), count: 10)
+        let (outcome, run) = try Self.pair(answers, options: PairingOptions(deviceName: "n", wait: .seconds(3)), jitter: { 1 })
+        defer { Self.cleanUp(run) }
+        guard case .failure(.notApproved(_, let waitedMs)) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(waitedMs == 3000)
+        #expect(run.clock.sleeps == [.milliseconds(1200), .milliseconds(1200), .milliseconds(600)])
+        #expect(run.gateway.requests.count == 4)
     }
 
     @Test("--wait 0 gives up at the first pending answer without sleeping")
@@ -232,7 +272,7 @@ import Testing
         let (outcome, run) = try Self.pair([Self.pending("r1"), Self.pending("r2"), Self.hello()])
         defer { Self.cleanUp(run) }
         let result = try outcome.get()
-        #expect(run.progress == [.reachable(url: Self.lanURL), .pending(PairingRequired(requestId: "r1", reason: "not-paired")),
+        #expect(Self.withoutLiveLine(run.progress) == [.reachable(url: Self.lanURL), .pending(PairingRequired(requestId: "r1", reason: "not-paired")),
                                  .superseded(PairingRequired(requestId: "r2", reason: "not-paired")), .approved(requestId: "r2")])
         #expect(result.requestId == "r2")
     }

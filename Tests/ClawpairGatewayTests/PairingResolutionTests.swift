@@ -70,8 +70,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: home) }
         let clock = Base.SteppedClock()
         let gateway = HoldingGateway(answers, clock: clock)
-        let pairing = GatewayPairing(setup: try Base.setup(), options: PairingOptions(deviceName: "kitchen-pi", wait: wait),
+        var pairing = GatewayPairing(setup: try Base.setup(), options: PairingOptions(deviceName: "kitchen-pi", wait: wait),
                                      registry: GatewayRegistry(home: home), transport: gateway, clock: clock)
+        pairing.retryJitterSource = { 0 }
         var progress: [PairingProgress] = []
         let identity = try DeviceIdentity.generate(createdAtMs: 1)
         let outcome: Result<PairingResult, PairingError>
@@ -91,6 +92,18 @@ import Testing
         #expect(clock.sleeps.isEmpty)
         #expect(gateway.offered == [Duration.seconds(30), Duration.seconds(30)])
         #expect(progress.last == .approved(requestId: "r1"))
+    }
+
+    @Test("superseded while held: connect again at once and follow the new request")
+    func supersededWhileHeld() throws {
+        let (outcome, progress, _, clock) = try Self.pair([.pending("r1", waits: true, holds: .seconds(2), decision: .superseded),
+                                                          .pending("r2", waits: true, holds: .seconds(3), decision: .approved), .hello])
+        guard case .success(let result) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(result.requestId == "r2")
+        #expect(clock.sleeps.isEmpty, "no pause after a superseded decision")
+        #expect(progress.contains { if case .superseded(let pairing) = $0 { pairing.requestId == "r2" } else { false } })
+        let event: JSONValue = .object([("requestId", "r1"), ("deviceId", "dev"), ("decision", "superseded"), ("ts", 1)])
+        #expect(PairingDecision(resolvedEvent: event, requestId: "r1", deviceId: "dev") == .superseded)
     }
 
     @Test("rejected while held: stop with the request id, no retry")
@@ -125,11 +138,11 @@ import Testing
         #expect(progress.last == .expired(requestId: "r1"))
     }
 
-    @Test("a gateway that drops the held socket early falls back to the backoff")
+    @Test("a gateway that drops the held socket early falls back to the steady retry")
     func droppedEarly() throws {
         let (outcome, _, _, clock) = try Self.pair([.pending("r1", waits: true, holds: .seconds(1)), .hello])
         guard case .success = outcome else { Issue.record("\(outcome)"); return }
-        #expect(clock.sleeps == [GatewayPairing.firstBackoff])
+        #expect(clock.sleeps == [GatewayPairing.retryInterval])
     }
 
     @Test("PAIRING_REJECTED / PAIRING_EXPIRED on a connect end the wait with their own errors")

@@ -11,14 +11,15 @@ import Testing
 struct PairingWaitLoopbackTests {
     static let token = "wait-test-token-0123456789"
 
-    static func request(_ scopes: [String]) -> ConnectRequest {
-        ConnectRequest(client: .operatorCLI(version: "test", platform: "Linux"), role: .operator, scopes: scopes,
+    static func request(_ scopes: [String], caps: [String] = [GatewayPairing.pairingWaitCap]) -> ConnectRequest {
+        ConnectRequest(client: .operatorCLI(version: "test"), role: .operator, scopes: scopes, caps: caps,
                        auth: ConnectAuth(token: token))
     }
 
     /// Pairs a fresh device with operator.read, then asks for admin and waits on the refused
     /// socket (up to 20 s) when the gateway holds it. Returns the refusal and the decision.
-    static func upgradeAndWait(_ url: String) throws -> (PairingRequired?, PairingDecision?, stillOpen: Bool) {
+    static func upgradeAndWait(_ url: String, caps: [String] = [GatewayPairing.pairingWaitCap]) throws
+        -> (PairingRequired?, PairingDecision?, stillOpen: Bool) {
         let identity = try DeviceIdentity.generate(createdAtMs: 0)
         let first = try GatewayClient(endpoint: try GatewayEndpoint(parsing: url))
         try first.open(timeout: .seconds(5))
@@ -27,7 +28,8 @@ struct PairingWaitLoopbackTests {
         let client = try GatewayClient(endpoint: try GatewayEndpoint(parsing: url))
         try client.open(timeout: .seconds(5))
         do {
-            try client.connect(request(ConnectRequest.operatorScopes), identity: identity, timeout: .seconds(5), holdForResolution: true)
+            try client.connect(request(ConnectRequest.operatorScopes, caps: caps), identity: identity, timeout: .seconds(5),
+                               holdForResolution: true)
             return (nil, nil, true)
         } catch {
             guard case .pairingRequired(let pairing) = error else { throw error }
@@ -70,6 +72,17 @@ struct PairingWaitLoopbackTests {
             let (pairing, decision, _) = try await Task.detached { try Self.upgradeAndWait(url) }.value
             #expect(pairing?.waitForResolution == true)
             #expect(decision == .expired)
+        }
+    }
+
+    @Test("current generation, a client without the device-pairing-wait cap: the refused socket is closed as before")
+    func withoutCapCloses() async throws {
+        try await withTestGateway(TestGatewayOptions(token: Self.token)) { gateway in
+            let url = gateway.url
+            let (pairing, decision, _) = try await Task.detached { try Self.upgradeAndWait(url, caps: []) }.value
+            #expect(pairing != nil && pairing?.waitForResolution == false)
+            #expect(decision == nil)
+            #expect(gateway.logs("waiting").isEmpty)
         }
     }
 

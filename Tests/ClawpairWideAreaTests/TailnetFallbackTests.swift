@@ -16,14 +16,20 @@ struct TailnetFallbackTests {
         }
     }
 
-    @Test("Self.TailscaleIPs of tailscale status --json: the first 100.64/10 address; peers do not count")
+    @Test("Self.TailscaleIPs of tailscale status --json: the first 100.64/10 address, else any IPv4 it lists; peers do not count")
     func status() {
         func ip(_ json: String) -> String? { TailnetFallback.selfTailnetIPv4(statusJSON: Array(json.utf8)) }
         #expect(ip(#"{"BackendState":"Running","Self":{"TailscaleIPs":["fd7a:115c:a1e0::8801:e04c","100.69.232.64"]}}"#)
                 == "100.69.232.64")
         #expect(ip(#"{"Self":{"TailscaleIPs":["100.69.232.64","100.70.0.1"]},"Peer":{}}"#) == "100.69.232.64")
         #expect(ip(#"{"Self":{"TailscaleIPs":["fd7a:115c:a1e0::1"]},"Peer":{"p":{"TailscaleIPs":["100.123.224.76"]}}}"#) == nil)
-        #expect(ip(#"{"Self":{"TailscaleIPs":["192.168.1.5"]}}"#) == nil)
+        // Headscale and custom ranges (openclaw#27398): what Tailscale reports for this machine is trusted.
+        #expect(ip(#"{"Self":{"TailscaleIPs":["192.168.1.5"]}}"#) == "192.168.1.5")
+        #expect(ip(#"{"Self":{"TailscaleIPs":["fd7a:115c:a1e0::9","10.77.0.5"]}}"#) == "10.77.0.5")
+        #expect(ip(#"{"Self":{"TailscaleIPs":["10.77.0.5","100.70.0.1"]}}"#) == "100.70.0.1", "the CGNAT range first")
+        #expect(ip(#"{"Self":{"TailscaleIPs":["10.77.0.5x","not an address"]}}"#) == nil)
+        #expect(ip(#"{"BackendState":"Stopped","Self":{"TailscaleIPs":["100.69.232.64"]}}"#) == nil, "tailscale down")
+        #expect(ip(#"{"BackendState":"NeedsLogin","Self":{"TailscaleIPs":["10.77.0.5"]}}"#) == nil)
         #expect(ip(#"{"Self":{"TailscaleIPs":null}}"#) == nil)
         #expect(ip(#"{"Self":{}}"#) == nil)
         #expect(ip(#"{"TailscaleIPs":["100.69.232.64"]}"#) == nil)

@@ -15,6 +15,11 @@ Command line
         [--seed-device-request NAME]...                            (test knob, not upstream)
         [--auth-refusal-style joyhousebot]                         (test knob, not upstream)
         [--auth-mode trusted-proxy]                                (test knob, see below)
+        [--starting-connects N]  (test knob: the first N connects meet a gateway still starting:
+                                   UNAVAILABLE startup-sidecars, retryAfterMs 200)
+        [--connect-refusal CODE]   (test knob: refuse every connect with a 2026.10 detail code)
+        [--without-method M]...    (test knob: a gateway that lacks method M, as an older one)
+        [--node-host-stats JSON]   (test knob: node.list hostStats of every paired node, g4)
 
 stdout: `ready <port>` once listening, then one JSON object per line:
     connect-ok      {deviceId, role, clientId, auth: token|password|bootstrap|device-token, scopes}
@@ -85,8 +90,10 @@ Upstream facts this follows (openclaw/openclaw; the spec cites the same files):
   auth.bootstrapToken (spec vectors; upstream's `??` would keep an empty auth.token).
 
 Generations (--generation): g4 is current upstream (2026.7+), g3 the older behaviour.
-- g4: the pairing refusal carries waitForResolution: true and the socket is held for
-  device.pair.resolved (see "waiting for resolution" below); g3 closes it at once (1008).
+- g4: to an operator that sent the client cap device-pairing-wait, the pairing refusal carries
+  waitForResolution: true and the socket is held for device.pair.resolved (decision approved,
+  rejected, expired or superseded; see "waiting for resolution" below); every other client, and
+  g3, has it closed at once (1008) and connects again.
 - g4: two-step node approval (see "two-step node approval" below); node.pair.request and
   node.pair.verify are gone (unknown method). g3 keeps them and has no command-surface step.
 
@@ -177,8 +184,16 @@ AUTH_NEXT_STEP = {
 DEVICE_METHODS = ["device.pair.list", "device.pair.approve", "device.pair.reject",
                   "device.pair.remove", "device.pair.rename", "device.token.rotate",
                   "device.token.revoke"]
-NODE_METHODS = ["node.list", "node.pair.list", "node.pair.approve", "node.pair.reject",
-                "node.pair.request", "node.pair.remove", "node.pair.verify", "node.rename"]
+NODE_METHODS = ["node.list", "node.describe", "node.pair.list", "node.pair.approve", "node.pair.reject",
+                "node.pair.request", "node.pair.remove", "node.pair.verify", "node.rename",
+                "node.invoke", "node.invoke.result", "node.event"]
+# --connect-refusal: 2026.10 detail codes (connect-error-details.ts) and the stand-in's messages.
+CONNECT_REFUSALS = {
+    "OPERATOR_ACCESS_DENIED": "operator access denied",
+    "AUTH_IDENTITY_HEADER_REQUIRED": "unauthorized: trusted proxy identity header required",
+    "AUTH_VERIFIED_USER_REQUIRED": "unauthorized: verified user required",
+    "AUTHENTICATED_PROFILE_UNAVAILABLE": "authenticated profile unavailable",
+}
 # Removed in 2026.7 (g4): a node is approved by device pairing, then its command surface.
 G3_ONLY_NODE_METHODS = ["node.pair.request", "node.pair.verify"]
 
@@ -444,9 +459,11 @@ def validate_connect(params):
 class Refusal(Exception):
     """A handshake failure: the error shape to send and the close to follow."""
 
-    def __init__(self, code, message, details=None, close_code=1008, close_reason=None, hold=None):
+    def __init__(self, code, message, details=None, close_code=1008, close_reason=None, hold=None,
+                 retryable=None, retry_after_ms=None):
         super().__init__(message)
         self.code, self.message, self.details = code, message, details
+        self.retryable, self.retry_after_ms = retryable, retry_after_ms
         self.close_code, self.close_reason = close_code, close_reason or message
         # (deviceId, requestId): keep the socket for device.pair.resolved (waitForResolution, g4).
         self.hold = hold
@@ -507,6 +524,7 @@ class Gateway:
         self.waiters = {}     # deviceId -> (Connection, requestId, future): held pairing refusals (g4)
         self.join_codes = {}  # shortcode -> {payload, expiresAtMs}: single-use join URLs (g4)
         self.started_ms = now_ms()
+        self.starting_refusals = 0
         self.tls_fingerprint = None
         self.load_state()
 
@@ -725,6 +743,8 @@ class Gateway:
             if conn.device_id and conn.device_id in self.paired:
                 self.paired[conn.device_id]["lastSeenAtMs"] = now_ms()
                 self.paired[conn.device_id]["lastSeenReason"] = "disconnect"
+                if conn.role == "node" and conn.device_id in self.node_meta:
+                    self.node_meta[conn.device_id]["lastDisconnectedAtMs"] = now_ms()
 
     async def tick(self, conn):
         while True:
@@ -743,6 +763,10 @@ class Gateway:
         error = {"code": refusal.code, "message": refusal.message}
         if refusal.details is not None:
             error["details"] = refusal.details
+        if refusal.retryable is not None:
+            error["retryable"] = refusal.retryable
+        if refusal.retry_after_ms is not None:
+            error["retryAfterMs"] = refusal.retry_after_ms
         detail = refusal.details.get("code") if isinstance(refusal.details, dict) else None
         log("connect-refused", code=refusal.code, detailCode=detail, message=refusal.message)
         await conn.send({"type": "res", "id": frame_id, "ok": False, "error": error})
@@ -786,6 +810,20 @@ class Gateway:
                 raise ParamError("at /maxProtocol: must be >= minProtocol")
         except ParamError as e:
             raise Refusal("INVALID_REQUEST", f"invalid connect params: {e}")
+
+        if self.starting_refusals < self.args.starting_connects:
+            self.starting_refusals += 1
+            # handshake.md: a gateway still starting refuses connect with a retryable UNAVAILABLE,
+            # details.reason "startup-sidecars" and retryAfterMs; the TS client closes 1013.
+            raise Refusal("UNAVAILABLE", "gateway starting",
+                          {"reason": "startup-sidecars", "retryAfterMs": 200}, close_code=1013,
+                          close_reason="gateway starting", retryable=True, retry_after_ms=200)
+        if self.args.connect_refusal:
+            # Test knob: a 2026.10 connect refusal clawpair cannot resolve by itself
+            # (connect-error-details.ts detail codes).
+            raise Refusal("INVALID_REQUEST", CONNECT_REFUSALS[self.args.connect_refusal],
+                          {"code": self.args.connect_refusal, "recommendedNextStep": "review_auth_configuration",
+                           "canRetryWithDeviceToken": False})
 
         role = params.get("role") or "operator"
         scopes_sent = list(params.get("scopes") or [])
@@ -939,14 +977,39 @@ class Gateway:
 
     @staticmethod
     def metadata_changed(record, client):
-        def family(text):
-            return ascii_lower((text or "").strip()).split(" ")[0]
-        if record.get("platform") and family(record["platform"]) != family(client.get("platform")):
+        """connect-device-metadata.ts resolvePinnedClientMetadata: the paired platform and device
+        family are pinned and compared exactly (trimmed, A-Z lowercased), so "Linux 6.1.0" then
+        "linux" is a metadata-upgrade. Exceptions: a node-host/node client whose platform maps to
+        the paired one's runtime identity (gateway-client-platform.ts: darwin->macos,
+        win32->windows), an unpinned family adopting its canonical tuple, and native apps
+        refreshing an OS version ("iOS 18.1" -> "iOS 18.2")."""
+        def norm(text):
+            return ascii_lower((text or "").strip())
+
+        def runtime(platform):
+            return {"darwin": ("macos", "mac"), "win32": ("windows", "windows"),
+                    "linux": ("linux", "linux")}.get(platform, (platform, ""))
+
+        def native_family(client_id, value):
+            patterns = {"openclaw-ios": (r"^(?:ios|ipados)(?:\s|$)", "ios-family"),
+                        "openclaw-android": (r"^android(?:\s|$)", "android"),
+                        "openclaw-watchos": (r"^watchos \d+(?:\.\d+){0,2}$", "watchos"),
+                        "openclaw-macos": (r"^macos \d+(?:\.\d+){0,2}$", "macos")}
+            pattern = patterns.get(client_id)
+            return pattern[1] if pattern and re.match(pattern[0], value) else None
+
+        claimed, paired = norm(client.get("platform")), norm(record.get("platform"))
+        claimed_family, paired_family = norm(client.get("deviceFamily")), norm(record.get("deviceFamily"))
+        node_host = client.get("id") == "node-host" and client.get("mode") == "node"
+        runtime_pin = (node_host and paired and claimed and runtime(claimed)[0] == runtime(paired)[0]) or \
+            (not paired_family and runtime(paired)[0] != paired and claimed == runtime(paired)[0]
+             and claimed_family == runtime(paired)[1])
+        native_refresh = paired and claimed and claimed != paired \
+            and native_family(client.get("id"), claimed) is not None \
+            and native_family(client.get("id"), claimed) == native_family(client.get("id"), paired)
+        if paired and claimed != paired and not runtime_pin and not native_refresh:
             return True
-        if record.get("deviceFamily") and client.get("deviceFamily") is not None \
-                and ascii_lower(record["deviceFamily"].strip()) != ascii_lower(client["deviceFamily"].strip()):
-            return True
-        return False
+        return bool(paired_family) and claimed_family != paired_family
 
     def require_pairing(self, conn, params, role, scopes, device_id, public_key, reason, existing,
                         method, bootstrap_key, loopback):
@@ -993,7 +1056,11 @@ class Gateway:
                 details["approvedScopes"] = existing["approvedScopes"]
         message = f"pairing required: {requirement}"
         hold = None
-        if self.args.generation == "g4":
+        if self.args.generation == "g4" and "device-pairing-wait" in (params.get("caps") or []) and role == "operator":
+            # docs/gateway/protocol/auth.md: operator clients advertising the cap
+            # device-pairing-wait keep the refused socket; others are closed as before.
+            # (Upstream documents it for Control UI operator clients; the stand-in offers it to
+            # any operator that sends the cap, so a client's held-socket path stays testable.)
             details["waitForResolution"] = True
             hold = (device_id, request["requestId"])
         raise Refusal("NOT_PAIRED", message, details,
@@ -1036,6 +1103,8 @@ class Gateway:
         for old_id in [r for r, p in self.pending.items() if p["deviceId"] == device_id]:
             del self.pending[old_id]
             log("superseded", requestId=old_id, deviceId=device_id, by=request["requestId"])
+            # A socket held for the old request hears decision "superseded" (auth.md).
+            self.resolve_waiter({"requestId": old_id, "deviceId": device_id, "decision": "superseded", "ts": now_ms()})
             asyncio.ensure_future(self.broadcast("device.pair.resolved", {
                 "requestId": old_id, "deviceId": device_id, "decision": "rejected", "ts": now_ms()}))
         self.pending[request["requestId"]] = request
@@ -1128,6 +1197,7 @@ class Gateway:
         conn.connected_at = now_ms()
         if device_id and role == "node":
             self.remember_node(device_id, params, pending=False)
+            self.node_meta.setdefault(device_id, {})["lastConnectedAtMs"] = now_ms()
             if self.args.generation == "g4":
                 self.node_surface(device_id, params, conn, bootstrap=method == "bootstrap")
         auth = {"role": role, "scopes": scopes}
@@ -1151,6 +1221,7 @@ class Gateway:
         log("connect-ok", deviceId=device_id, role=role, clientId=params["client"]["id"], auth=method,
             scopes=scopes)
         methods = DEVICE_METHODS + [m for m in NODE_METHODS if self.args.generation == "g3" or m not in G3_ONLY_NODE_METHODS]
+        methods = [m for m in methods if m not in (self.args.without_method or [])]
         events = ["tick", "shutdown", "device.pair.requested", "device.pair.resolved", "device.pair.changed",
                   "node.pair.requested", "node.pair.resolved"]
         if self.args.generation == "g4":
@@ -1243,6 +1314,11 @@ class Gateway:
         if conn.role != "operator":
             raise RpcError(f"unauthorized role: {conn.role}")
         if not any(s in conn.scopes for s in accepted) and not conn.is_admin:
+            if self.args.generation == "g4":
+                # gateway-error-details.ts: FORBIDDEN with details MISSING_SCOPE (older: INVALID_REQUEST).
+                raise RpcError(f"missing scope: {accepted[0]}", code="FORBIDDEN",
+                               details={"code": "MISSING_SCOPE", "missingScope": accepted[0],
+                                        "requiredScopes": list(accepted)})
             raise RpcError(f"missing scope: {accepted[0]}")
 
     def dispatch(self, conn, method, params):
@@ -1261,12 +1337,15 @@ class Gateway:
                 del handlers[removed]
         if self.args.generation == "g4":
             handlers["device.pair.setupStatus"] = self.m_setup_status
+        handlers["node.describe"] = self.m_node_describe
+        for removed in self.args.without_method or []:
+            handlers.pop(removed, None)
         handler = handlers.get(method)
         if handler is None:
             raise RpcError(f"unknown method: {method}")
         if method == "device.pair.setupCode" or method == "device.pair.setupStatus":
             self.require_scope(conn, "operator.admin")
-        elif method == "node.list":
+        elif method in ("node.list", "node.describe"):
             self.require_scope(conn, "operator.read", "operator.write", "operator.pairing")
         else:
             self.require_scope(conn, "operator.pairing")
@@ -1425,8 +1504,10 @@ class Gateway:
         result = {"deviceId": device_id, "role": role}
         if in_band:
             result["token"] = fresh["token"]
-        result.update({"scopes": scopes, "rotatedAtMs": now,
-                       "tokenDelivery": "in-band" if in_band else "withheld-cross-device"})
+        result.update({"scopes": scopes, "rotatedAtMs": now})
+        if self.args.generation == "g4":
+            # Older gateways omit tokenDelivery (packages/gateway-protocol/src/schema/devices.ts).
+            result["tokenDelivery"] = "in-band" if in_band else "withheld-cross-device"
 
         async def after():
             await self.disconnect_device(device_id, role=role, reason="device token rotated")
@@ -1511,12 +1592,31 @@ class Gateway:
                 node["pathEnv"] = c.params["pathEnv"]
             if c.params.get("permissions") is not None:
                 node["permissions"] = c.params["permissions"]
+        if self.args.generation == "g4":
+            # 2026.10 node.list fields (built d.ts; docs/gateway/protocol/presence.md): connect
+            # history, the active computer (headless hosts never are), the last node.host.stats
+            # (--node-host-stats stands in for a node that sent them).
+            for node_id, node in nodes.items():
+                meta = self.node_meta.get(node_id, {})
+                for key in ("lastConnectedAtMs", "lastDisconnectedAtMs"):
+                    if meta.get(key):
+                        node[key] = meta[key]
+                node["active"] = False
+                if self.args.node_host_stats and node.get("paired"):
+                    node["hostStats"] = json.loads(self.args.node_host_stats)
         ordered = sorted(nodes.values(), key=lambda n: (not n["connected"],
                                                         (n.get("displayName") or n["nodeId"]).lower()))
         for node in ordered:
             if node.get("approvedAtMs") is None:
                 node.pop("approvedAtMs", None)
         return {"ts": now_ms(), "nodes": ordered}
+
+    def m_node_describe(self, conn, params):
+        p = self.params("node.describe", params, {"nodeId": "nonempty"}, ("nodeId",))
+        for node in self.m_node_list(conn, {})["nodes"]:
+            if node["nodeId"] == p["nodeId"].strip():
+                return dict({"ts": now_ms()}, **node)
+        raise RpcError("unknown nodeId")
 
     def create_node_request(self, p, broadcast=True):
         for request in self.node_pending.values():
@@ -1809,6 +1909,10 @@ def main():
     # gateway that is not on loopback (upstream refuses: "Join URLs require a TLS gateway endpoint").
     parser.add_argument("--plaintext-join-urls", action="store_true")
     parser.add_argument("--seed-device-request", action="append")
+    parser.add_argument("--starting-connects", type=int, default=0)
+    parser.add_argument("--without-method", action="append")
+    parser.add_argument("--node-host-stats")
+    parser.add_argument("--connect-refusal", choices=sorted(CONNECT_REFUSALS))
     args = parser.parse_args()
     if (args.token is None) == (args.password is None):
         parser.error("exactly one of --token and --password is required (auth mode none is not supported)")

@@ -33,7 +33,7 @@ struct DiscoverTailnetTests {
         return text
     }
 
-    @Test("no gateway through the configured server: MagicDNS is asked only when tailscale status lists a 100.64/10 address")
+    @Test("no gateway through the configured server: MagicDNS is asked only when a running tailscale lists an address for this machine")
     func fallback() async throws {
         try await withNetworkLab { lab in
             let a = try await lab.addHost("A")
@@ -52,7 +52,8 @@ struct DiscoverTailnetTests {
                 #!/bin/sh
                 [ "$1 $2" = "status --json" ] || exit 64
                 if [ -n "$TAILSCALE_FAKE_DOWN" ]; then echo "failed to connect to local tailscaled" >&2; exit 1; fi
-                if [ -n "$TAILSCALE_FAKE_OFF_TAILNET" ]; then echo '{"Self":{"TailscaleIPs":["192.0.2.9"]}}'; exit 0; fi
+                if [ -n "$TAILSCALE_FAKE_OFF_TAILNET" ]; then echo '{"BackendState":"Stopped","Self":{"TailscaleIPs":["100.101.102.103"]}}'; exit 0; fi
+                if [ -n "$TAILSCALE_FAKE_HEADSCALE" ]; then echo '{"BackendState":"Running","Self":{"TailscaleIPs":["fd7a:115c:a1e0::1","10.77.0.5"]}}'; exit 0; fi
                 echo '{"BackendState":"Running","Self":{"TailscaleIPs":["100.101.102.103","fd7a:115c:a1e0::1"]},"Peer":{}}'
 
                 """)
@@ -80,7 +81,12 @@ struct DiscoverTailnetTests {
             #expect(beacon["addresses"] as? [String] == ["100.100.100.7"])
             #expect(beacon["backend"] as? String == "unicast")
 
-            // tailscale status fails, or lists no 100.64/10 address for this machine: no fallback.
+            // A Headscale or custom-range tailnet (openclaw#27398): this machine's address need not be 100.64/10.
+            let headscale = try await discover([], ["TAILSCALE_FAKE_HEADSCALE": "1"])
+            #expect(headscale.stderr.contains("asking MagicDNS 100.100.100.100"), "\(headscale.stderr)")
+            #expect(try beacons(headscale).first?["instanceName"] as? String == "studio-tailnet")
+
+            // tailscale status fails, or its client is not running: no fallback.
             for environment in [["TAILSCALE_FAKE_DOWN": "1"], ["TAILSCALE_FAKE_OFF_TAILNET": "1"]] as [[String: String?]] {
                 let none = try await discover([], environment)
                 #expect(none.status == .exited(3), "\(environment): \(none.stdout)\(none.stderr)")

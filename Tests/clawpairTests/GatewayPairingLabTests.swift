@@ -43,7 +43,8 @@ struct GatewayPairingLabTests {
         }
     }
 
-    static func withPairingLab(generation: TestGatewayOptions.Generation = .g4, _ body: (Lab) async throws -> Void) async throws {
+    static func withPairingLab(generation: TestGatewayOptions.Generation = .g4, extraArguments: [String] = [],
+                               _ body: (Lab) async throws -> Void) async throws {
         try await withNetworkLab { lab in
             let g = try await lab.addHost("G")
             let n = try await lab.addHost("N")
@@ -54,6 +55,7 @@ struct GatewayPairingLabTests {
             var options = TestGatewayOptions(token: token, publicURL: "ws://\(link.a.ipv4):\(port)",
                                              hosts: [link.a.ipv4, "127.0.0.1"], port: port)
             options.generation = generation
+            options.extraArguments = extraArguments
             let gateway = try await startTestGateway(options, in: g)
             try await body(Lab(gatewayHost: g, nodeHost: n, gateway: gateway, gatewayIP: link.a.ipv4, tokenFile: tokenFile,
                                operatorHome: operatorHome, directory: directory))
@@ -175,7 +177,9 @@ struct GatewayPairingLabTests {
         try await Self.withPairingLab { lab in
             let code = try await lab.mint()
             let home = try lab.nodeHome("managed")
-            let first = try lab.nodeHost.spawn([ClawpairBinary.path, "pair", "--code-file", code, "--name", "managed"],
+            // An operator pairing is held (device-pairing-wait), so the rejection is pushed to it.
+            let first = try lab.nodeHost.spawn([ClawpairBinary.path, "pair", "--role", "operator", "--code-file", try await lab.mint([]),
+                                                "--name", "managed"],
                                                environment: ["CLAWPAIR_HOME": home], label: "pair (to reject)")
             let pending = try await lab.gateway.waitForLog("pending", timeout: .seconds(20))
             let requestId = try #require(pending["requestId"] as? String)
@@ -204,6 +208,9 @@ struct GatewayPairingLabTests {
             #expect(rotated.status.isSuccess, "\(rotated)")
             let rotation = try Self.json(rotated.stdout)
             #expect(rotation["tokenDelivery"] as? String == "withheld-cross-device")
+            // As the note says: the device is not handed the new token; its next connect is refused.
+            let afterRotate = try await lab.nodeHost.run([ClawpairBinary.path, "gateways", "check"], environment: ["CLAWPAIR_HOME": home])
+            #expect(afterRotate.status == .exited(4), "a withheld rotation leaves the device without a working token: \(afterRotate)")
             let revoked = try await lab.asOperator(["devices", "revoke", "--device", deviceId, "--role", "node"])
             #expect(revoked.status.isSuccess, "\(revoked)")
             #expect(revoked.stdout.contains("Revoked the node token"))

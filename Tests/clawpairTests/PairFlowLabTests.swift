@@ -9,12 +9,13 @@ import Testing
 struct PairFlowLabTests {
     typealias Pairing = GatewayPairingLabTests
 
-    @Test("current gateway: a long wait shows elapsed time, the request id and the approve command; a rejection ends it with exit 4")
+    @Test("current gateway, operator: the refused socket is held (device-pairing-wait); a long wait shows elapsed time, the request id and the approve command; a rejection ends it with exit 4")
     func progressThenRejected() async throws {
         try await Pairing.withPairingLab { lab in
-            let code = try await lab.mint()
+            let code = try await lab.mint([])
             let home = try lab.nodeHome("waiting")
-            let pair = try lab.nodeHost.spawn([ClawpairBinary.path, "pair", "--code-file", code, "--name", "waiting", "--wait", "2m"],
+            let pair = try lab.nodeHost.spawn([ClawpairBinary.path, "pair", "--role", "operator", "--code-file", code, "--name", "waiting",
+                                               "--wait", "2m"],
                                               environment: ["CLAWPAIR_HOME": home], label: "pair (waiting)")
             let held = try await lab.gateway.waitForLog("waiting", timeout: .seconds(20))
             let requestId = try #require(held["requestId"] as? String)
@@ -29,6 +30,37 @@ struct PairFlowLabTests {
                     "\(pair.stderr)")
             // The gateway saw the device once: no retry after the rejection.
             #expect(lab.gateway.logs("pending").count == 1)
+        }
+    }
+
+    @Test("current gateway, node: no push for a node bootstrap; pair asks again about once a second and an approval lands on the next attempt")
+    func nodeRetriesSteadily() async throws {
+        try await Pairing.withPairingLab { lab in
+            let code = try await lab.mint()
+            let home = try lab.nodeHome("steady")
+            let pair = try lab.nodeHost.spawn([ClawpairBinary.path, "pair", "--code-file", code, "--name", "steady"],
+                                              environment: ["CLAWPAIR_HOME": home], label: "pair (node, steady)")
+            let pending = try await lab.gateway.waitForLog("pending", timeout: .seconds(20))
+            let requestId = try #require(pending["requestId"] as? String)
+            _ = try await lab.gateway.waitForLog("connect-refused", occurrence: 3, timeout: .seconds(20))
+            #expect(try await lab.asOperator(["devices", "approve", requestId]).status.isSuccess)
+            #expect(try await pair.waitForExit(timeout: .seconds(20)) == .exited(0), "\(pair.outputExcerpt)")
+            #expect(lab.gateway.logs("waiting").isEmpty, "a node is never held")
+            #expect(lab.gateway.logs("pending").count == 1, "every retry reused the pending request")
+        }
+    }
+
+    @Test("--wait 3s runs its full length: attempts until 3 s, then 'not approved within 3s' (it used to quit after 1 s)")
+    func waitRunsItsLength() async throws {
+        try await Pairing.withPairingLab { lab in
+            let code = try await lab.mint()
+            let home = try lab.nodeHome("short")
+            let pair = try await lab.nodeHost.run([ClawpairBinary.path, "pair", "--code-file", code, "--name", "short", "--wait", "3s"],
+                                                  environment: ["CLAWPAIR_HOME": home])
+            #expect(pair.status == .exited(4), "\(pair)")
+            #expect(pair.stderr.contains("was not approved within 3s"), "\(pair.stderr)")
+            // Attempts at about 0, 1, 2 and 3 s (a 1 s, 2 s backoff made two, at 0 and 1 s).
+            #expect(lab.gateway.logs("connect-refused").count >= 3, "\(lab.gateway.logs("connect-refused").count) attempts")
         }
     }
 

@@ -8,8 +8,9 @@ struct DevicesRotateCommand: ParsableCommand {
         abstract: "Issue a new device token for a device's role",
         discussion: [
             "Calls device.token.rotate. The old token stops working. The gateway hands the new token back only when "
-                + "a device rotates its own token (tokenDelivery in-band); for another device it is withheld, and that "
-                + "device receives it when it next connects. Token values are shown only with --reveal.",
+                + "a device rotates its own token (tokenDelivery in-band). For another device it is withheld "
+                + "(withheld-cross-device): nobody receives it, that device's stored token stops working and its next "
+                + "connect is refused until it pairs again. Token values are shown only with --reveal.",
         ],
         options: [
             .value("device", "ID", help: "The device id."),

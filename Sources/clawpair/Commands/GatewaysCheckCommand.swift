@@ -62,7 +62,10 @@ struct GatewaysCheckCommand: ParsableCommand {
             if !context.globals.json { context.print("\(result.role): \(result.summary)") }
             guard case .failure(let error) = result.outcome else { return .null }
             var shown = GatewayCLI.withTrustCommand(ErrorPresentation.present(error), arguments)
-            if result.verdict == .refused {
+            if result.verdict == .refused, case .pairingRequired = error {
+                // The token was fine: the gateway wants a pending request approved (a metadata-upgrade
+                // after the platform string changed, a role or scope upgrade); the hint says which.
+            } else if result.verdict == .refused {
                 // The stored token is what failed: after a rotate, revoke or remove only pairing again helps.
                 // The code and the gateway's error object stay those of the refusal (auth-rejected…).
                 shown = PresentedError(error, status: .refused, message: shown.message, hint: "the gateway no longer accepts "

@@ -6,13 +6,18 @@ import ClawpairIdentity
 struct IdentitySignConnectCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "sign-connect",
-        abstract: "Sign a gateway connect challenge (v2 payload, or v3 with --v3) and print the signature",
+        abstract: "Sign a gateway connect challenge (v2 payload, v3 with --v3, v4 with --v4) and print the signature",
         discussion: [
             "Builds the payload OpenClaw gateways verify, v2|deviceId|clientId|clientMode|role|scopes|signedAtMs|"
                 + "token|nonce (with --v3, followed by |platform|deviceFamily, trimmed and lowercased A-Z only), signs "
                 + "its UTF-8 bytes with the identity and prints the signature as base64url without padding: the "
-                + "connect's device.signature. v2 is what the official Swift WebSocket clients sign and every "
-                + "nonce-checking gateway accepts.",
+                + "connect's device.signature. v2 is what every nonce-checking gateway accepts; v3 is the payload "
+                + "upstream now calls preferred and what clawpair's own connects sign.",
+            "--v4 signs the length-prefixed payload of connects that assert a trusted broker profile (--broker-profile "
+                + "ID): v4 followed by |<n>:<value> for each of deviceId, clientId, clientMode, role, the scope count, "
+                + "each scope, signedAtMs, token, nonce, platform, deviceFamily and the profile id, <n> being the value's "
+                + "length in bytes (upstream's vectors are ASCII; a non-ASCII field is refused rather than guessed at). "
+                + "Ordinary connects keep signing v3.",
             "Scopes are trimmed and de-duplicated in order, exactly as a connect should send them. The token is the "
                 + "one the connect sends in auth.token, auth.deviceToken or auth.bootstrapToken (first non-empty); a "
                 + "password is never signed. --signed-at-ms should be the challenge's ts (default: now).",
@@ -34,9 +39,11 @@ struct IdentitySignConnectCommand: ParsableCommand {
             .value("token-file", "FILE", help: "Read the signed token (shared, device or bootstrap token) from FILE.",
                    completion: .file),
             .value("token", "TOKEN", help: "The signed token, or - to read it from standard input."),
-            .value("platform", "PLATFORM", help: "client.platform, signed in v3 only (e.g. \"Linux 6.8.0\")."),
+            .value("platform", "PLATFORM", help: "client.platform, signed in v3 only (clawpair's connects send \"linux\")."),
             .value("device-family", "FAMILY", help: "client.deviceFamily, signed in v3 only."),
             .flag("v3", help: "Sign the v3 payload (binds platform and deviceFamily) instead of v2."),
+            .flag("v4", help: "Sign the length-prefixed v4 payload of a trusted broker profile connect (needs --broker-profile)."),
+            .value("broker-profile", "ID", help: "With --v4: the trusted broker profile id the connect asserts."),
             .flag("print-payload", help: "Also print the signed payload (it includes the token) before the signature."),
             .flag("batch", help: "Sign one JSON object per line of standard input, one signature per line out."),
             .flag("self-check", help: "With --batch: verify every signature before writing it."),
@@ -47,6 +54,9 @@ struct IdentitySignConnectCommand: ParsableCommand {
                     "Sign an operator connect (client cli, mode cli, role operator)"),
             Example("clawpair identity sign-connect --nonce \"$NONCE\" --client-id node-host --client-mode node --role node "
                     + "--token-file bootstrap.txt", "Sign a node connect that redeems a bootstrap token"),
+            Example("clawpair identity sign-connect --v4 --broker-profile profile-human-1 --client-id gateway-client "
+                    + "--client-mode backend --nonce \"$NONCE\" --platform linux --token-file device-token.txt",
+                    "Sign a connect that asserts a trusted broker profile"),
             Example("printf '{\"nonce\":\"n1\",\"signedAtMs\":1737264000000}\\n' | clawpair identity sign-connect --batch",
                     "Sign from a script, one JSON object per line"),
         ],
@@ -89,15 +99,26 @@ struct IdentitySignConnectCommand: ParsableCommand {
             }
         }
         let signedAt = try arguments.epochMs("signed-at-ms") ?? context.nowMs
-        let version: ConnectPayloadVersion = arguments.flag("v3") ? .v3 : .v2
+        if arguments.flag("v3") && arguments.flag("v4") { throw UsageError("give --v3 or --v4, not both") }
+        let version: ConnectPayloadVersion = arguments.flag("v4") ? .v4 : arguments.flag("v3") ? .v3 : .v2
+        if version == .v4 {
+            if batch { throw UsageError("--batch signs v2 and v3 only", hint: "sign a v4 payload without --batch") }
+            guard let profile = arguments.value("broker-profile"), !profile.isEmpty else {
+                throw UsageError("--v4 needs --broker-profile ID", hint: "v4 binds the trusted broker profile the connect asserts")
+            }
+            _ = profile
+        } else if arguments.value("broker-profile") != nil {
+            throw UsageError("--broker-profile is signed only in v4; add --v4")
+        }
         if version == .v2 && !batch && (arguments.value("platform") != nil || arguments.value("device-family") != nil) {
-            context.warn("--platform and --device-family are signed only in v3; add --v3 to bind them")
+            context.warn("--platform and --device-family are signed only in v3 and v4; add --v3 to bind them")
         }
         defaults = ConnectPayload(version: version, deviceId: "", clientId: arguments.value("client-id") ?? "cli",
                                   clientMode: arguments.value("client-mode") ?? "cli", role: arguments.value("role") ?? "operator",
                                   scopes: ConnectPayload.normalizeScopes(arguments.values("scope")), signedAtMs: signedAt,
                                   token: "", nonce: nonce ?? "", platform: arguments.value("platform"),
-                                  deviceFamily: arguments.value("device-family"))
+                                  deviceFamily: arguments.value("device-family"),
+                                  trustedBrokerProfileId: version == .v4 ? arguments.value("broker-profile") : nil)
         self.arguments = arguments
     }
 

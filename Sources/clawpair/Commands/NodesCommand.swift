@@ -9,13 +9,14 @@ enum NodesCommand {
         abstract: "Show a gateway's nodes and handle node pairing requests",
         discussion: [
             "'list' and 'status' show the nodes the gateway knows (node.list): phones, computers and node hosts connected with "
-                + "role node. Since OpenClaw 2026.7 a node is approved in two steps: its device pairing, then (after it reconnects) its "
+                + "role node; 'describe' shows one (node.describe). Since OpenClaw 2026.7 a node is approved in two steps: its device pairing, then (after it reconnects) its "
                 + "commands; 'pending' lists both steps, 'approve' and 'reject' take a request id of either (older gateways: step 2 only); "
                 + "'rename' and 'remove' change a paired node.",
         ],
         subcommands: [
             Subcommand("list") { NodesListCommand.spec },
             Subcommand("status") { NodesStatusCommand.spec },
+            Subcommand("describe") { NodesDescribeCommand.spec },
             Subcommand("pending") { NodesPendingCommand.spec },
             Subcommand("approve") { NodesApproveCommand.spec },
             Subcommand("reject") { NodesRejectCommand.spec },

@@ -8,7 +8,9 @@ struct NodesStatusCommand: ArgumentsCommand {
         abstract: "List the gateway's nodes: connected first, then by name",
         discussion: [
             "Calls node.list and shows each node's name, id, platform and versions, capabilities and invokable "
-                + "commands, its approval state, and whether it is connected (else when it was last seen).",
+                + "commands, its approval state (approved, pending approval, pending re-approval), whether it is connected "
+                + "(else when it was last seen), when it last connected and disconnected, and the host statistics "
+                + "(CPUs, load, memory, disk) a headless node reports (OpenClaw 2026.10 gateways).",
         ],
         options: NodesCommand.filterOptions + GatewayCLI.connectionOptions,
         examples: [Example("clawpair nodes status", "What is connected to the local gateway?"),

@@ -14,10 +14,11 @@ struct PairCommand: ParsableCommand {
                 + "code's bootstrap token, and asks for the role given (node by default, as client node-host; operator "
                 + "as client cli with the scopes a setup code hands off).",
             "Unless the gateway approves it at once (it does so for loopback connections), the device waits as a pending request: its request id "
-                + "and the exact approve command are printed (again every 30 s, with the time waited). Current gateways (2026.7+) hold the refused "
-                + "connection and tell clawpair of the operator's decision at once; older ones are asked again with the same identity, role and "
-                + "scopes (backing off from 1 s to 5 s). Waiting ends when an operator approves the request, rejects it (exit 4), the gateway lets "
-                + "it expire (exit 4), or --wait runs out. Then the device token(s) the gateway issued are stored in the "
+                + "and the exact approve command are printed (again every 30 s, with the time waited; on a terminal a live line shows the time "
+                + "waited and left in between). An operator pairing asks the gateway to hold the refused connection and tell it of the "
+                + "operator's decision at once (client cap device-pairing-wait); otherwise, and always for a node, the gateway is asked "
+                + "again with the same identity, role and scopes about once a second. Waiting ends when an operator approves the request, "
+                + "rejects it (exit 4), the gateway lets it expire (exit 4), or --wait runs out (after a last attempt at its end). Then the device token(s) the gateway issued are stored in the "
                 + "paired-gateways registry with the gateway's URLs and TLS pin ('clawpair gateways list'); the first "
                 + "paired gateway becomes the one commands use by default.",
             "Ctrl-C at any point leaves nothing half-written: the registry record is written once, atomically, after "
@@ -33,11 +34,12 @@ struct PairCommand: ParsableCommand {
             .value("wait", "MS", help: "How long to wait for an operator's approval, in ms or with a unit (default 5m)."),
             .value("timeout", "MS", help: "Limit for probing and for each connection attempt (default 10000)."),
             .flag("allow-insecure", help: "Also dial ws:// routes to hosts that need wss:// (public and tailnet addresses)."),
-            .flag("v3", help: "Sign the v3 connect payload (binds platform and device family) instead of v2."),
+            .flag("v2", help: "Sign the legacy v2 connect payload instead of v3 (the default: binds platform and device family)."),
         ] + GatewayCLI.trustOptions,
         arguments: [ArgumentSpec("setup-code", help: "The setup code in any form 'setup-code decode' accepts, a join URL "
                                  + "(https://GATEWAY/j/CODE, from 'clawpair devices join-code'), or - for standard input (prefer - or "
-                                 + "--target-file: arguments are visible to other users).", optional: true)],
+                                 + "--target-file: arguments are visible to other users). Without one, a terminal is asked "
+                                 + "for the code.", optional: true)],
         examples: [
             Example("clawpair pair - < code.txt", "Pair as a node with a code minted by 'clawpair qr --node' or 'openclaw qr'"),
             Example("clawpair pair --role operator --name build-box --code-file code.txt", "Pair as an operator"),
@@ -62,7 +64,9 @@ struct PairCommand: ParsableCommand {
         timeout = try GatewayCLI.timeout(arguments)
         let sources = [arguments.positionals.first, arguments.value("code-file"), arguments.value("target-file")].compactMap { $0 }.count
         if sources > 1 { throw UsageError("give the setup code once: as an argument, with --code-file or with --target-file") }
-        if sources == 0 {
+        // No code given: a person at a terminal is asked for it (as 'setup-code decode' does);
+        // a script that forgot it gets a usage error instead of a read that never ends.
+        if sources == 0 && !context.stdinIsTTY {
             throw UsageError("missing argument <setup-code> for 'clawpair pair'",
                              hint: "e.g. clawpair pair - < code.txt (mint one with 'clawpair qr --node' on the gateway)")
         }
@@ -70,7 +74,8 @@ struct PairCommand: ParsableCommand {
 
     /// The code's text, and whether it came from the command line (visible to other users).
     private func readCode(_ context: CommandContext) throws -> (text: String, inArgv: Bool) {
-        try JoinRedemption.readTarget(argument: arguments.positionals.first, codeFile: arguments.value("code-file"),
+        let fromFile = arguments.value("code-file") != nil || arguments.value("target-file") != nil
+        return try JoinRedemption.readTarget(argument: arguments.positionals.first ?? (fromFile ? nil : "-"), codeFile: arguments.value("code-file"),
                                       targetFile: arguments.value("target-file")) { limit in
             try context.readBytes(prompting: "Paste the setup code, then press Ctrl-D:", limit: limit)
         }
@@ -89,7 +94,7 @@ struct PairCommand: ParsableCommand {
         var options = PairingOptions(role: role, deviceName: arguments.value("name") ?? HostName.current(fallback: "linux"),
                                      gatewayName: arguments.value("gateway-name"), wait: wait,
                                      timeout: timeout, allowInsecure: arguments.flag("allow-insecure"),
-                                     payloadVersion: arguments.flag("v3") ? .v3 : .v2, platform: GatewayClientInfo.linuxPlatformName())
+                                     payloadVersion: arguments.flag("v2") ? .v2 : .v3)
         options.pin = try GatewayCLI.pin(arguments)
         let registry = GatewayRegistry(home: try GatewayCLI.home(context))
         // Ctrl-C or SIGTERM stops the probe, the connect or the wait for approval at once.
@@ -99,9 +104,14 @@ struct PairCommand: ParsableCommand {
                                      clock: SystemPairingClock(wallClockMs: context.nowMs))
         pairing.stop = stop
         let result: PairingResult
+        let live = WaitingLine(context)
         do {
+            defer { live.clear() }
             result = try pairing.run(identity: { try GatewayCLI.identity(context) }) { progress in
-                for line in progress.notes(approveCommand: { PairingRequired(requestId: $0).approveCommand }) { context.note(line) }
+                let lines = progress.notes(approveCommand: { PairingRequired(requestId: $0).approveCommand })
+                if !lines.isEmpty { live.clear() }
+                for line in lines { context.note(line) }
+                if case .waiting(let elapsed, let left, let requestId) = progress { live.show(elapsed: elapsed, left: left, requestId: requestId) }
             }
         } catch {
             let cause = error.cause ?? error
@@ -150,5 +160,46 @@ struct PairCommand: ParsableCommand {
         } else {
             context.note("Next: clawpair devices list")
         }
+    }
+}
+
+/// The live line `pair` keeps on a terminal while it waits for approval, between the 30 s
+/// reminders: `⠋ Waiting for approval of REQUEST · 12s waited, 4m48s left`, rewritten after each
+/// attempt and erased before any other line (only where a spinner would be shown: standard
+/// error is a terminal, not --json, -q or -v).
+final class WaitingLine {
+    private let context: CommandContext
+    private let enabled: Bool
+    private let frames: [String]
+    private var index = 0
+    private var shown = false
+
+    init(_ context: CommandContext) {
+        self.context = context
+        enabled = Spinner.shouldShow(stderrIsTTY: context.stderrIsTTY, environment: context.environment, json: context.globals.json,
+                                     watch: false, quiet: context.globals.quiet, verbose: context.globals.verbosity > 0)
+        frames = Spinner.frames(environment: context.environment)
+    }
+
+    func show(elapsed: Duration, left: Duration, requestId: String?) {
+        guard enabled else { return }
+        let id = requestId.map { " " + TerminalText.sanitize($0, maxScalars: 40) } ?? ""
+        let text = "\(frames[index % frames.count]) Waiting for approval of pairing request\(id) · "
+            + "\(Self.seconds(elapsed)) waited, \(Self.seconds(left)) left"
+        index += 1
+        context.stderr.write(Spinner.erase + text)
+        shown = true
+    }
+
+    func clear() {
+        guard shown else { return }
+        context.stderr.write(Spinner.erase)
+        shown = false
+    }
+
+    /// `12s`, `4m48s`: whole seconds, rounded down.
+    static func seconds(_ duration: Duration) -> String {
+        let total = max(0, duration.components.seconds)
+        return total >= 60 ? "\(total / 60)m\(total % 60)s" : "\(total)s"
     }
 }

@@ -52,6 +52,14 @@ enum ErrorPresentation {
         ("auth-rejected", "the token or password was refused (exit 4)"),
         ("device-auth-rejected", "the device proof was refused (exit 4)"),
         ("connect-rejected", "the gateway refused the connect request"),
+        ("operator-access-denied", "the gateway authenticated this device but grants it no operator access; an "
+            + "administrator must grant it (exit 4)"),
+        ("identity-required", "the gateway admits only clients with an identity clawpair cannot present (a trusted "
+            + "proxy's identity header, a verified user, a device identity) (exit 4)"),
+        ("gateway-starting", "the gateway was still starting for the whole --timeout (exit 3)"),
+        ("unsupported-method", "the gateway does not offer the method (not in its hello-ok features.methods, or unknown "
+            + "to it); method and serverVersion say which"),
+        ("missing-scope", "the gateway refused a call for a scope this connection lacks; gateway has its error (exit 4)"),
         ("rpc-failed", "the gateway failed a call; gateway has its error; a missing scope is exit 4"),
         ("code-expired", "the setup code has expired (exit 4)"), ("no-credential", "the code names a gateway but holds no credential"),
         ("no-route", "no route of the code reached the gateway"), ("not-approved", "the pairing request was not approved in time"),
@@ -111,7 +119,7 @@ enum ErrorPresentation {
         // (GatewayCLI.exitSection): before connect.challenge it is `.unreachable` (3), after it
         // `.timedOut` or `.stalled` (1), like the gateway failing or breaking the protocol.
         case GatewayError.invalidURL: return .usage
-        case GatewayError.unreachable: return .notFound
+        case GatewayError.unreachable, GatewayError.gatewayStarting: return .notFound
         case let error as GatewayError: return error.isRefusal ? .refused : .failure
         case is TLSTrustFailure: return .refused
         case SetupCodeError.insecurePlaintextHost, SetupCodeError.expired: return .refused
@@ -154,6 +162,9 @@ enum ErrorPresentation {
             return "the certificate changed: if you expected that, check it and pass --tls-fingerprint with the new value"
         case GatewayError.timedOut, GatewayError.stalled:
             return "the gateway may be overloaded or a proxy may be holding the connection; try again or raise --timeout"
+        case GatewayError.pairingRequired(let pairing) where pairing.reason == "metadata-upgrade":
+            return PairingRequired.metadataUpgradeExplanation + ": approve that request once on the gateway host: "
+                + "\(pairing.approveCommand) (or: openclaw devices approve \(pairing.displayRequestId))"
         case GatewayError.pairingRequired(let pairing):
             return "approve it on the gateway host: \(pairing.approveCommand) (or: openclaw devices approve \(pairing.displayRequestId))"
         case GatewayError.authRejected where plan?.target.source == .commandLineURL:
@@ -161,6 +172,14 @@ enum ErrorPresentation {
             return "pass the gateway's token with --token-file FILE (or its password with --password-file)"
         case GatewayError.authRejected:
             return "pass the gateway's token with --token-file FILE or OPENCLAW_GATEWAY_TOKEN (or its password with --password-file)"
+        case GatewayError.operatorAccessDenied:
+            return "ask an administrator of the gateway to grant this device operator access (openclaw devices list on the "
+                + "gateway host shows it); pairing again does not help"
+        case GatewayError.gatewayStarting: return "wait a moment and run the command again, or raise --timeout"
+        case GatewayError.rpcFailed(_, let shape) where shape.missingScope != nil:
+            let scope = TerminalText.sanitize(shape.missingScope ?? "", maxScalars: 80)
+            return "pass the gateway's shared token (--token-file FILE), or have this device approved with \(scope) on the "
+                + "gateway host (clawpair devices approve)"
         case GatewayError.rpcFailed where (error as? GatewayError)?.isPermissionRefusal == true:
             return "the credential lacks that permission: pass the gateway's shared token (--token-file FILE), or have "
                 + "this device approved with the scope on the gateway host (clawpair devices approve)"

@@ -1,0 +1,111 @@
+import ClawpairCore
+import ClawpairGateway
+import Testing
+
+/// What a 2026.10 gateway says when it refuses (`packages/gateway-protocol/src/connect-error-details.ts`,
+/// `gateway-error-details.ts`, `docs/gateway/protocol/handshake.md`), read into clawpair's errors.
+@Suite("connect error details (2026.10)")
+struct ConnectErrorDetailsTests {
+    static func shape(_ detail: String, code: String = "INVALID_REQUEST", message: String = "refused") -> GatewayErrorShape {
+        GatewayErrorShape(code: code, message: message, details: .object([("code", .string(detail))]))
+    }
+
+    @Test("each new detail code has its own error, a refusal with its own code")
+    func newDetailCodes() {
+        let cases: [(String, String)] = [
+            ("OPERATOR_ACCESS_DENIED", "operator-access-denied"), ("AUTH_IDENTITY_HEADER_REQUIRED", "identity-required"),
+            ("AUTH_VERIFIED_USER_REQUIRED", "identity-required"), ("AUTHENTICATED_PROFILE_UNAVAILABLE", "identity-required"),
+            ("DEVICE_IDENTITY_REQUIRED", "identity-required"), ("CONTROL_UI_DEVICE_IDENTITY_REQUIRED", "identity-required"),
+        ]
+        for (detail, code) in cases {
+            let error = GatewayError.connectFailure(Self.shape(detail))
+            #expect(error.code == code, "\(detail): \(error)")
+            #expect(error.isRefusal, "\(detail)")
+            #expect(error.hint != nil, "\(detail)")
+        }
+        // Control UI rules clawpair never meets on purpose: a refused connect with a hint.
+        let ui = GatewayError.connectFailure(Self.shape("CONTROL_UI_ORIGIN_NOT_ALLOWED"))
+        #expect(ui.code == "connect-rejected" && ui.hint?.contains("Control UI") == true, "\(ui)")
+        #expect(GatewayError.connectFailure(Self.shape("OPERATOR_ACCESS_DENIED")).message
+                == "the gateway authenticated this device but grants it no operator access: refused [OPERATOR_ACCESS_DENIED]")
+    }
+
+    @Test("long-running commands (devices watch) keep retrying a gateway that grants no access yet or is still starting")
+    func longRunningRetries() {
+        #expect(PairingWatch.isRetryable(.operatorAccessDenied(Self.shape("OPERATOR_ACCESS_DENIED"))),
+                "auth.md: keep reconnecting so newly granted access applies without user action")
+        #expect(PairingWatch.isRetryable(.gatewayStarting(retryAfter: .seconds(1), Self.shape("x", code: "UNAVAILABLE"))))
+        #expect(!PairingWatch.isRetryable(.identityRequired(Self.shape("AUTH_IDENTITY_HEADER_REQUIRED"))))
+    }
+
+    @Test("a missing scope: details first (FORBIDDEN + MISSING_SCOPE), then an older gateway's message")
+    func missingScope() {
+        let current = GatewayErrorShape(code: "FORBIDDEN", message: "missing scope: operator.admin", details: .object([
+            ("code", "MISSING_SCOPE"), ("missingScope", "operator.pairing"), ("requiredScopes", .array(["operator.pairing", "operator.admin"])),
+        ]))
+        #expect(current.missingScope == "operator.pairing", "details win over the message")
+        #expect(current.requiredScopes == ["operator.pairing", "operator.admin"])
+        let older = GatewayErrorShape(code: "INVALID_REQUEST", message: "missing scope: operator.read")
+        #expect(older.missingScope == "operator.read" && older.requiredScopes.isEmpty)
+        #expect(GatewayErrorShape(code: "INVALID_REQUEST", message: "invalid params: missing scope").missingScope == nil)
+        #expect(GatewayErrorShape(code: "INVALID_REQUEST", message: "missing scope: a b").missingScope == nil)
+        let error = GatewayError.rpcFailed(method: "device.pair.list", current)
+        #expect(error.code == "missing-scope" && error.isRefusal)
+        #expect(error.message == "device.pair.list needs the scope operator.pairing, which this connection lacks "
+                + "(it also accepts: operator.admin) [MISSING_SCOPE]")
+    }
+
+    @Test("a gateway still starting: UNAVAILABLE startup-sidecars with retryAfterMs, clamped; other UNAVAILABLE is not")
+    func startingIsRecognised() {
+        let starting = GatewayErrorShape(code: "UNAVAILABLE", message: "gateway starting",
+                                         details: .object([("reason", "startup-sidecars")]), retryable: true, retryAfterMs: 250)
+        #expect(GatewayStartupRetry.retryAfter(starting) == .milliseconds(250))
+        guard case .gatewayStarting(let after, _) = GatewayError.connectFailure(starting) else {
+            Issue.record("not recognised")
+            return
+        }
+        #expect(after == .milliseconds(250))
+        var hostile = starting
+        hostile.retryAfterMs = Int64.max
+        #expect(GatewayStartupRetry.retryAfter(hostile) == .seconds(5))
+        hostile.retryAfterMs = -5
+        #expect(GatewayStartupRetry.retryAfter(hostile) == .milliseconds(100))
+        #expect(GatewayStartupRetry.retryAfter(GatewayErrorShape(code: "UNAVAILABLE", message: "busy")) == nil)
+    }
+
+    @Test("the startup wait on an injected clock: retried after each asked delay, within the limit, then given up")
+    func startupRetrySchedule() throws {
+        let clock = ManualClock()
+        let start = clock.now
+        let shape = GatewayErrorShape(code: "UNAVAILABLE", message: "gateway starting",
+                                      details: .object([("reason", "startup-sidecars")]), retryAfterMs: 300)
+        var attempts: [Duration] = []
+        let value = try GatewayStartupRetry.run(within: .seconds(2), clock: clock) { () throws(GatewayError) -> Int in
+            attempts.append(clock.now - start)
+            if attempts.count < 3 { throw GatewayError.gatewayStarting(retryAfter: .milliseconds(300), shape) }
+            return 7
+        }
+        #expect(value == 7)
+        #expect(attempts == [.zero, .milliseconds(300), .milliseconds(600)])
+
+        attempts = []
+        let second = clock.now
+        #expect(throws: GatewayError.gatewayStarting(retryAfter: .milliseconds(300), shape)) {
+            try GatewayStartupRetry.run(within: .seconds(1), clock: clock) { () throws(GatewayError) -> Int in
+                attempts.append(clock.now - second)
+                throw GatewayError.gatewayStarting(retryAfter: .milliseconds(300), shape)
+            }
+        }
+        #expect(attempts == [.zero, .milliseconds(300), .milliseconds(600), .milliseconds(900)], "no try starts after the limit")
+
+        // Any other error ends it at once.
+        attempts = []
+        #expect(throws: GatewayError.notConnected) {
+            try GatewayStartupRetry.run(within: .seconds(10), clock: clock) { () throws(GatewayError) -> Int in
+                attempts.append(.zero)
+                throw GatewayError.notConnected
+            }
+        }
+        #expect(attempts.count == 1)
+    }
+}
