@@ -96,8 +96,7 @@ struct BrowseRun {
     let clock: any MonotonicClock
     let timeout: Duration
     let firstAnswer: Bool
-    /// Ends the run from any thread: ``run(_:)`` throws ``OperationStopped`` at once (the browser
-    /// passes it on as ``BrowseError/stopped(_:)``).
+    /// Ends the run from any thread: ``run(_:)`` throws ``BrowseError/stopped(_:)`` at once.
     var stop: StopSignal? = nil
 
     /// Starts the sources and hands each message to `handle` until every source has finished
@@ -114,7 +113,7 @@ struct BrowseRun {
             context.stop()
             mailbox.close()
         }
-        try stop?.check()
+        if let stop, stop.isStopped { throw .stopped(OperationStopped()) }
         for source in sources {
             BackgroundThread.detached {
                 let teardown = Teardown()
@@ -134,7 +133,7 @@ struct BrowseRun {
             case .source(let message):
                 if !handle(message) { return }
             case .stopped:
-                throw OperationStopped()
+                throw .stopped(OperationStopped())
             case .finished(let error):
                 running -= 1
                 guard let error else { continue }

@@ -433,7 +433,7 @@ public final class GatewaySession: Sendable {
         guard endpoints.count > 1 else { return .success(first) }
         var routes: [ProbeRoute] = []
         for endpoint in endpoints {
-            guard let expanded = try? ProbeCandidates.expand(endpoint.url, codeIndex: 0) else { continue }
+            guard let expanded = try? ProbeCandidates.expand(endpoint.url) else { continue }
             var more = expanded.routes
             if let pin, endpoint.tls { ProbeCandidates.applyPin(pin, source: .trust, to: &more) }
             routes += more

@@ -23,14 +23,14 @@ import Glibc
         }
     }
 
-    @Test("a watch with an hour to go throws OperationStopped when another thread raises its signal")
+    @Test("a watch with an hour to go throws BrowseError.stopped when another thread raises its signal")
     func stopEndsWatch() throws {
         let log = Log()
         let stop = StopSignal()
         let run = BrowseRun(sources: [EndlessSource(log: log)], clock: SystemMonotonicClock(), timeout: .seconds(3600),
                             firstAnswer: false, stop: stop)
         var notes: [String] = []
-        #expect(throws: OperationStopped.self) {
+        let error = #expect(throws: BrowseError.self) {
             try run.run { message in
                 if case .note(let line) = message {
                     notes.append(line)
@@ -39,6 +39,7 @@ import Glibc
                 return true
             }
         }
+        #expect(Self.isStopped(error))
         #expect(notes == ["browsing"])
         log.waitUntil { $0.contains("source ended") }
         #expect(log.all == ["source ended"])
@@ -51,6 +52,13 @@ import Glibc
         stop.stop()
         let run = BrowseRun(sources: [EndlessSource(log: log)], clock: SystemMonotonicClock(), timeout: .seconds(3600),
                             firstAnswer: false, stop: stop)
-        #expect(throws: OperationStopped.self) { try run.run { _ in true } }
+        let error = #expect(throws: BrowseError.self) { try run.run { _ in true } }
+        #expect(Self.isStopped(error))
+    }
+
+    /// Whether `error` is the stop's outcome (code `cancelled`), not a backend failure.
+    static func isStopped(_ error: BrowseError?) -> Bool {
+        guard case .stopped? = error else { return false }
+        return error?.code == "cancelled"
     }
 }
