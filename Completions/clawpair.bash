@@ -302,7 +302,7 @@ _clawpair() {
         "clawpair nodes reject") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes rename") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes remove") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair pair") opts="--role --name --gateway-name --code-file --target-file --wait --timeout --allow-insecure --v3 --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair pair") opts="--role --name --gateway-name --code-file --target-file --wait --timeout --allow-insecure --v3 --make-default --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list use check forget" ;;
         "clawpair gateways list") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways use") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;

@@ -347,6 +347,7 @@ complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l wa
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l timeout -x -d 'Limit for probing and for each connection attempt (default 10000)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l allow-insecure -d 'Also dial ws:// routes to hosts that need wss:// (public and tailnet addresses)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l v3 -d 'Sign the v3 connect payload (binds platform and device family) instead of v2'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l make-default -d 'Make this gateway the default for commands that name none, even when another one is'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l trust -x -d 'Accept a certificate with this SHA-256 fingerprint, after you checked it belongs to your gateway (an untrusted certificate\'s error prints the command); like --tls-fingerprint'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair pair"' -l tls-fingerprint -x -d 'Pin: the SHA-256 of the gateway\'s certificate (wss://)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair gateways"' -a list -d 'Show the paired gateways'
