@@ -92,11 +92,11 @@ struct RegistryIdentityLabTests {
                                                   encoding: .utf8))
             #expect(stored["urls"] as? [String] == [homeURL], "the user's record keeps its routes")
 
-            // Operator commands still go to the user's gateway, with its stored token; OPENCLAW_GATEWAY_TOKEN
+            // Operator commands (nodes status: the scopes a setup code hands off) still go to the user's gateway, with its stored token; OPENCLAW_GATEWAY_TOKEN
             // is not sent to a registry gateway (#25.2), and A hears nothing.
             let evilBefore = evil.logs().count
             let homeBefore = home.logs("connect-ok").count
-            let listed = try await n.run([ClawpairBinary.path, "devices", "list", "--json"],
+            let listed = try await n.run([ClawpairBinary.path, "nodes", "status", "--json"],
                                          environment: ["CLAWPAIR_HOME": user, "OPENCLAW_GATEWAY_TOKEN": Self.homeToken])
             #expect(listed.status.isSuccess, "\(listed)")
             let homeConnect = try #require(home.logs("connect-ok").dropFirst(homeBefore).first)
@@ -108,7 +108,7 @@ struct RegistryIdentityLabTests {
                                       environment: ["CLAWPAIR_HOME": user])
             #expect(use.status.isSuccess, "\(use)")
             let evilConnects = evil.logs("connect-ok").count
-            _ = try await n.run([ClawpairBinary.path, "devices", "list", "--json"],
+            _ = try await n.run([ClawpairBinary.path, "nodes", "status", "--json"],
                                 environment: ["CLAWPAIR_HOME": user, "OPENCLAW_GATEWAY_TOKEN": Self.homeToken])
             let evilConnect = try #require(evil.logs("connect-ok").dropFirst(evilConnects).first)
             #expect(evilConnect["auth"] as? String == "device-token", "OPENCLAW_GATEWAY_TOKEN was withheld")
