@@ -231,11 +231,13 @@ public struct DeviceRejectionOutcome: Sendable, Equatable {
 public struct DeviceApprovalUpgrade: Error, Sendable, Equatable {
     /// The request that was not approved.
     public var request: PendingRequest
-    /// The roles and scopes the operator was shown.
+    /// The roles the operator was shown.
     public var shownRoles: [String]
+    /// The scopes the operator was shown.
     public var shownScopes: [String]
-    /// What the request asks for beyond them.
+    /// The roles the request asks for beyond them.
     public var addedRoles: [String]
+    /// The scopes the request asks for beyond them.
     public var addedScopes: [String]
 
     /// The roles and scopes added, for people (sanitized): `role operator; scopes operator.admin,…`.
@@ -250,11 +252,13 @@ public struct DeviceApprovalUpgrade: Error, Sendable, Equatable {
 extension DeviceApprovalUpgrade: ClawpairError {
     /// `approval-upgrade`.
     public var code: String { "approval-upgrade" }
+    /// What was not approved and what it adds.
     public var message: String {
         "request \(TerminalText.sanitize(request.requestId, maxScalars: 64)) asks for more than was shown (shown: "
             + "\(shownRoles.isEmpty ? "no role" : ScopeList.summary(shownRoles)), scopes \(ScopeList.summary(shownScopes, maxScalars: 200))); "
             + "it adds \(difference); nothing was approved"
     }
+    /// None here: the command line names the command that approves exactly that request.
     public var hint: String? { nil }
 }
 

@@ -205,6 +205,7 @@ public struct GatewayRegistry: Sendable, Equatable {
     /// How long a change waits for the lock before ``onLockWait`` hears of it (1 s).
     public static let lockNoticeAfter: Duration = .seconds(1)
 
+    /// The same directory, limits and lock timeout (the lock-wait listener is not compared).
     public static func == (lhs: GatewayRegistry, rhs: GatewayRegistry) -> Bool {
         lhs.directory == rhs.directory && lhs.maxRecords == rhs.maxRecords && lhs.lockTimeout == rhs.lockTimeout
     }
