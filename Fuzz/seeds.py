@@ -84,7 +84,42 @@ elif target == "FuzzGatewayFrames":
     # Exactly the 64 KiB pre-connect limit (libFuzzer grows its inputs slowly from small ones).
     big = frame({"type": "event", "event": "device.pair.requested", "payload": dict(pending, displayName="")})
     seeds.append(big.replace('"displayName":""', '"displayName":"%s"' % ("x" * (65536 - len(big)))))
+elif target == "FuzzStores":
+    # A registry record (as FuzzGatewayFrames seeds it), then OpenClaw state stores with the
+    # upstream schema (src/state/openclaw-state-schema.sql) built by python3's sqlite3, one of them
+    # with a recursive view where the identity table should be.
+    import sqlite3, tempfile
+    device = vectors["identity"]["vectors"][0]
+    record = {"version": 1, "id": "gw-0123456789abcdef", "name": "home", "urls": ["wss://gw.example:18789"],
+              "tlsFingerprint": "ab" * 32, "deviceId": device["deviceId"],
+              "tokens": {"node": {"token": "dt-node-xyz", "role": "node", "scopes": [], "issuedAtMs": 1737264000000}},
+              "pairedAtMs": 1737264000000, "lastSeenAtMs": None, "deviceName": "kitchen-pi"}
+    seeds.append(json.dumps(record, indent=2))
+    schema = """
+        CREATE TABLE device_identities (identity_key TEXT NOT NULL PRIMARY KEY, device_id TEXT NOT NULL,
+          public_key_pem TEXT NOT NULL, private_key_pem TEXT NOT NULL, created_at_ms INTEGER NOT NULL,
+          updated_at_ms INTEGER NOT NULL) STRICT;
+        CREATE TABLE device_auth_tokens (device_id TEXT NOT NULL, role TEXT NOT NULL, token TEXT NOT NULL,
+          scopes_json TEXT NOT NULL, updated_at_ms INTEGER NOT NULL, PRIMARY KEY (device_id, role)) STRICT;
+        """
+    view = """
+        CREATE VIEW device_identities AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n)
+          SELECT 'primary' AS identity_key, 'a' AS device_id, 'p' AS public_key_pem, 'k' AS private_key_pem,
+                 1 AS created_at_ms FROM n WHERE x < 0;
+        """
+    pem = device.get("publicKeyPem", "-----BEGIN PUBLIC KEY-----\nAA==\n-----END PUBLIC KEY-----\n")
+    for sql, rows in ((schema, True), (view, False)):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "s.sqlite")
+            c = sqlite3.connect(path)
+            c.executescript(sql)
+            if rows:
+                c.execute("INSERT INTO device_identities VALUES ('primary', ?, ?, ?, 1, 2)", (device["deviceId"], pem, pem))
+                c.execute("INSERT INTO device_auth_tokens VALUES (?, 'node', 't', '[]', 1)", (device["deviceId"],))
+            c.commit()
+            c.close()
+            seeds.append(open(path, "rb").read())
 for seed in seeds:
-    data = seed.encode()
+    data = seed if isinstance(seed, bytes) else seed.encode()
     with open(os.path.join(out, hashlib.sha1(data).hexdigest()), "wb") as f:
         f.write(data)

@@ -2,10 +2,10 @@ import ClawpairCore
 
 extension CommandContext {
     /// A command's result: under `--json` the document `json` (see ``printJSON(_:)``), else
-    /// `text` written to standard output as it is (each line already ending in a newline). Only
+    /// `text` written to standard output, terminal-safe (each line already ending in a newline). Only
     /// the one printed is built.
     public func output(json: @autoclosure () -> JSONValue, text: @autoclosure () -> String) {
-        if globals.json { printJSON(json()) } else { stdout.write(text()) }
+        if globals.json { printJSON(json()) } else { stdout.write(TerminalText.sanitizeOutput(text())) }
     }
 
     /// Warns that `what` (e.g. `this setup code`), a secret, was given on the command line, where

@@ -108,12 +108,14 @@ public struct CommandContext: Sendable {
             })
     }
 
-    /// Writes a line to stdout.
-    public func print(_ line: String) { stdout.write(line + "\n") }
+    /// Writes a line to stdout, terminal-safe (``TerminalText/sanitizeOutput(_:)``: the one place
+    /// where text from gateways, files and peers reaches the terminal; only clawpair's colours,
+    /// newlines and tabs pass as they are).
+    public func print(_ line: String) { stdout.write(TerminalText.sanitizeOutput(line) + "\n") }
 
-    /// Writes a line to stderr unless `--quiet`.
+    /// Writes a line to stderr unless `--quiet`, terminal-safe like ``print(_:)``.
     public func note(_ line: String) {
-        if !globals.quiet { stderr.write(line + "\n") }
+        if !globals.quiet { stderr.write(TerminalText.sanitizeOutput(line) + "\n") }
     }
 
     /// Writes a warning to stderr (even with `--quiet`: warnings are about safety).

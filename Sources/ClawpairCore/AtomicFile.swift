@@ -148,23 +148,44 @@ public enum AtomicFile {
     }
 
     /// Removes `directory/.<name>.tmp-*` files left by writers that died: regular files owned
-    /// by this user whose pid is gone (or, without a pid, older than ``staleAgeSeconds``).
-    /// Best effort: what cannot be inspected or removed is left alone.
-    public static func removeStaleTemporaries(directory: String, name: String) {
+    /// by this user whose pid is gone (or, without a pid, older than ``staleAgeSeconds``). With
+    /// `name` nil, the temporaries of every target in `directory` (a directory whose writers
+    /// hold a lock, e.g. the gateway registry, sweeps them all: a writer killed while creating a
+    /// new file leaves a temporary that no later write of that name would find). Best effort:
+    /// what cannot be inspected or removed is left alone.
+    public static func removeStaleTemporaries(directory: String, name: String?) {
         guard let dir = opendir(directory) else { return }
         defer { closedir(dir) }
-        let prefix = ".\(name).tmp-"
         let now = time(nil)
         while let entry = readdir(dir) {
             let file = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            guard file.hasPrefix(prefix) else { continue }
+            let suffix: Substring
+            if let name {
+                let prefix = ".\(name).tmp-"
+                guard file.hasPrefix(prefix) else { continue }
+                suffix = file.dropFirst(prefix.count)
+            } else {
+                guard file.hasPrefix("."), let after = lastTemporaryMarker(in: file) else { continue }
+                suffix = file[after...]
+            }
             let path = "\(directory)/\(file)"
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else { continue }
-            if isStale(suffix: file.dropFirst(prefix.count), modified: info.st_mtim.tv_sec, now: now) { unlink(path) }
+            if isStale(suffix: suffix, modified: info.st_mtim.tv_sec, now: now) { unlink(path) }
         }
+    }
+
+    /// The index just after the last `.tmp-` in `file`, if any.
+    static func lastTemporaryMarker(in file: String) -> String.Index? {
+        let marker = Array(".tmp-".utf8)
+        let bytes = Array(file.utf8)
+        guard bytes.count > marker.count else { return nil }
+        for start in stride(from: bytes.count - marker.count, through: 1, by: -1) where Array(bytes[start..<start + marker.count]) == marker {
+            return file.utf8.index(file.utf8.startIndex, offsetBy: start + marker.count)
+        }
+        return nil
     }
 
     /// Whether a temporary whose name ends in `suffix` (`<pid>-<random>`, or `<random>` from

@@ -10,8 +10,9 @@ public enum Redaction {
     }
 
     /// `text` with the userinfo of a URL in it (`wss://admin:hunter2@host` → `wss://<redacted>@host`)
-    /// hidden: echoing a rejected URL must not echo the password inside it. Text without a
-    /// `scheme://…@` authority comes back unchanged.
+    /// and its query and fragment (`…/x?token=s#k` → `…/x?<redacted>`) hidden: echoing a rejected
+    /// URL must not echo the password or token inside it (issue #25.10). Text without a
+    /// `scheme://` comes back unchanged.
     public static func url(_ text: String) -> String {
         let chars = Array(text.unicodeScalars)
         guard let colon = (0..<max(0, chars.count - 2)).first(where: { chars[$0] == ":" && chars[$0 + 1] == "/" && chars[$0 + 2] == "/" })
@@ -19,11 +20,20 @@ public enum Redaction {
         let start = colon + 3
         let ends: Set<Unicode.Scalar> = ["/", "?", "#", "\\"]
         let end = chars[start...].firstIndex { ends.contains($0) } ?? chars.count
-        guard let at = chars[start..<end].lastIndex(of: "@") else { return text }
         var out = String.UnicodeScalarView()
         out.append(contentsOf: chars[..<start])
-        out.append(contentsOf: "<redacted>".unicodeScalars)
-        out.append(contentsOf: chars[at...])
+        var rest = start
+        if let at = chars[start..<end].lastIndex(of: "@") {
+            out.append(contentsOf: "<redacted>".unicodeScalars)
+            rest = at
+        }
+        if let mark = chars[end...].firstIndex(where: { $0 == "?" || $0 == "#" }) {
+            out.append(contentsOf: chars[rest..<mark])
+            out.append(chars[mark])
+            out.append(contentsOf: "<redacted>".unicodeScalars)
+        } else {
+            out.append(contentsOf: chars[rest...])
+        }
         return String(out)
     }
 

@@ -81,6 +81,48 @@ public enum TerminalText {
         }
     }
 
+    /// A line (or lines) a command writes for people, made safe as the last step before the
+    /// terminal: every unsafe scalar escaped as ``sanitize(_:allowNewlines:maxScalars:)`` does,
+    /// except newlines, tabs and SGR colour sequences (`ESC [` digits and `;` `m`, which is all
+    /// clawpair's own styling emits). Nothing else a gateway, a file or a peer put in the text
+    /// (OSC titles and clipboard writes, `ESC[2J`, cursor moves, C1, bidi) reaches the terminal
+    /// as a control. No length cap: callers cap each untrusted value where they format it.
+    public static func sanitizeOutput(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.contains(where: { isUnsafe($0) && $0 != "\n" && $0 != "\t" }) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 16)
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\u{1B}", let end = sgrEnd(scalars, from: index) {
+                out.unicodeScalars.append(contentsOf: scalars[index...end])
+                index = end + 1
+                continue
+            }
+            if scalar == "\t" {
+                out.unicodeScalars.append(scalar)
+            } else {
+                append(scalar, to: &out, allowNewlines: true)
+            }
+            index += 1
+        }
+        return out
+    }
+
+    /// The index of the `m` ending an SGR sequence (`ESC [ [0-9;]{0,32} m`) that starts at `start`.
+    private static func sgrEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        guard start + 2 < scalars.count, scalars[start + 1] == "[" else { return nil }
+        var index = start + 2
+        while index < scalars.count, index - start <= 34 {
+            let scalar = scalars[index]
+            if scalar == "m" { return index }
+            guard ("0"..."9").contains(scalar) || scalar == ";" else { return nil }
+            index += 1
+        }
+        return nil
+    }
+
     private static func hex2(_ byte: UInt8) -> String {
         let digits = Array("0123456789abcdef")
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])

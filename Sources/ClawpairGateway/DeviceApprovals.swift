@@ -224,15 +224,102 @@ public struct DeviceRejectionOutcome: Sendable, Equatable {
     public var superseded: [String]
 }
 
+/// An approval refused because the request would grant more than the operator was shown
+/// (issue #25.3: a device seen asking to be a node re-asked as an operator and was approved as
+/// `node,operator` with five operator scopes). What was shown: the roles and scopes of the
+/// request named by its exact id, else of the device as already paired, else of the request the
+/// name resolved to; a request followed after that (the device's newer one) may ask for no more.
+public struct DeviceApprovalUpgrade: Error, Sendable, Equatable {
+    /// The request that was not approved.
+    public var request: PendingRequest
+    /// The roles the operator was shown.
+    public var shownRoles: [String]
+    /// The scopes the operator was shown.
+    public var shownScopes: [String]
+    /// The roles the request asks for beyond them.
+    public var addedRoles: [String]
+    /// The scopes the request asks for beyond them.
+    public var addedScopes: [String]
+
+    /// The roles and scopes added, for people (sanitized): `role operator; scopes operator.admin,…`.
+    public var difference: String {
+        var parts: [String] = []
+        if !addedRoles.isEmpty { parts.append("role\(addedRoles.count > 1 ? "s" : "") \(ScopeList.summary(addedRoles))") }
+        if !addedScopes.isEmpty { parts.append("scope\(addedScopes.count > 1 ? "s" : "") \(ScopeList.summary(addedScopes, maxScalars: 200))") }
+        return parts.joined(separator: "; ")
+    }
+}
+
+extension DeviceApprovalUpgrade: ClawpairError {
+    /// `approval-upgrade`.
+    public var code: String { "approval-upgrade" }
+    /// What was not approved and what it adds.
+    public var message: String {
+        "request \(TerminalText.sanitize(request.requestId, maxScalars: 64)) asks for more than was shown (shown: "
+            + "\(shownRoles.isEmpty ? "no role" : ScopeList.summary(shownRoles)), scopes \(ScopeList.summary(shownScopes, maxScalars: 200))); "
+            + "it adds \(difference); nothing was approved"
+    }
+    /// None here: the command line names the command that approves exactly that request.
+    public var hint: String? { nil }
+}
+
+extension PendingRequest {
+    /// The roles this request asks for (`roles`, else `role`).
+    public var askedRoles: [String] {
+        if let roles = details.roles, !roles.isEmpty { return roles }
+        return details.role.map { [$0] } ?? []
+    }
+
+    /// The roles and scopes it asks for beyond `roles` and `scopes`.
+    public func asksBeyond(roles: [String], scopes: [String]) -> (roles: [String], scopes: [String]) {
+        let knownRoles = Set(roles), knownScopes = Set(scopes)
+        var addedRoles: [String] = []
+        for role in askedRoles where !knownRoles.contains(role) && !addedRoles.contains(role) { addedRoles.append(role) }
+        var addedScopes: [String] = []
+        for scope in details.scopes ?? [] where !knownScopes.contains(scope) && !addedScopes.contains(scope) { addedScopes.append(scope) }
+        return (addedRoles, addedScopes)
+    }
+}
+
+extension PairedDevice {
+    /// The roles and scopes it holds now (its record and its tokens).
+    public var grantedRolesAndScopes: (roles: [String], scopes: [String]) {
+        var roles = details.roles ?? []
+        if let role = details.role, !roles.contains(role) { roles.append(role) }
+        var scopes = details.scopes ?? []
+        for token in tokens {
+            if !roles.contains(token.role) { roles.append(token.role) }
+            for scope in token.scopes where !scopes.contains(scope) { scopes.append(scope) }
+        }
+        return (roles, scopes)
+    }
+}
+
 extension OperatorSession {
     /// Lists, resolves `query` to the named device's current request, and approves it. When
     /// the request is superseded between the list and the approval (the gateway answers
     /// "unknown requestId"), lists again and approves that device's newer request, up to
-    /// `maxAttempts` approvals in all.
-    public func approveCurrentRequest(_ query: String, maxAttempts: Int = 3) throws -> DeviceApprovalOutcome {
-        let (resolved, request, approval, superseded) = try actOnCurrentRequest(query, maxAttempts: maxAttempts) {
-            (id: String) throws(GatewayError) in try approveDevice(requestId: id)
-        }
+    /// `maxAttempts` approvals in all. Unless `allowUpgrade`, a request that asks for more roles
+    /// or scopes than was shown is not approved: ``DeviceApprovalUpgrade`` (shown: the request
+    /// named by its exact id, else the device as paired, else the request the name resolved to).
+    public func approveCurrentRequest(_ query: String, maxAttempts: Int = 3, allowUpgrade: Bool = false) throws -> DeviceApprovalOutcome {
+        var shown: (roles: [String], scopes: [String])?
+        let (resolved, request, approval, superseded) = try actOnCurrentRequest(query, maxAttempts: maxAttempts, check: { list, resolved, request in
+            if shown == nil {
+                let first = resolved.request
+                if resolved.matchedBy != .requestId, let paired = list.paired(deviceId: first.deviceId) {
+                    shown = paired.grantedRolesAndScopes
+                } else {
+                    shown = (first.askedRoles, first.details.scopes ?? [])
+                }
+            }
+            guard !allowUpgrade, let baseline = shown else { return }
+            let added = request.asksBeyond(roles: baseline.roles, scopes: baseline.scopes)
+            if !added.roles.isEmpty || !added.scopes.isEmpty {
+                throw DeviceApprovalUpgrade(request: request, shownRoles: baseline.roles, shownScopes: baseline.scopes,
+                                            addedRoles: added.roles, addedScopes: added.scopes)
+            }
+        }) { (id: String) throws(GatewayError) in try approveDevice(requestId: id) }
         return DeviceApprovalOutcome(resolved: resolved, approved: request, approval: approval, superseded: superseded)
     }
 
@@ -248,12 +335,16 @@ extension OperatorSession {
     /// Resolves `query`, then calls `act` with the request id, following the device's newer
     /// request while the gateway answers "unknown requestId".
     private func actOnCurrentRequest<Answer>(
-        _ query: String, maxAttempts: Int, _ act: (String) throws(GatewayError) -> Answer
+        _ query: String, maxAttempts: Int,
+        check: (DevicePairingList, ResolvedDeviceRequest, PendingRequest) throws -> Void = { _, _, _ in },
+        _ act: (String) throws(GatewayError) -> Answer
     ) throws -> (ResolvedDeviceRequest, PendingRequest, Answer, [String]) {
-        let resolved = try listDevices().resolvePending(query)
+        var list = try listDevices()
+        let resolved = try list.resolvePending(query)
         var request = resolved.request
         var superseded: [String] = []
         for attempt in 1...max(1, maxAttempts) {
+            try check(list, resolved, request)
             let result: Result<Answer, GatewayError>
             do {
                 result = .success(try act(request.requestId))
@@ -264,9 +355,9 @@ extension OperatorSession {
             case .success(let answer):
                 return (resolved, request, answer, superseded)
             case .failure(let error):
-                guard error.isUnknownRequestId, attempt < maxAttempts,
-                      let newer = try listDevices().currentRequest(deviceId: request.deviceId),
-                      newer.requestId != request.requestId else { throw error }
+                guard error.isUnknownRequestId, attempt < maxAttempts else { throw error }
+                list = try listDevices()
+                guard let newer = list.currentRequest(deviceId: request.deviceId), newer.requestId != request.requestId else { throw error }
                 superseded.append(request.requestId)
                 request = newer
             }

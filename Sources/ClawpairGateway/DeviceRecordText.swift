@@ -212,6 +212,25 @@ extension PairingResult {
         ["Paired with \(TerminalText.sanitize(gateway.name, maxScalars: 80)) (\(url)) as \(token.role)"
             + (token.scopes.isEmpty ? "" : " with scopes \(token.scopes.joined(separator: ","))") + ".",
          "Stored \(tokens.map(\.role).joined(separator: " and ")) token(s) in \(registryDirectory) (gateway id \(gateway.id))."]
+            + recordNotes
+    }
+
+    /// Which record was written and why, and what stayed the default: an existing record only
+    /// when the gateway proved it is that record's gateway; other records listing the same URL
+    /// are named, unchanged.
+    public var recordNotes: [String] {
+        let name = TerminalText.sanitize(gateway.name, maxScalars: 80)
+        var lines: [String] = []
+        if let identityProof {
+            lines.append("Updated the existing record '\(name)' (\(identityProof.summary)).")
+        } else {
+            lines.append("Made a new record '\(name)'.")
+        }
+        for other in sharingRoute {
+            lines.append("The record '\(TerminalText.sanitize(other, maxScalars: 80))' also lists \(TerminalText.sanitize(url, maxScalars: 200)) but the "
+                         + "gateway there did not prove to be its gateway, so it was left unchanged.")
+        }
+        return lines
     }
 }
 

@@ -121,7 +121,8 @@ extension GatewayRegistryError: ClawpairError {
         switch self {
         case .unknownGateway: return "unknown-gateway"
         case .nameTaken: return "name-taken"
-        case .damaged, .insecureFile, .symlink, .tooManyRecords, .io: return "registry-error"
+        case .damaged, .insecureFile, .symlink, .tooManyRecords, .recordTooLarge, .io: return "registry-error"
+        case .lockTimeout: return "registry-busy"
         }
     }
 

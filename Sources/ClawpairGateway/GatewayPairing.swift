@@ -129,8 +129,17 @@ public struct PairingResult: Sendable, Equatable {
     public var tokens: [StoredDeviceToken]
     /// The pending request that was approved, when the gateway did not approve at once.
     public var requestId: String?
-    /// Whether this gateway became the selected one (no gateway was selected before).
+    /// Whether this gateway became the selected one (no gateway was selected before, or
+    /// ``PairingOptions/makeDefault`` asked for it).
     public var becameActive: Bool
+    /// How the gateway proved it is the existing record's gateway that was updated; nil when a
+    /// new record was made (see ``GatewayIdentityProof``).
+    public var identityProof: GatewayIdentityProof?
+    /// The default gateway that stays the default (nil when this one is, or none is set).
+    public var previousDefault: String?
+    /// Other records that list the answered URL but whose gateway it did not prove to be:
+    /// left unchanged (a gateway that moved, or another one now at that address).
+    public var sharingRoute: [String] = []
     /// A node paired with a gateway that approves a node's commands as a second step (2026.7+:
     /// its hello-ok lists methods but no longer `node.pair.request`); unless the setup code's
     /// enrollment approved them, an operator still has to (`node.pair.approve`).
@@ -147,6 +156,8 @@ public struct PairingResult: Sendable, Equatable {
             ("deviceId", .string(deviceId)), ("role", .string(token.role)),
             ("scopes", .array(token.scopes.map(JSONValue.string))), ("url", .string(url)),
             ("requestId", requestId.map(JSONValue.string) ?? .null),
+            ("updatedRecord", .bool(identityProof != nil)), ("proof", identityProof?.json ?? .null),
+            ("isDefault", .bool(previousDefault == nil)), ("previousDefault", previousDefault.map(JSONValue.string) ?? .null),
             ("tokens", .array(tokens.map { .object([("role", .string($0.role)), ("scopes", .array($0.scopes.map(JSONValue.string)))]) })),
         ])
     }
@@ -183,6 +194,9 @@ public struct PairingOptions: Sendable, Equatable {
     /// system roots (the setup code's pin stays on its primary route, as in a probe:
     /// ``ProbeCandidates/applyPin(_:source:to:)``). Nil: the code's pin, else the system roots.
     public var pin: String? = nil
+    /// Make the paired gateway the default for commands that name none even when another one
+    /// is (the default otherwise changes only when none is set).
+    public var makeDefault = false
 
     /// Options with the command line's defaults: 5 minutes of waiting, 10 s per attempt.
     public init(role: GatewayRole = .node, deviceName: String, gatewayName: String? = nil, wait: Duration = .seconds(300),
@@ -459,10 +473,11 @@ public struct GatewayPairing {
         }
         let (answer, requestId) = try waitForApproval(connectRequest(auth: auth), endpoint: endpoint, identity: device, progress: progress)
 
-        // 3. Keep the token(s).
+        // 3. Keep the token(s), when they are fit to keep (names, sizes: nothing is stored otherwise).
         guard let token = answer.hello.deviceToken else {
             throw .gateway(.protocolViolation("hello-ok carries no device token"))
         }
+        if let problem = answer.hello.grantProblem { throw .gateway(.protocolViolation(problem)) }
         var issued = [token]
         let handoff = answer.hello.handoffTokens
         if Self.keepsHandoffTokens(bootstrap: setup.bootstrapToken != nil, endpoint: endpoint) {
@@ -470,10 +485,12 @@ public struct GatewayPairing {
         } else if !handoff.isEmpty {
             progress(.handoffTokensIgnored(count: handoff.count))
         }
-        let (record, becameActive) = try commit(issued, endpoint: endpoint, deviceId: device.deviceId,
-                                                certificateFingerprint: answer.certificateFingerprint)
-        var result = PairingResult(gateway: record, url: endpoint.url, deviceId: device.deviceId, token: token, tokens: issued,
-                                   requestId: requestId, becameActive: becameActive)
+        let committed = try commit(issued, endpoint: endpoint, device: device, certificateFingerprint: answer.certificateFingerprint)
+        var result = PairingResult(gateway: committed.record, url: endpoint.url, deviceId: device.deviceId, token: token, tokens: issued,
+                                   requestId: requestId, becameActive: committed.becameActive)
+        result.identityProof = committed.proof
+        result.previousDefault = committed.previousDefault
+        result.sharingRoute = committed.sharingRoute
         let methods = answer.hello.methods
         result.commandApprovalFollows = options.role == .node && !methods.isEmpty && !methods.contains("node.pair.request")
         return result
@@ -578,37 +595,83 @@ public struct GatewayPairing {
         }
     }
 
-    /// One registry transaction: the record of a gateway with one of these URLs (or a new one),
-    /// the URL that worked first, the pin, the tokens; selected when no gateway is.
-    private func commit(_ issued: [StoredDeviceToken], endpoint: GatewayEndpoint, deviceId: String,
-                        certificateFingerprint: String?) throws(PairingError) -> (PairedGateway, Bool) {
-        var urls = [endpoint.url]
-        for other in setup.endpoints.map(\.url) where !urls.contains(other) { urls.append(other) }
+    /// What the registry transaction of a pairing did.
+    struct Committed {
+        var record: PairedGateway
+        var becameActive: Bool
+        var proof: GatewayIdentityProof?
+        var previousDefault: String?
+        var sharingRoute: [String]
+    }
+
+    /// The record this pairing's answer belongs to, proved without the lock: a pin match or a
+    /// reissued stored token (nothing sent), else, for a record that already has the answered
+    /// URL and holds a token for this device, a connect there with that token
+    /// (``PairedGateway/proveIdentity(at:identity:timeout:transport:)``).
+    private func provedRecord(_ issued: [StoredDeviceToken], endpoint: GatewayEndpoint, device: DeviceIdentity,
+                              observed: String?) -> (id: String, proof: GatewayIdentityProof)? {
+        let snapshot = registry.snapshot()
+        if let (record, proof) = snapshot.record(provedBy: observed, issued: issued, deviceId: device.deviceId) {
+            return (record.id, proof)
+        }
+        for record in snapshot.gateways where record.matches(url: endpoint.url) && record.holdsTokens(for: device.deviceId) {
+            if record.tlsFingerprint != nil, endpoint.tls { continue }  // a pinned record is proved by its pin alone
+            if let proof = record.proveIdentity(at: endpoint, identity: device, timeout: options.timeout, transport: transport) {
+                return (record.id, proof)
+            }
+        }
+        return nil
+    }
+
+    /// One registry transaction. The answered route joins an existing record only when the
+    /// gateway proved it is that record's gateway (``GatewayIdentityProof``); then only that
+    /// route is added (first), the pin is kept, and the new tokens are stored. Otherwise a new
+    /// record is made with the answered route first and the code's other URLs that no other
+    /// record has; no other record's routes or pin change. The default gateway changes only when
+    /// none is set or ``PairingOptions/makeDefault`` asks for it.
+    private func commit(_ issued: [StoredDeviceToken], endpoint: GatewayEndpoint, device: DeviceIdentity,
+                        certificateFingerprint: String?) throws(PairingError) -> Committed {
+        let deviceId = device.deviceId
+        let observed = endpoint.tls ? (certificateFingerprint ?? endpoint.pin)?.lowercased() : nil
+        let proved = provedRecord(issued, endpoint: endpoint, device: device, observed: observed)
         let nowMs = clock.wallClockMs
         do {
-            return try registry.update { (snapshot: inout RegistrySnapshot) throws(GatewayRegistryError) -> (PairedGateway, Bool) in
+            return try registry.update { (snapshot: inout RegistrySnapshot) throws(GatewayRegistryError) -> Committed in
                 var record: PairedGateway
-                let current = snapshot
-                if let existing = urls.lazy.compactMap({ current.gateway(url: $0) }).first {
+                var proof: GatewayIdentityProof?
+                if let proved, let existing = snapshot.gateway(id: proved.id) {
                     record = existing
+                    proof = proved.proof
+                    record.urls.removeAll { PairedGateway.canonical($0) == PairedGateway.canonical(endpoint.url) }
+                    record.urls.insert(endpoint.url, at: 0)
+                    if record.tlsFingerprint == nil, let observed { record.tlsFingerprint = observed }
                 } else {
+                    let others = snapshot.gateways
+                    var urls = [endpoint.url]
+                    for other in setup.endpoints.map(\.url) where !urls.contains(other) && !others.contains(where: { $0.matches(url: other) }) {
+                        urls.append(other)
+                    }
                     let base = endpoint.host.hasSuffix(".local") ? String(endpoint.host.dropLast(6)) : endpoint.host
-                    record = PairedGateway(name: snapshot.uniqueName(base), urls: urls, deviceId: deviceId, pairedAtMs: nowMs)
+                    record = PairedGateway(name: snapshot.uniqueName(base), urls: urls, tlsFingerprint: observed, deviceId: deviceId,
+                                           pairedAtMs: nowMs)
                 }
                 if record.deviceId != deviceId {
                     record.tokens = []
                     record.deviceId = deviceId
                 }
-                for url in urls.reversed() { record.urls.removeAll { $0 == url }; record.urls.insert(url, at: 0) }
-                if endpoint.tls { record.tlsFingerprint = endpoint.pin ?? certificateFingerprint }
                 for entry in issued { record.store(entry) }
                 record.lastSeenAtMs = nowMs
                 if let name = options.gatewayName { record.name = name }
                 record.deviceName = options.deviceName
                 try snapshot.save(record)
-                let becameActive = snapshot.activeID == nil
+                let previous = snapshot.active
+                let becameActive = previous == nil || (options.makeDefault && previous?.id != record.id)
                 if becameActive { snapshot.activeID = record.id }
-                return (record, becameActive)
+                let recordID = record.id
+                let sharing = snapshot.gateways.filter { $0.id != recordID && $0.matches(url: endpoint.url) }.map(\.name)
+                return Committed(record: record, becameActive: becameActive, proof: proof,
+                                 previousDefault: becameActive ? nil : previous.flatMap { $0.id == recordID ? nil : $0.name },
+                                 sharingRoute: sharing)
             }
         } catch {
             throw .registry(error)

@@ -163,6 +163,13 @@ public enum GatewayRegistryError: Error, Sendable, Equatable, CustomStringConver
     /// The directory holds more than `limit` records: the rest are not read, and the registry
     /// refuses changes until some are forgotten.
     case tooManyRecords(directory: String, limit: Int)
+    /// The record of the gateway called `name` would be `bytes` long, more than the `limit`
+    /// a record may have to be read back (``GatewayRegistry/maxRecordBytes``): refused before
+    /// anything was written.
+    case recordTooLarge(name: String, bytes: Int, limit: Int)
+    /// Another process held the registry's lock at `path` (pid `holder`, when known) for
+    /// longer than the change's ``GatewayRegistry/lockTimeout``: nothing was changed.
+    case lockTimeout(path: String, holder: Int32?, waited: Duration)
     /// A file operation failed.
     case io(String)
 
@@ -176,6 +183,12 @@ public enum GatewayRegistryError: Error, Sendable, Equatable, CustomStringConver
         case .symlink(let path): return "\(path) is a symbolic link; gateway records must be regular files"
         case .nameTaken(let name): return "a paired gateway is already called '\(TerminalText.sanitize(name, maxScalars: 80))'"
         case .tooManyRecords(let directory, let limit): return "\(directory) holds more than \(limit) gateway records; only \(limit) are read"
+        case .recordTooLarge(let name, let bytes, let limit):
+            return "the record of '\(TerminalText.sanitize(name, maxScalars: 80))' would be \(bytes) bytes, more than the \(limit) a record "
+                + "may have; nothing was written"
+        case .lockTimeout(let path, let holder, let waited):
+            return "gave up after \(DurationText.describe(milliseconds: GatewayPairing.milliseconds(waited))) waiting for the registry lock "
+                + "\(path), held by \(holder.map { "process \($0)" } ?? "another process"); nothing was changed"
         case .io(let detail): return detail
         }
     }
@@ -187,6 +200,20 @@ public enum GatewayRegistryError: Error, Sendable, Equatable, CustomStringConver
 /// The registry directory: read it with `list`/`gateway(named:)`/`active()`, change it with
 /// `update` (a locked read-modify-write) or the one-change helpers built on it.
 public struct GatewayRegistry: Sendable, Equatable {
+    /// How long a change waits for another process's lock before it gives up
+    /// (``GatewayRegistryError/lockTimeout(path:holder:waited:)``); nil waits as long as it takes.
+    public var lockTimeout: Duration? = nil
+    /// Hears, once, that a change has waited ``lockNoticeAfter`` for the lock another process
+    /// holds: what it waits for, and that process's pid when the kernel tells.
+    public var onLockWait: (@Sendable (_ path: String, _ holder: Int32?) -> Void)? = nil
+    /// How long a change waits for the lock before ``onLockWait`` hears of it (1 s).
+    public static let lockNoticeAfter: Duration = .seconds(1)
+
+    /// The same directory, limits and lock timeout (the lock-wait listener is not compared).
+    public static func == (lhs: GatewayRegistry, rhs: GatewayRegistry) -> Bool {
+        lhs.directory == rhs.directory && lhs.maxRecords == rhs.maxRecords && lhs.lockTimeout == rhs.lockTimeout
+    }
+
     /// The largest record read (a record with every role's token is about 2 KiB; each read goes
     /// through a guarded buffer this large).
     public static let maxRecordBytes = 64 * 1024
@@ -247,15 +274,22 @@ public struct GatewayRegistry: Sendable, Equatable {
             }
         }
         var activeID: String?
+        var unreadableActive: GatewayRegistryError?
         do {
             if let bytes = try readPrivate(activePath, limit: 128) {
                 let id = String(decoding: bytes, as: UTF8.self).trimmingWhitespaceAndNewlines
-                if gateways.contains(where: { $0.id == id }) { activeID = id }
+                if gateways.contains(where: { $0.id == id }) {
+                    activeID = id
+                } else if PairedGateway.isValidID(id), let problem = problems.first(where: { $0.recordID == id }) {
+                    unreadableActive = problem
+                }
             }
         } catch {
             problems.append(error)
         }
-        return RegistrySnapshot(gateways: gateways, activeID: activeID, problems: problems)
+        var snapshot = RegistrySnapshot(gateways: gateways, activeID: activeID, problems: problems)
+        snapshot.unreadableActive = unreadableActive
+        return snapshot
     }
 
     /// Every readable record, sorted by name; records that cannot be used (damaged, insecure,
@@ -323,8 +357,11 @@ public struct GatewayRegistry: Sendable, Equatable {
     /// the result gives two gateways one name.
     @discardableResult
     public func update<T>(_ change: (inout RegistrySnapshot) throws(GatewayRegistryError) -> T) throws(GatewayRegistryError) -> T {
-        let lock = try RegistryLock(path: lockPath, directory: directory)
+        let lock = try RegistryLock(path: lockPath, directory: directory, timeout: lockTimeout, notice: onLockWait)
         defer { lock.release() }
+        // Under the lock every temporary of a writer that died is stale, whatever record it was
+        // for (a pairing killed while writing a new record would leave its tokens forever).
+        AtomicFile.removeStaleTemporaries(directory: directory, name: nil)
         let before = snapshot()
         if let limit = before.problems.first(where: { if case .tooManyRecords = $0 { return true } else { return false } }) {
             throw limit
@@ -373,7 +410,7 @@ public struct GatewayRegistry: Sendable, Equatable {
         let file = path(of: id)
         var info = stat()
         guard lstat(file, &info) == 0 else { return nil }
-        let lock = try RegistryLock(path: lockPath, directory: directory)
+        let lock = try RegistryLock(path: lockPath, directory: directory, timeout: lockTimeout, notice: onLockWait)
         defer { lock.release() }
         let hold = SignalHold()
         defer { hold.release() }
@@ -398,13 +435,22 @@ public struct GatewayRegistry: Sendable, Equatable {
         let activeID = after.activeID.flatMap { id in kept.contains(id) ? id : nil }
         guard !changed.isEmpty || !removed.isEmpty || activeID != before.activeID else { return }
 
-        let hold = SignalHold()
-        defer { hold.release() }
-        try prepare()
+        // Every record is serialized and checked against the read limit before anything is
+        // written: a record that could not be read back would vanish with its tokens.
+        var encoded: [(id: String, bytes: [UInt8])] = []
         for gateway in changed {
             var bytes = Array(gateway.json.pretty().utf8)
             bytes.append(0x0a)
-            try write(bytes, to: path(of: gateway.id))
+            guard bytes.count <= Self.maxRecordBytes else {
+                throw .recordTooLarge(name: gateway.name, bytes: bytes.count, limit: Self.maxRecordBytes)
+            }
+            encoded.append((gateway.id, bytes))
+        }
+        let hold = SignalHold()
+        defer { hold.release() }
+        try prepare()
+        for (id, bytes) in encoded {
+            try write(bytes, to: path(of: id))
         }
         if activeID != before.activeID {
             if let activeID {
@@ -447,6 +493,10 @@ public struct RegistrySnapshot: Sendable, Equatable {
     public var activeID: String?
     /// Files that could not be used: damaged, insecure, symbolic links, beyond the limit.
     public internal(set) var problems: [GatewayRegistryError]
+    /// Why the selected gateway's record cannot be read, when the selection names a record
+    /// that exists but is refused (damaged, too large, insecure): commands that would use the
+    /// default gateway report this instead of silently using another one.
+    public internal(set) var unreadableActive: GatewayRegistryError?
 
     /// A snapshot of these records (an empty registry by default).
     public init(gateways: [PairedGateway] = [], activeID: String? = nil, problems: [GatewayRegistryError] = []) {
@@ -461,8 +511,22 @@ public struct RegistrySnapshot: Sendable, Equatable {
     /// The record with this id.
     public func gateway(id: String) -> PairedGateway? { gateways.first { $0.id == id } }
 
-    /// The gateway one of whose URLs is `url`.
-    public func gateway(url: String) -> PairedGateway? { gateways.first { $0.matches(url: url) } }
+    /// The gateway one of whose URLs is `url`. When several list it (a gateway that moved, and
+    /// the one now at its old address), the one with `url` earliest among its routes, then the
+    /// one seen last.
+    public func gateway(url: String) -> PairedGateway? {
+        let wanted = PairedGateway.canonical(url)
+        var best: (record: PairedGateway, index: Int)?
+        for record in gateways {
+            guard let index = record.urls.firstIndex(where: { PairedGateway.canonical($0) == wanted }) else { continue }
+            if let current = best {
+                if index > current.index { continue }
+                if index == current.index, (record.lastSeenAtMs ?? 0) <= (current.record.lastSeenAtMs ?? 0) { continue }
+            }
+            best = (record, index)
+        }
+        return best?.record
+    }
 
     /// The gateway called `name` (or with this id). When none is and a record was refused as
     /// insecure or a symbolic link, or records beyond the limit were not read, that is thrown
@@ -511,7 +575,8 @@ public struct RegistrySnapshot: Sendable, Equatable {
 private struct RegistryLock {
     let fd: Int32
 
-    init(path: String, directory: String) throws(GatewayRegistryError) {
+    init(path: String, directory: String, timeout: Duration?,
+         notice: (@Sendable (String, Int32?) -> Void)?) throws(GatewayRegistryError) {
         do {
             try AtomicFile.ensurePrivateDirectory(directory)
         } catch {
@@ -529,13 +594,44 @@ private struct RegistryLock {
             close(fd)
             throw .damaged(path: path, reason: "not a regular file")
         }
-        do {
-            try Syscall.retrying("flock", path: path) { flock(fd, LOCK_EX) }
-        } catch {
-            close(fd)
-            throw .io(error.message)
+        // Poll a non-blocking lock, so a wait can be reported and bounded (issue #25.15).
+        let start = Monotonic.now
+        var noticed = false
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let failure = errno
+            if failure == EINTR { continue }
+            guard failure == EWOULDBLOCK else {
+                close(fd)
+                throw .io(SystemError(call: "flock", errno: failure, path: path).message)
+            }
+            let waited = Monotonic.now - start
+            if !noticed, waited >= GatewayRegistry.lockNoticeAfter {
+                noticed = true
+                notice?(path, Self.holder(of: fd))
+            }
+            if let timeout, waited >= timeout {
+                let holder = Self.holder(of: fd)
+                close(fd)
+                throw .lockTimeout(path: path, holder: holder, waited: waited)
+            }
+            var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+            nanosleep(&pause, nil)
         }
         self.fd = fd
+    }
+
+    /// The pid holding a flock on the file `fd` is open on, from /proc/locks (nil when unknown).
+    static func holder(of fd: Int32) -> Int32? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, let bytes = try? FileIO.read(path: "/proc/locks", limit: 1 << 20) else { return nil }
+        let wanted = ":\(info.st_ino)"
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.contains("FLOCK") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard let device = fields.first(where: { $0.hasSuffix(wanted) && $0.filter { $0 == ":" }.count == 2 }),
+                  let index = fields.firstIndex(of: device), index > 0, let pid = Int32(fields[index - 1]) else { continue }
+            return pid
+        }
+        return nil
     }
 
     func release() {

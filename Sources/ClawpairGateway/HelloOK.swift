@@ -123,7 +123,40 @@ public struct HelloOK: Sendable, Equatable {
             return .failure(.protocolViolation("the gateway chose protocol \(hello.protocolVersion), outside the requested "
                 + "\(requested.lowerBound)–\(requested.upperBound)"))
         }
+        if let problem = hello.grantProblem { return .failure(.protocolViolation(problem)) }
         return .success(hello)
+    }
+
+    /// The longest device token accepted from a gateway (upstream's are 43 characters: 32
+    /// random bytes in base64url, `src/infra/pairing-token.ts`); a larger one would be written to
+    /// the registry only to make the record too large to read back (issue #25.6).
+    public static let maxDeviceTokenBytes = 1024
+    /// The most hand-off tokens accepted in one hello-ok (one per role).
+    public static let maxHandoffTokens = 8
+
+    /// Why the role, scopes and tokens this hello-ok grants cannot be accepted, or nil: a role
+    /// or scope name that is not a plain name (``GatewayNames/isValid(_:)``: no controls, at
+    /// most 64 characters; issue #25.4), more than ``GatewayNames/maxScopes`` scopes, a device
+    /// token longer than ``maxDeviceTokenBytes`` or with characters outside printable ASCII, or
+    /// more than ``maxHandoffTokens`` hand-off tokens.
+    public var grantProblem: String? {
+        if let role, !GatewayNames.isValid(role) { return "the gateway granted a role whose name is not a plain name" }
+        if GatewayNames.firstInvalid(scopes) != nil { return "the gateway granted a scope whose name is not a plain name" }
+        if handoffTokens.count > Self.maxHandoffTokens {
+            return "the gateway issued \(handoffTokens.count) hand-off tokens, more than \(Self.maxHandoffTokens)"
+        }
+        for token in (deviceToken.map { [$0] } ?? []) + handoffTokens {
+            if !GatewayNames.isValid(token.role) || GatewayNames.firstInvalid(token.scopes) != nil {
+                return "the gateway issued a token whose role or scope names are not plain names"
+            }
+            if token.token.utf8.count > Self.maxDeviceTokenBytes {
+                return "the gateway issued a device token of \(token.token.utf8.count) bytes, more than \(Self.maxDeviceTokenBytes)"
+            }
+            if !token.token.utf8.allSatisfy({ (0x21...0x7e).contains($0) }) {
+                return "the gateway issued a device token with characters that are not printable ASCII"
+            }
+        }
+        return nil
     }
 
     private static func strings(_ value: JSONValue?) -> [String] {

@@ -183,11 +183,19 @@ public enum JoinRedemption {
     public static let maxTargetFileBytes = 64 * 1024
 
     /// The text of a target file, as `openclaw connect --target-file` reads it: a regular file of
-    /// at most 64 KiB, trimmed; an empty one is an error; after a non-empty read the file is
-    /// removed (it holds a single-use secret).
+    /// at most 64 KiB, trimmed; an empty one is an error. The file is removed (it holds a
+    /// single-use secret) only once its text is known to be a join URL or a setup code: a file
+    /// that holds neither is kept, and the decoding error is thrown (issue #25.8).
     public static func takeTargetFile(_ path: String) throws -> String {
         let text = GatewayAddress.trimmed(String(decoding: try FileIO.read(path: path, limit: maxTargetFileBytes), as: UTF8.self))
         guard !text.isEmpty else { throw JoinError.emptyTargetFile(path) }
+        let joinURL: JoinURL?
+        do {
+            joinURL = try JoinURL.parse(text)
+        } catch {
+            throw JoinError.invalidURL(error)
+        }
+        if joinURL == nil { _ = try SetupCode.parse(text) }
         _ = unlink(path)
         return text
     }
@@ -214,7 +222,8 @@ public enum JoinRedemption {
 
     /// The setup behind `text`: a join URL is redeemed (once; `willFetch` hears it first), anything
     /// else decoded as a setup code; the join URL, when it was one.
-    public static func setup(from text: String, fetcher: any JoinFetching = NetworkJoinFetcher(),
+    /// `timeout` bounds the join URL's fetch (at most ``JoinURL/timeout``).
+    public static func setup(from text: String, fetcher: any JoinFetching = NetworkJoinFetcher(), timeout: Duration = JoinURL.timeout,
                              willFetch: (JoinURL) -> Void = { _ in }) throws -> (DecodedSetup, JoinURL?) {
         let url: JoinURL?
         do {
@@ -224,7 +233,7 @@ public enum JoinRedemption {
         }
         guard let url else { return (try SetupCode.parse(text), nil) }
         willFetch(url)
-        return (try redeem(url, fetcher: fetcher), url)
+        return (try redeem(url, fetcher: fetcher, timeout: timeout), url)
     }
 
     /// The setup payload behind `url` (a single-use secret: the gateway forgets it once fetched).

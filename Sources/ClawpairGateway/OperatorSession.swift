@@ -9,10 +9,13 @@
 //
 // The credential order follows upstream's "Credential precedence" (openclaw/openclaw
 // `docs/gateway/remote.md`): explicit credentials always win; **a command-line URL never reuses
-// implicit config or environment credentials**; `OPENCLAW_GATEWAY_URL` may use environment
-// credentials only. Then (our additions, documented in the man pages): the operator device
-// token this machine holds for that very gateway in the registry, and, for a loopback gateway
-// reached without a URL override, `gateway.auth.*` from OpenClaw's config file.
+// implicit config or environment credentials** ("when you pass `--url`, the CLI does not fall
+// back to config or environment credentials"); `OPENCLAW_GATEWAY_URL` may use environment
+// credentials only. The same rule holds for registry selections (issue #25.2): environment
+// credentials go only to `OPENCLAW_GATEWAY_URL` or the local gateway (port from openclaw.json),
+// never to whatever gateway the registry selected; a registry gateway gets the operator device
+// token this machine holds for that very gateway. Then, for a loopback gateway reached without
+// a URL override, `gateway.auth.*` from OpenClaw's config file.
 //
 // Everything below the session goes through ``GatewayCalling`` and ``OperatorConnector``, so
 // tests run the session and the typed RPCs against a fake transport without sockets.
@@ -112,8 +115,11 @@ public enum OperatorTargetSource: Sendable, Equatable {
     case activeGateway
     case defaultURL
 
-    /// Whether `OPENCLAW_GATEWAY_TOKEN`/`_PASSWORD` may be sent (everything but a command-line URL).
-    public var allowsEnvironmentCredentials: Bool { self != .commandLineURL }
+    /// Whether `OPENCLAW_GATEWAY_TOKEN`/`_PASSWORD` may be sent to a target from this source
+    /// whatever its URL: only `OPENCLAW_GATEWAY_URL` and the local gateway. A registry gateway
+    /// (named or the default) gets them only when it *is* one of those two URLs
+    /// (``OperatorTarget/allowsEnvironmentCredentials(environment:)``); a command-line URL never.
+    public var allowsEnvironmentCredentials: Bool { self == .environmentURL || self == .defaultURL }
     /// Whether OpenClaw's config file may supply the credential (no URL override at all).
     public var allowsConfigCredentials: Bool { self != .commandLineURL && self != .environmentURL }
 }
@@ -148,11 +154,14 @@ public struct OperatorTarget: Sendable, Equatable {
             let record = try registry.gateway(named: name)
             target = OperatorTarget(endpoint: try record.primaryEndpoint(), record: record, source: .registryGateway)
         case .automatic:
+            let snapshot = registry.snapshot()
             if let url = environment[OperatorEnvironment.gatewayURL], !url.isEmpty {
                 let endpoint = try GatewayEndpoint(parsing: url)
                 target = OperatorTarget(endpoint: endpoint, record: registry.gateway(url: endpoint.url), source: .environmentURL)
-            } else if let active = registry.active() {
+            } else if let active = snapshot.active {
                 target = OperatorTarget(endpoint: try active.primaryEndpoint(), record: active, source: .activeGateway)
+            } else if let problem = snapshot.unreadableActive {
+                throw problem  // the default gateway's record is refused: never fall back to another gateway silently
             } else {
                 target = OperatorTarget(endpoint: try GatewayEndpoint(parsing: GatewayEndpoint.localURL(environment: environment)), record: nil,
                                         source: .defaultURL)
@@ -164,6 +173,31 @@ public struct OperatorTarget: Sendable, Equatable {
             target.endpoint.pin = stored
         }
         return target
+    }
+}
+
+extension OperatorTarget {
+    /// Whether `OPENCLAW_GATEWAY_TOKEN`/`_PASSWORD` may be sent here: upstream's rule that
+    /// implicit credentials go only to the URL the user configured them for
+    /// (openclaw/openclaw `docs/gateway/remote.md`, "Credential precedence": a `--url` does not
+    /// fall back to config or environment credentials; `OPENCLAW_GATEWAY_URL` may use environment
+    /// credentials only), held for registry selections too (issue #25.2). True for
+    /// `OPENCLAW_GATEWAY_URL` and the local gateway (``GatewayEndpoint/localURL(environment:)``:
+    /// its port from openclaw.json); for a registry gateway only when its URL is one of those
+    /// two; never for a command-line URL.
+    public func allowsEnvironmentCredentials(environment: [String: String]) -> Bool {
+        switch source {
+        case .environmentURL, .defaultURL: return true
+        case .commandLineURL: return false
+        case .registryGateway, .activeGateway:
+            let here = PairedGateway.canonical(endpoint.url)
+            if let url = environment[OperatorEnvironment.gatewayURL], !url.isEmpty,
+               let configured = try? GatewayEndpoint(parsing: url), PairedGateway.canonical(configured.url) == here {
+                return true
+            }
+            guard let local = try? GatewayEndpoint(parsing: GatewayEndpoint.localURL(environment: environment)) else { return false }
+            return PairedGateway.canonical(local.url) == here
+        }
     }
 }
 
@@ -214,8 +248,9 @@ public struct OperatorCredential: Sendable, Equatable {
     /// The scopes a stored device token was issued with; connecting asks for exactly those
     /// (more would be a scope upgrade, i.e. a new pairing request). Nil: the operator scopes.
     public var tokenScopes: [String]?
-    /// Environment credentials that are set but were not sent because the target is a
-    /// command-line URL (variable names).
+    /// Environment credentials that are set but were not sent because the target is not the
+    /// URL they are for (a command-line URL, or a registry gateway that is neither
+    /// `OPENCLAW_GATEWAY_URL` nor the local gateway): variable names.
     public var withheldEnvironment: [String]
 
     /// A credential with these members.
@@ -228,11 +263,15 @@ public struct OperatorCredential: Sendable, Equatable {
 
     /// Resolves the credential for `target`, in this order:
     /// 1. `explicit`;
-    /// 2. `OPENCLAW_GATEWAY_TOKEN`, then `OPENCLAW_GATEWAY_PASSWORD` — not for a command-line URL;
+    /// 2. for `OPENCLAW_GATEWAY_URL` and the local gateway: `OPENCLAW_GATEWAY_TOKEN`, then
+    ///    `OPENCLAW_GATEWAY_PASSWORD`;
     /// 3. the operator device token stored for the target's registry record and `deviceId`;
-    /// 4. for a loopback gateway and no URL override, `gateway.auth.token`/`.password` from
+    /// 4. for a registry gateway whose URL is `OPENCLAW_GATEWAY_URL` or the local gateway's:
+    ///    the environment credentials (``OperatorTarget/allowsEnvironmentCredentials(environment:)``;
+    ///    any other target never gets them: they are listed in ``withheldEnvironment``);
+    /// 5. for a loopback gateway and no URL override, `gateway.auth.token`/`.password` from
     ///    `readConfig`;
-    /// 5. none.
+    /// 6. none.
     public static func resolve(explicit: OperatorSecret?, target: OperatorTarget, deviceId: String, environment: [String: String],
                                readConfig: GatewayAuthConfigReader) throws -> OperatorCredential {
         switch explicit {
@@ -241,20 +280,31 @@ public struct OperatorCredential: Sendable, Equatable {
         case nil: break
         }
         var withheld: [String] = []
-        for (variable, isToken) in [(OperatorEnvironment.token, true), (OperatorEnvironment.password, false)] {
-            guard let value = environment[variable] else { continue }
-            guard target.source.allowsEnvironmentCredentials else {
-                if !value.isEmpty { withheld.append(variable) }
-                continue
+        let environmentAllowed = target.allowsEnvironmentCredentials(environment: environment)
+        func fromEnvironment() throws -> OperatorCredential? {
+            for (variable, isToken) in [(OperatorEnvironment.token, true), (OperatorEnvironment.password, false)] {
+                guard let value = environment[variable] else { continue }
+                guard environmentAllowed else {
+                    if !value.isEmpty && !withheld.contains(variable) { withheld.append(variable) }
+                    continue
+                }
+                guard !value.isEmpty else { throw OperatorSessionError.emptyCredential(variable: variable) }
+                return isToken ? OperatorCredential(auth: ConnectAuth(token: value), source: .environmentToken)
+                    : OperatorCredential(auth: ConnectAuth(password: value), source: .environmentPassword)
             }
-            guard !value.isEmpty else { throw OperatorSessionError.emptyCredential(variable: variable) }
-            return isToken ? OperatorCredential(auth: ConnectAuth(token: value), source: .environmentToken)
-                : OperatorCredential(auth: ConnectAuth(password: value), source: .environmentPassword)
+            return nil
         }
+        // The URL the variables are meant for: they come first, as upstream's precedence has it.
+        if target.source.allowsEnvironmentCredentials, let credential = try fromEnvironment() { return credential }
         if let record = target.record, let stored = record.token(for: GatewayRole.operator.rawValue, deviceId: deviceId) {
+            var withheldHere: [String] = []
+            for variable in [OperatorEnvironment.token, OperatorEnvironment.password] where !environmentAllowed {
+                if environment[variable]?.isEmpty == false { withheldHere.append(variable) }
+            }
             return OperatorCredential(auth: ConnectAuth(token: stored.token), source: .storedDeviceToken(gateway: record.name),
-                                      tokenScopes: stored.scopes, withheldEnvironment: withheld)
+                                      tokenScopes: stored.scopes, withheldEnvironment: withheldHere)
         }
+        if !target.source.allowsEnvironmentCredentials, let credential = try fromEnvironment() { return credential }
         if target.source.allowsConfigCredentials, target.endpoint.isLoopback, let (auth, path) = try readConfig(environment) {
             switch auth {
             case .token(let token): return OperatorCredential(auth: ConnectAuth(token: token), source: .configToken(path: path))

@@ -54,7 +54,9 @@ public enum GatewayAddress: Sendable, Equatable {
         } catch .inputTooLarge(let bytes, let limit) {
             throw .setupCode(.inputTooLarge(bytes: bytes, limit: limit))
         } catch {
-            if trimmed.utf8.count > 255 || trimmed.contains("{") { throw .setupCode(error) }
+            // A code that does not decode must never be looked up as a host name (the secret would
+            // go to DNS, issue #25.9): text that cannot be a host[:port] is reported as a bad code.
+            if trimmed.utf8.count > 255 || trimmed.contains("{") || Self.looksLikeEncodedCode(trimmed) { throw .setupCode(error) }
         }
         guard let endpoint = SetupURL.parse(trimmed, defaultScheme: .ws), endpoint.contextPath == nil,
               !trimmed.contains("/") else {
@@ -63,6 +65,22 @@ public enum GatewayAddress: Sendable, Equatable {
         let port = endpoint.explicitPort ?? SetupEndpoint.defaultPlaintextPort
         return .hostPort(SetupEndpoint(host: endpoint.host, explicitPort: port,
                                        tls: !PlaintextPolicy.allowsPlaintext(host: endpoint.host)))
+    }
+
+    /// Whether `text` is base64 or base64url (the alphabet of an encoded setup code) and cannot
+    /// be a host name: it has `_`, `+`, `/` or `=`, or a run longer than a DNS label's 63 bytes
+    /// (RFC 1035 §2.3.4). Host names, IP literals and `host:port` never match (they hold `.` or `:`
+    /// or are short).
+    static func looksLikeEncodedCode(_ text: String) -> Bool {
+        var special = false
+        for byte in text.utf8 {
+            switch byte {
+            case 0x30...0x39, 0x41...0x5a, 0x61...0x7a, 0x2d: continue
+            case 0x5f, 0x2b, 0x2f, 0x3d: special = true
+            default: return false
+            }
+        }
+        return special || text.utf8.count > 63
     }
 
     /// The bracketed form of a bare IPv6 literal (`2001:db8::1` → `[2001:db8::1]`, a zone kept),

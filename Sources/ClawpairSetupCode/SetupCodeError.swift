@@ -22,14 +22,16 @@ public struct DroppedRoute: Sendable, Hashable {
         case pinWithoutTLS = "pin-without-tls"
     }
 
-    /// The route as given (URL or host text; for a non-string `urls` entry, its JSON).
+    /// The route as given (URL or host text; for a non-string `urls` entry, its JSON), with a
+    /// URL's userinfo, query and fragment redacted (``Redaction/url(_:)``): it is shown and
+    /// printed, and a code's URLs may carry secrets there (issue #25.10).
     public let route: String
     /// Why it was dropped.
     public let reason: Reason
 
-    /// Creates a dropped-route record.
+    /// Creates a dropped-route record (the route redacted as ``route`` says).
     public init(route: String, reason: Reason) {
-        self.route = route
+        self.route = Redaction.url(route)
         self.reason = reason
     }
 }

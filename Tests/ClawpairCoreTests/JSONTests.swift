@@ -294,7 +294,9 @@ import Testing
 @Suite struct RedactionURLTests {
     @Test func userinfoIsHidden() {
         #expect(Redaction.url("wss://admin:hunter2@gw.example.com") == "wss://<redacted>@gw.example.com")
-        #expect(Redaction.url("ws://tok@host:18789/path?q=a@b") == "ws://<redacted>@host:18789/path?q=a@b")
+        #expect(Redaction.url("ws://tok@host:18789/path?q=a@b") == "ws://<redacted>@host:18789/path?<redacted>")
+        #expect(Redaction.url("wss://gw.example.com:443/x?token=s3cret#frag") == "wss://gw.example.com:443/x?<redacted>", "#25.10")
+        #expect(Redaction.url("ws://host#s3cret") == "ws://host#<redacted>")
         #expect(Redaction.url("https://a@b:c@host/") == "https://<redacted>@host/")
         #expect(Redaction.url("wss://gw.example.com/x@y") == "wss://gw.example.com/x@y")
         #expect(Redaction.url("host:18789") == "host:18789")

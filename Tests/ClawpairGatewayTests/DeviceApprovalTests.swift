@@ -120,7 +120,7 @@ import Testing
     @Test("approving follows a supersession: the device's newer request is approved, the old id reported")
     func approveFollowsSupersession() throws {
         let first = Self.request("first", device: Self.phone, name: "Pixel", ts: 1)
-        let second = Self.request("second", device: Self.phone, name: "Pixel", ts: 2, scopes: ["operator.read", "operator.write"])
+        let second = Self.request("second", device: Self.phone, name: "Pixel", ts: 2, scopes: ["operator.read"])
         let connection = ScriptedConnection { method, params, count throws(GatewayError) in
             switch method {
             case "device.pair.list":
@@ -143,8 +143,53 @@ import Testing
                     "request first was superseded by the device's retry; approving its current request second"])
         // No device in the result: role and scopes come from the request approved.
         #expect(outcome.role == "operator")
-        #expect(outcome.scopes == ["operator.read", "operator.write"])
+        #expect(outcome.scopes == ["operator.read"])
         #expect(connection.sent.map(\.method) == ["device.pair.list", "device.pair.approve", "device.pair.list", "device.pair.approve"])
+    }
+
+    @Test("a followed request that asks for more than was shown is not approved; the difference is the error (#25.3)")
+    func supersessionUpgradeIsRefused() throws {
+        let first = Self.request("first", device: Self.phone, name: "Pixel", ts: 1)
+        let second = Self.request("second", device: Self.phone, name: "Pixel", ts: 2, scopes: ["operator.read", "operator.admin"])
+        let connection = ScriptedConnection { method, params, count throws(GatewayError) in
+            switch method {
+            case "device.pair.list": return .object([("pending", .array([count == 1 ? first : second])), ("paired", .array([]))])
+            case "device.pair.approve":
+                throw .rpcFailed(method: method, GatewayErrorShape(code: "INVALID_REQUEST", message: "unknown requestId"))
+            default: throw .protocolViolation("unexpected \(method)")
+            }
+        }
+        do {
+            _ = try Self.session(connection).approveCurrentRequest("first")
+            Issue.record("approved an upgrade")
+        } catch let upgrade as DeviceApprovalUpgrade {
+            #expect(upgrade.request.requestId == "second")
+            #expect(upgrade.addedScopes == ["operator.admin"] && upgrade.addedRoles.isEmpty)
+            #expect(upgrade.code == "approval-upgrade")
+        }
+        #expect(connection.sent.filter { $0.method == "device.pair.approve" }.count == 1, "only the request shown was tried")
+    }
+
+    @Test("a paired node that re-asks as an operator is not approved by name or device id; its exact request id approves it (#25.3)")
+    func pairedDeviceUpgradeNeedsTheRequestId() throws {
+        let upgrade = JSONValue.object([("requestId", "re-ask"), ("deviceId", .string(Self.phone)), ("publicKey", "k"),
+                                        ("displayName", "kitchen"), ("role", "operator"), ("roles", ["operator"]),
+                                        ("scopes", ["operator.admin", "operator.pairing"]), ("isRepair", true), ("ts", 5)])
+        let paired = JSONValue.object([("deviceId", .string(Self.phone)), ("displayName", "kitchen"), ("role", "node"),
+                                       ("roles", ["node"]), ("scopes", []), ("approvedAtMs", 1)])
+        let connection = ScriptedConnection { method, _, _ throws(GatewayError) in
+            switch method {
+            case "device.pair.list": return .object([("pending", .array([upgrade])), ("paired", .array([paired]))])
+            case "device.pair.approve": return .object([("requestId", "re-ask")])
+            default: throw .protocolViolation("unexpected \(method)")
+            }
+        }
+        for query in ["kitchen", Self.phone, String(Self.phone.prefix(8))] {
+            #expect(throws: DeviceApprovalUpgrade.self, "\(query)") { try Self.session(connection).approveCurrentRequest(query) }
+        }
+        #expect(!connection.sent.contains { $0.method == "device.pair.approve" })
+        let approved = try Self.session(connection).approveCurrentRequest("re-ask")
+        #expect(approved.approved.requestId == "re-ask")
     }
 
     @Test("rejecting resolves names as approving does and follows a supersession")

@@ -189,6 +189,7 @@ import Testing
         #expect(result.summary(registryDirectory: "/home/u/.config/clawpair/gateways") == [
             "Paired with studio (wss://studio:18789) as node.",
             "Stored node token(s) in /home/u/.config/clawpair/gateways (gateway id gw-1).",
+            "Made a new record 'studio'.",
         ])
     }
 }

@@ -100,7 +100,7 @@ import Testing
     /// Pairs `setup` against `answers` in a fresh registry; returns the outcome and what happened.
     static func pair(_ answers: [Result<PairingHello, GatewayError>], setup: DecodedSetup? = nil,
                      options: PairingOptions = PairingOptions(deviceName: "kitchen-pi", wait: .seconds(60)),
-                     probeFailures: [ProbeFailure]? = nil, registry: GatewayRegistry? = nil,
+                     probeFailures: [ProbeFailure]? = nil, registry: GatewayRegistry? = nil, identity: DeviceIdentity? = nil,
                      configure: (SteppedClock) -> Void = { _ in },
                      jitter: @escaping @Sendable () -> Double = { 0 }) throws -> (Result<PairingResult, PairingError>, Run) {
         let home = NSTemporaryDirectory() + "clawpair-pairing-\(UUID().uuidString.prefix(8))"
@@ -108,7 +108,7 @@ import Testing
         let gateway = ScriptedGateway(answers, probeFailures: probeFailures)
         let clock = SteppedClock()
         configure(clock)
-        var run = Run(registry: registry, gateway: gateway, clock: clock, identity: try DeviceIdentity.generate(createdAtMs: 1))
+        var run = Run(registry: registry, gateway: gateway, clock: clock, identity: try identity ?? DeviceIdentity.generate(createdAtMs: 1))
         var pairing = GatewayPairing(setup: try setup ?? Self.setup(), options: options, registry: registry, transport: gateway, clock: clock)
         pairing.retryJitterSource = jitter
         var progress: [PairingProgress] = []
@@ -381,14 +381,123 @@ import Testing
         let record = try first.get().gateway
         #expect(record.name == "192.168.1.5-2")
         #expect(try first.get().becameActive == false)
-        let (second, _) = try Self.pair([Self.hello(role: "node")], registry: registry)
-        #expect(try second.get().gateway.id == record.id)
-        #expect(try second.get().gateway.deviceId != record.deviceId, "a new identity replaces the old one's tokens")
-        #expect(registry.list().gateways.count == 2)
+        let identity = try DeviceIdentity.generate(createdAtMs: 1)
+        let (again, _) = try Self.pair([Self.hello()], registry: registry, identity: identity)
+        let kept = try again.get().gateway
+        let (second, _) = try Self.pair([Self.hello(role: "node")], registry: registry, identity: identity)
+        #expect(try second.get().gateway.id == kept.id, "the gateway reissued the stored token: the same gateway")
+        #expect(try second.get().identityProof == .storedTokenIssued(role: "node"))
+        #expect(try again.get().identityProof == nil, "a new identity proves nothing: a new record, the old one untouched")
+        #expect(registry.list().gateways.count == 3)
+        #expect(registry.list().gateways.first { $0.id == record.id } == record)
 
         var named = PairingOptions(deviceName: "n")
         named.gatewayName = "192.168.1.5"
         let (taken, _) = try Self.pair([Self.hello()], options: named, registry: registry)
         guard case .failure(.registry(.nameTaken("192.168.1.5"))) = taken else { Issue.record("\(taken)"); return }
+    }
+
+    // MARK: Record identity (issue #25.1, #24.6)
+
+    static let homeURL = "ws://192.168.1.5:18789"
+    static let attackerURL = "ws://10.6.6.6:18789"
+
+    /// A registry holding the user's `home` (default), with an operator token for `identity`.
+    static func homeRegistry(identity: DeviceIdentity, urls: [String] = [homeURL], pin: String? = nil) throws -> (GatewayRegistry, PairedGateway) {
+        let home = NSTemporaryDirectory() + "clawpair-pairing-\(UUID().uuidString.prefix(8))"
+        let registry = GatewayRegistry(home: home)
+        let record = PairedGateway(name: "home", urls: urls, tlsFingerprint: pin, deviceId: identity.deviceId,
+                                   tokens: [StoredDeviceToken(token: "home-operator-secret", role: "operator", scopes: ["operator.admin"], issuedAtMs: 1)],
+                                   pairedAtMs: 1)
+        try registry.save(record)
+        try registry.setActive(record)
+        return (registry, record)
+    }
+
+    @Test("a code listing the user's gateway as a fallback never touches its record: a new record, home stays default (#25.1)")
+    func fallbackURLsDoNotHijack() throws {
+        let identity = try DeviceIdentity.generate(createdAtMs: 1)
+        let (registry, home) = try Self.homeRegistry(identity: identity)
+        defer { try? FileManager.default.removeItem(atPath: (registry.directory as NSString).deletingLastPathComponent) }
+        let code = try Self.setup(urls: [Self.attackerURL, Self.homeURL])
+        let (outcome, run) = try Self.pair([Self.hello()], setup: code, registry: registry, identity: identity)
+        let result = try outcome.get()
+        #expect(run.gateway.requests.count == 1, "no stored token was sent anywhere")
+        #expect(result.identityProof == nil)
+        #expect(result.gateway.id != home.id)
+        #expect(result.gateway.urls == [Self.attackerURL], "the uncontacted fallback (home's URL) is not taken over")
+        #expect(result.becameActive == false && result.previousDefault == "home")
+        let after = registry.snapshot()
+        #expect(after.gateway(id: home.id) == home, "home's routes, pin and tokens are unchanged")
+        #expect(after.activeID == home.id)
+        #expect(after.gateway(url: Self.homeURL)?.id == home.id)
+    }
+
+    @Test("over TLS, an attacker's certificate at the code's primary route does not join the pinned record (#25.1)")
+    func attackerCertificateDoesNotJoin() throws {
+        let identity = try DeviceIdentity.generate(createdAtMs: 1)
+        let homePin = String(repeating: "a", count: 64), attackerPin = String(repeating: "b", count: 64)
+        let (registry, home) = try Self.homeRegistry(identity: identity, urls: ["wss://home.example:443"], pin: homePin)
+        defer { try? FileManager.default.removeItem(atPath: (registry.directory as NSString).deletingLastPathComponent) }
+        let (code, _) = try SetupCode.make(urls: ["wss://evil.example:443", "wss://home.example:443"], bootstrapToken: "bootstrap-token-0123456789",
+                                           expiresAtMs: 1_800_000_600_000, tlsFingerprint: attackerPin, defaultScheme: .wss)
+        var answer = try Self.hello().get()
+        answer.certificateFingerprint = attackerPin
+        let (outcome, _) = try Self.pair([.success(answer)], setup: try SetupCode.parse(code), registry: registry, identity: identity)
+        let result = try outcome.get()
+        #expect(result.identityProof == nil && result.gateway.id != home.id)
+        #expect(result.gateway.tlsFingerprint == attackerPin)
+        #expect(registry.snapshot().gateway(id: home.id) == home)
+        #expect(registry.snapshot().activeID == home.id)
+    }
+
+    @Test("a gateway that moved proves itself by its pin: its record gets the new route first, no second record (#24.6)")
+    func movedGatewayJoinsByPin() throws {
+        let identity = try DeviceIdentity.generate(createdAtMs: 1)
+        let pin = String(repeating: "c", count: 64)
+        let (registry, home) = try Self.homeRegistry(identity: identity, urls: ["wss://192.168.1.5:18789"], pin: pin)
+        defer { try? FileManager.default.removeItem(atPath: (registry.directory as NSString).deletingLastPathComponent) }
+        let (code, _) = try SetupCode.make(urls: ["wss://192.168.1.77:18789"], bootstrapToken: "bootstrap-token-0123456789",
+                                           expiresAtMs: 1_800_000_600_000, tlsFingerprint: pin, defaultScheme: .wss)
+        var answer = try Self.hello().get()
+        answer.certificateFingerprint = pin
+        let (outcome, _) = try Self.pair([.success(answer)], setup: try SetupCode.parse(code), registry: registry, identity: identity)
+        let result = try outcome.get()
+        #expect(result.identityProof == .pinMatched(fingerprint: pin))
+        #expect(result.gateway.id == home.id)
+        #expect(result.gateway.urls == ["wss://192.168.1.77:18789", "wss://192.168.1.5:18789"])
+        #expect(result.gateway.tokens.map(\.role) == ["node", "operator"], "the operator token is kept, the node token added")
+        #expect(registry.list().gateways.count == 1)
+        #expect(result.previousDefault == nil)
+    }
+
+    @Test("--make-default switches the default; without it the default never moves to a new gateway")
+    func makeDefaultSwitches() throws {
+        let identity = try DeviceIdentity.generate(createdAtMs: 1)
+        let (registry, home) = try Self.homeRegistry(identity: identity)
+        defer { try? FileManager.default.removeItem(atPath: (registry.directory as NSString).deletingLastPathComponent) }
+        var options = PairingOptions(deviceName: "kitchen-pi", wait: .seconds(60))
+        options.makeDefault = true
+        let (outcome, _) = try Self.pair([Self.hello()], setup: try Self.setup(urls: [Self.attackerURL]), options: options,
+                                         registry: registry, identity: identity)
+        let result = try outcome.get()
+        #expect(result.becameActive && result.previousDefault == nil)
+        #expect(registry.snapshot().activeID == result.gateway.id && result.gateway.id != home.id)
+    }
+
+    @Test("adoptRoute: a proved route goes first under the lock; a pin proof that does not match the record changes nothing")
+    func adoptRouteAPI() throws {
+        let identity = try DeviceIdentity.generate(createdAtMs: 1)
+        let pin = String(repeating: "d", count: 64)
+        let (registry, home) = try Self.homeRegistry(identity: identity, urls: ["wss://old:1"], pin: pin)
+        defer { try? FileManager.default.removeItem(atPath: (registry.directory as NSString).deletingLastPathComponent) }
+        let wrong = try registry.adoptRoute("wss://evil:1", forRecord: home.id, proof: .pinMatched(fingerprint: String(repeating: "e", count: 64)), nowMs: 5)
+        #expect(wrong?.urls == ["wss://old:1"])
+        let moved = try registry.adoptRoute("wss://new:1", forRecord: home.id, proof: .pinMatched(fingerprint: pin), nowMs: 6, replacingRoutes: true)
+        #expect(moved?.urls == ["wss://new:1"] && moved?.lastSeenAtMs == 6)
+        #expect(home.identityProof(certificateFingerprint: pin.uppercased(), issued: [], deviceId: identity.deviceId) == .pinMatched(fingerprint: pin))
+        let issued = StoredDeviceToken(token: "home-operator-secret", role: "operator", scopes: [], issuedAtMs: nil)
+        #expect(home.identityProof(certificateFingerprint: nil, issued: [issued], deviceId: identity.deviceId) == .storedTokenIssued(role: "operator"))
+        #expect(home.identityProof(certificateFingerprint: nil, issued: [issued], deviceId: "someone-else") == nil)
     }
 }

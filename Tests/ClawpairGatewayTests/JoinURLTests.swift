@@ -91,6 +91,38 @@ struct JoinURLTests {
         #expect(try JoinRedemption.readTarget(argument: "ws://h:1", codeFile: nil, targetFile: nil, standardInput: none) == ("ws://h:1", true))
     }
 
+    @Test("a target file that holds no join URL or setup code is kept, and the error says why (#25.8)")
+    func targetFileCheckedBeforeRemoval() throws {
+        let directory = NSTemporaryDirectory() + "clawpair-target-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let target = directory + "/target"
+        try "this is not a setup code\n".write(toFile: target, atomically: true, encoding: .utf8)
+        #expect(throws: (any Error).self) {
+            try JoinRedemption.readTarget(argument: nil, codeFile: nil, targetFile: target) { _ in [] }
+        }
+        #expect(FileManager.default.fileExists(atPath: target), "the file is not deleted before it is checked")
+    }
+
+    /// Records the timeout each fetch was given.
+    final class Recording: JoinFetching, @unchecked Sendable {
+        var timeouts: [Duration] = []
+        func get(_ url: JoinURL, timeout: Duration) throws(JoinError) -> JoinHTTPResponse {
+            timeouts.append(timeout)
+            return JoinHTTPResponse(status: 404, contentType: "application/json", body: Array(#"{"error":"not_found"}"#.utf8))
+        }
+    }
+
+    @Test("the join-URL fetch gets the pairing's timeout, at most JoinURL.timeout (#25.13)")
+    func joinFetchFollowsTimeout() {
+        let recording = Recording()
+        let url = "https://gw.example.com/j/\(Self.code)"
+        _ = try? JoinRedemption.setup(from: url, fetcher: recording, timeout: .seconds(2))
+        _ = try? JoinRedemption.setup(from: url, fetcher: recording, timeout: .seconds(600))
+        _ = try? JoinRedemption.setup(from: url, fetcher: recording)
+        #expect(recording.timeouts == [.seconds(2), JoinURL.timeout, JoinURL.timeout])
+    }
+
     @Test("against the stand-in gateway: minted by device.pair.setupCode joinUrl, fetched once over loopback http, then gone")
     func loopbackRedemption() async throws {
         let token = "join-test-token-0123456789"

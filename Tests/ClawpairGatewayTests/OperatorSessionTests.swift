@@ -135,13 +135,16 @@ import Testing
         }
     }
 
-    @Test("without a URL override: environment, then the stored device token, then the config on loopback only")
+    @Test("without a URL override: environment (local gateway), else the stored device token, then the config on loopback only")
     func automaticOrder() throws {
         let config: GatewayAuthConfigReader = { _ in (.password("config-password"), "/cfg/openclaw.json") }
         let record = Self.record(operatorToken: "stored")
+        let local = ["OPENCLAW_GATEWAY_PORT": "18789"]
         for source in [OperatorTargetSource.registryGateway, .activeGateway, .defaultURL] {
             let withRecord = try Self.target("ws://127.0.0.1:18789", source, record: record)
-            #expect(try Self.resolve(withRecord, environment: Self.envToken, config: config).source == .environmentToken)
+            #expect(try Self.resolve(withRecord, environment: Self.envToken.merging(local) { a, _ in a }, config: config).source
+                    == (source == .defaultURL ? .environmentToken : .storedDeviceToken(gateway: "home")),
+                    "a registry gateway gets its stored token first: \(source)")
             #expect(try Self.resolve(withRecord, config: config).source == .storedDeviceToken(gateway: "home"))
             let loopback = try Self.target("ws://127.0.0.1:18789", source, record: Self.record(operatorToken: nil))
             let configured = try Self.resolve(loopback, config: config)
@@ -381,5 +384,27 @@ import Testing
                                                  "bootstrapProfile": "node"])
         _ = try session.mintSetupCode()
         #expect(connection.sent.last?.params == ["includeQr": false], "closed params: only what is set")
+    }
+
+    @Test("a registry gateway never gets OPENCLAW_GATEWAY_TOKEN/_PASSWORD unless it is OPENCLAW_GATEWAY_URL or the local gateway (#25.2)")
+    func registrySelectionWithholdsEnvironmentCredentials() throws {
+        let environment = ["OPENCLAW_GATEWAY_TOKEN": "env-token", "OPENCLAW_GATEWAY_PASSWORD": "env-password", "OPENCLAW_GATEWAY_PORT": "18789"]
+        for source in [OperatorTargetSource.registryGateway, .activeGateway] {
+            // The default gateway is somebody else's (a node-only record, no operator token).
+            let elsewhere = try Self.target("ws://10.6.6.6:18789", source, record: Self.record(operatorToken: nil, url: "ws://10.6.6.6:18789"))
+            let bare = try Self.resolve(elsewhere, environment: environment)
+            #expect(bare.auth == ConnectAuth() && bare.source == .none, "\(source)")
+            #expect(bare.withheldEnvironment == ["OPENCLAW_GATEWAY_TOKEN", "OPENCLAW_GATEWAY_PASSWORD"])
+            let paired = try Self.resolve(try Self.target("ws://10.6.6.6:18789", source,
+                                                          record: Self.record(operatorToken: "stored", url: "ws://10.6.6.6:18789")),
+                                          environment: environment)
+            #expect(paired.auth == ConnectAuth(token: "stored") && paired.withheldEnvironment.count == 2)
+            // The same record at the URL the variables are for gets them.
+            var configured = environment
+            configured["OPENCLAW_GATEWAY_URL"] = "ws://10.6.6.6:18789/"
+            #expect(try Self.resolve(elsewhere, environment: configured).source == .environmentToken)
+            let local = try Self.target("ws://127.0.0.1:18789", source, record: Self.record(operatorToken: nil))
+            #expect(try Self.resolve(local, environment: environment).source == .environmentToken)
+        }
     }
 }

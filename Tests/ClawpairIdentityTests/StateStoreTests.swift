@@ -1,4 +1,4 @@
-import ClawpairIdentity
+@testable import ClawpairIdentity
 import ClawpairTestSupport
 import Foundation
 import Testing
@@ -79,6 +79,7 @@ import Testing
 
         let text = dir + "/passwd"
         try "root:x:0:0:root:/root:/bin/bash\n".write(toFile: text, atomically: true, encoding: .utf8)
+        chmod(text, 0o600)
         Self.expectStateStoreError(text, "not an SQLite database")
 
         let damaged = dir + "/damaged.sqlite"
@@ -138,5 +139,84 @@ import Testing
         #expect(OpenClawStateStore.defaultPath(environment: ["OPENCLAW_STATE_DIR": ""]) == nil)
         #expect(OpenClawStateStore.isDatabase(prefix: Array("SQLite format 3".utf8) + [0, 1]))
         #expect(!OpenClawStateStore.isDatabase(prefix: Array("SQLite format 3".utf8)))
+    }
+
+    // MARK: Issue #25.5, #25.11, #25.12
+
+    @Test("a WAL-mode store is read (rows only in its -wal) and nothing is created beside it (#25.11)")
+    func walModeStoreCreatesNothing() throws {
+        let dir = try KeyFileTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let identity = try DeviceIdentity.generate(createdAtMs: 5)
+        let path = dir + "/openclaw.sqlite"
+        let built = try SQLiteFixture.buildWAL(path, sql: Self.schema, statements: [
+            try Self.identityRow(identity),
+            ("INSERT INTO device_auth_tokens VALUES (?, 'node', 'tok-node', '[]', 10)", [identity.deviceId]),
+        ])
+        #expect(built.status == 0, "\(built)")
+        let before = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(before == ["openclaw.sqlite", "openclaw.sqlite-wal"])
+        let store = try OpenClawStateStore.read(path: path, defaultCreatedAtMs: 0)
+        #expect(store.identity.identity.deviceId == identity.deviceId)
+        #expect(store.tokens.entries.map(\.token) == ["tok-node"])
+        #expect(!store.openedImmutable)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == before, "no -shm or journal beside the store")
+    }
+
+    @Test("a store that is a symbolic link or readable by others is refused, as key files are (#25.12)")
+    func storeFileChecks() throws {
+        let dir = try KeyFileTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let identity = try DeviceIdentity.generate(createdAtMs: 5)
+        let path = dir + "/openclaw.sqlite"
+        try Self.build(path, sql: Self.schema, statements: [try Self.identityRow(identity)])
+        let link = dir + "/link.sqlite"
+        #expect(symlink(path, link) == 0)
+        #expect(throws: IdentityError.symlink(path: link)) { try OpenClawStateStore.read(path: link, defaultCreatedAtMs: 0) }
+        chmod(path, 0o644)
+        #expect(throws: IdentityError.unsafePermissions(path: path, mode: 0o100644)) {
+            try OpenClawStateStore.read(path: path, defaultCreatedAtMs: 0)
+        }
+    }
+
+    @Test("an endless recursive view as the identity table is refused before it is queried (#25.5)")
+    func recursiveViewIsRefused() throws {
+        let dir = try KeyFileTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/openclaw.sqlite"
+        try Self.build(path, sql: """
+            CREATE VIEW device_identities AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n)
+              SELECT 'primary' AS identity_key, 'a' AS device_id, 'p' AS public_key_pem, 'k' AS private_key_pem,
+                     1 AS created_at_ms FROM n WHERE x < 0;
+            """)
+        Self.expectStateStoreError(path, "device_identities is a view, not a table")
+    }
+
+    @Test("every query is bounded: a table scan beyond the step budget is interrupted with a clear error (#25.5)")
+    func queriesAreBounded() throws {
+        let dir = try KeyFileTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let identity = try DeviceIdentity.generate(createdAtMs: 5)
+        let path = dir + "/openclaw.sqlite"
+        // Many rows of other devices in a token table without its primary key: the query scans them all.
+        try Self.build(path, sql: """
+            CREATE TABLE device_identities (identity_key TEXT NOT NULL PRIMARY KEY, device_id TEXT NOT NULL,
+              public_key_pem TEXT NOT NULL, private_key_pem TEXT NOT NULL, created_at_ms INTEGER NOT NULL,
+              updated_at_ms INTEGER NOT NULL) STRICT;
+            CREATE TABLE device_auth_tokens (device_id TEXT, role TEXT, token TEXT, scopes_json TEXT, updated_at_ms INTEGER);
+            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 3000)
+              INSERT INTO device_auth_tokens SELECT printf('%064x', x), 'node', 't', '[]', x FROM n;
+            """, statements: [try Self.identityRow(identity)])
+        let honest = try OpenClawStateStore.readSQLite(path: path, defaultCreatedAtMs: 0)
+        #expect(honest.tokens.entries.isEmpty)
+        var tight = StateStoreLimits()
+        tight.maxSteps = 5_000
+        do {
+            _ = try OpenClawStateStore.readSQLite(path: path, defaultCreatedAtMs: 0, limits: tight)
+            Issue.record("the scan was not interrupted")
+        } catch {
+            guard case .stateStore(_, let reason) = error else { Issue.record("\(error)"); return }
+            #expect(reason.contains("did not finish within its limits"), "\(reason)")
+        }
     }
 }

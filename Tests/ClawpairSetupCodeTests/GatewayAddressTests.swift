@@ -29,4 +29,20 @@ import Testing
         #expect(GatewayAddress.redacted(code) == String(code.prefix(8)) + "…")
         #expect(GatewayAddress.trimmed("\t gw.local \n") == "gw.local")
     }
+
+    @Test("a setup code that fails to decode is a bad code, never a host name for DNS (#25.9)")
+    func brokenCodeIsNotAHost() throws {
+        let (code, _) = try SetupCode.make(urls: ["ws://192.168.1.5:18789"], bootstrapToken: "bootstrap-token-0123456789",
+                                           expiresAtMs: 1_800_000_600_000, defaultScheme: .ws)
+        let broken = String(code.dropLast(3)) + "_x"  // damaged base64url: still the secret's characters
+        do {
+            let parsed = try GatewayAddress.parse(broken)
+            Issue.record("parsed as \(parsed)")
+        } catch {
+            guard case .setupCode = error else { Issue.record("\(error)"); return }
+        }
+        // Host names of every shape still parse as hosts.
+        #expect(try GatewayAddress.parse("gw-1.example.com:9000") == .hostPort(SetupEndpoint(host: "gw-1.example.com", explicitPort: 9000, tls: true)))
+        #expect(try GatewayAddress.parse("kitchen-pi.local") == .hostPort(SetupEndpoint(host: "kitchen-pi.local", explicitPort: 18789, tls: false)))
+    }
 }

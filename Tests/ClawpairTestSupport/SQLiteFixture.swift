@@ -32,8 +32,37 @@ public enum SQLiteFixture {
         """
 
     /// Creates the database at `path`: runs `sql`, then each `(statement, parameters)`, then
-    /// commits. Returns python3's result (status 0 on success).
+    /// commits; the file is then made 0600, as a private store is. Returns python3's result
+    /// (status 0 on success).
     public static func build(_ path: String, sql: String, statements: [(String, [Any])] = []) throws -> ClawpairBinary.Result {
+        let result = try buildPlain(path, sql: sql, statements: statements)
+        chmod(path, 0o600)
+        return result
+    }
+
+    /// A WAL-mode store whose rows are still only in its `-wal` (no checkpoint: the writer
+    /// process exits without closing cleanly), with no `-shm` left beside it; files 0600.
+    public static func buildWAL(_ path: String, sql: String, statements: [(String, [Any])] = []) throws -> ClawpairBinary.Result {
+        let script = """
+            import json, os, sqlite3, sys
+            d = json.load(sys.stdin)
+            c = sqlite3.connect(d["path"], isolation_level=None)
+            c.execute("PRAGMA journal_mode=WAL")
+            c.execute("PRAGMA wal_autocheckpoint=0")
+            c.executescript(d["sql"])
+            for q, p in d["stmts"]:
+                c.execute(q, p)
+            os._exit(0)
+            """
+        let input: [String: Any] = ["path": path, "sql": sql, "stmts": statements.map { [$0.0, $0.1] as [Any] }]
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: input), as: UTF8.self)
+        let result = try ClawpairBinary.runProgram("/usr/bin/python3", ["-c", script], stdin: json)
+        unlink(path + "-shm")
+        for file in [path, path + "-wal"] { chmod(file, 0o600) }
+        return result
+    }
+
+    private static func buildPlain(_ path: String, sql: String, statements: [(String, [Any])]) throws -> ClawpairBinary.Result {
         let script = """
             import json, sqlite3, sys
             d = json.load(sys.stdin)

@@ -13,6 +13,11 @@ struct DevicesApproveCommand: ParsableCommand {
                 + "before approving and approves that device's current request, says what the name resolved to, and "
                 + "when the device's retry supersedes the request in between, approves the newer one. A name that fits "
                 + "several devices is exit 2 with the candidates; nothing pending is exit 3.",
+            "A request is approved only if it asks for no more role or scope than was shown: the request named by its exact id, "
+                + "else what the device already holds when it is paired, else the request the name resolved to. A device that "
+                + "re-asks for more (a node asking to be an operator, more scopes), by a name or by a retry that supersedes the "
+                + "request, is not approved: the difference is shown (exit 4, code approval-upgrade) with the exact "
+                + "request id to approve after checking it. --yes never covers such an upgrade.",
             "With no name, or with --latest, shows the newest pending request and the exact command that approves it, "
                 + "and approves nothing; with --latest --yes it approves that request. Review a request before "
                 + "approving it: an approved device can act on the gateway with the role and scopes shown.",

@@ -75,6 +75,7 @@ struct DiscoverCommand: ParsableCommand {
         ],
         sections: [
             .inManSource("JSON OUTPUT"),
+            .inManSource("LIMITS"),
         ],
         runner: DiscoverCommand.runner
     )
@@ -179,6 +180,11 @@ struct DiscoverCommand: ParsableCommand {
             context.stdout.write(scan.gateways.map { $0.textBlock(paint: context.style.paint) }.joined(separator: "\n"))
         }
         guard scan.gateways.isEmpty else { return .success }
+        if !context.globals.json && scan.localBackend == .avahi {
+            // Under an mDNS flood avahi-daemon can saturate and report nothing (issue #25, "bounded").
+            context.note("note: avahi-daemon reported no gateway; if the network is busy with mDNS traffic it may be "
+                         + "saturated: try --backend native, which bounds its cache and says when it sees a flood")
+        }
         if !context.globals.json && options.local {
             context.note("hint: check that the gateway runs with discovery on and that this machine is on the same "
                          + "network segment (mDNS does not cross routers); try --timeout 5000")

@@ -30,7 +30,7 @@ enum GatewaysCommand {
     ])
 
     static func registry(_ context: CommandContext) throws -> GatewayRegistry {
-        GatewayRegistry(home: try GatewayCLI.home(context))
+        try GatewayCLI.registry(context)
     }
 
 }

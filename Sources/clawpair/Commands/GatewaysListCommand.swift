@@ -10,6 +10,7 @@ struct GatewaysListCommand: ParsableCommand {
                      + "(never the tokens), and when it was paired and last seen. The chosen one is marked with *."],
         sections: [
             .inManSource("JSON OUTPUT"),
+            .inManSource("LIMITS"),
             GatewaysCommand.filesSection,
         ],
         runner: GatewaysListCommand.runner

@@ -19,8 +19,13 @@ struct PairCommand: ParsableCommand {
                 + "operator's decision at once (client cap device-pairing-wait); otherwise, and always for a node, the gateway is asked "
                 + "again with the same identity, role and scopes about once a second. Waiting ends when an operator approves the request, "
                 + "rejects it (exit 4), the gateway lets it expire (exit 4), or --wait runs out (after a last attempt at its end). Then the device token(s) the gateway issued are stored in the "
-                + "paired-gateways registry with the gateway's URLs and TLS pin ('clawpair gateways list'); the first "
-                + "paired gateway becomes the one commands use by default.",
+                + "paired-gateways registry with the gateway's URLs and TLS pin ('clawpair gateways list').",
+            "A registry record is one gateway identity. Pairing updates an existing record only when the gateway that answered "
+                + "proved it is that record's gateway: its TLS certificate matches the record's pin, or it issued this device the "
+                + "token the record stores (or accepted it at one of the record's own URLs). Then only the URL that answered is "
+                + "added. Otherwise a new record is made, and no other record's URLs, pin or tokens change, whatever URLs the "
+                + "code lists. The first paired gateway becomes the one commands use by default; pairing never switches the "
+                + "default to another gateway unless --make-default is given: it says which gateway stays the default.",
             "Ctrl-C at any point leaves nothing half-written: the registry record is written once, atomically, after "
                 + "the gateway issued the token.",
         ],
@@ -35,6 +40,7 @@ struct PairCommand: ParsableCommand {
             .value("timeout", "MS", help: "Limit for probing and for each connection attempt (default 10000)."),
             .flag("allow-insecure", help: "Also dial ws:// routes to hosts that need wss:// (public and tailnet addresses)."),
             .flag("v2", help: "Sign the legacy v2 connect payload instead of v3 (the default: binds platform and device family)."),
+            .flag("make-default", help: "Make this gateway the default for commands that name none, even when another one is."),
         ] + GatewayCLI.trustOptions,
         arguments: [ArgumentSpec("setup-code", help: "The setup code in any form 'setup-code decode' accepts, a join URL "
                                  + "(https://GATEWAY/j/CODE, from 'clawpair devices join-code'), or - for standard input (prefer - or "
@@ -46,6 +52,8 @@ struct PairCommand: ParsableCommand {
         ],
         sections: [
             .inManSource("JSON OUTPUT"),
+            .inManSource("GATEWAY IDENTITY"),
+            .inManSource("LIMITS"),
             GatewayCLI.environmentSection,
             .inManSource("EXIT STATUS"),
         ],
@@ -88,15 +96,16 @@ struct PairCommand: ParsableCommand {
     private func pair(_ context: CommandContext) throws -> ExitStatus {
         let code = try readCode(context)
         let visible = { if code.inArgv { context.warn("a setup code on the command line is visible to other users (ps, shell history); prefer - (stdin) or --code-file FILE") } }
-        let (setup, joinURL) = try JoinRedemption.setup(from: code.text) { _ in visible() }
+        let (setup, joinURL) = try JoinRedemption.setup(from: code.text, timeout: timeout) { _ in visible() }
         if let joinURL { context.note("Redeemed the join URL at \(joinURL.origin) (it works only once).") }
         if joinURL == nil && GatewayPairing.credential(of: setup) != nil { visible() }
         var options = PairingOptions(role: role, deviceName: arguments.value("name") ?? HostName.current(fallback: "linux"),
                                      gatewayName: arguments.value("gateway-name"), wait: wait,
                                      timeout: timeout, allowInsecure: arguments.flag("allow-insecure"),
                                      payloadVersion: arguments.flag("v2") ? .v2 : .v3)
+        options.makeDefault = arguments.flag("make-default")
         options.pin = try GatewayCLI.pin(arguments)
-        let registry = GatewayRegistry(home: try GatewayCLI.home(context))
+        let registry = try GatewayCLI.registry(context, timeout: timeout)
         // Ctrl-C or SIGTERM stops the probe, the connect or the wait for approval at once.
         let stop = TerminationSignals().stopSignal()
         var pairing = GatewayPairing(setup: setup, options: options, registry: registry,
@@ -153,7 +162,13 @@ struct PairCommand: ParsableCommand {
     private func show(_ result: PairingResult, registry: GatewayRegistry, context: CommandContext) {
         if context.globals.json { return context.printJSON(result.json) }
         for line in result.summary(registryDirectory: registry.directory) { context.print(line) }
-        if result.becameActive { context.note("It is now the default gateway for clawpair commands ('clawpair gateways use' changes that).") }
+        if result.becameActive {
+            context.note("It is now the default gateway for clawpair commands ('clawpair gateways use' changes that).")
+        } else if let previous = result.previousDefault {
+            let name = TerminalText.sanitize(previous, maxScalars: 80)
+            context.note("'\(name)' stays the default gateway for clawpair commands; to use this one by default: "
+                         + "clawpair gateways use \(ShellQuote.quote(result.gateway.name))")
+        }
         if result.token.role == GatewayRole.node.rawValue {
             context.note(result.commandApprovalFollows ? "Step 2: unless the code approved them, an operator approves this node's commands on the "
                          + "gateway ('clawpair nodes pending' lists it there)." : "Next: 'clawpair nodes status' on the gateway shows this machine.")

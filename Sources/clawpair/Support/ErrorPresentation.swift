@@ -73,6 +73,8 @@ enum ErrorPresentation {
         ("unsafe-permissions", "a secret file is readable by others"), ("exists", "the file exists (--force replaces it)"),
         ("unknown-gateway", "no paired gateway has that name (exit 3)"), ("name-taken", "another paired gateway has that name"),
         ("registry-error", "the gateway registry could not be read or written"),
+        ("registry-busy", "another clawpair process held the registry lock past --timeout; nothing was changed"),
+        ("approval-upgrade", "the device's request asks for more role or scope than was shown; nothing was approved (exit 4)"),
         ("io-error", "reading or writing a file failed"), ("input-too-large", "the input is over its size limit"),
         ("avahi-unavailable", "the Avahi daemon or library is missing"), ("mdns-error", "multicast DNS failed"),
         ("wide-area-error", "the wide-area DNS server failed"),
@@ -126,6 +128,7 @@ enum ErrorPresentation {
         case IdentityError.noIdentity: return .notFound
         case GatewayRegistryError.unknownGateway: return .notFound
         case GatewayRegistryError.nameTaken: return .usage
+        case is DeviceApprovalUpgrade: return .refused
         // A pairing refused (expired code, not approved, rejected, only untrusted routes) is 4, no
         // route 3, a code without a credential 2; a wrapped error keeps its own status.
         case PairingError.codeExpired, PairingError.notApproved, PairingError.rejected, PairingError.requestExpired: return .refused
@@ -154,9 +157,17 @@ enum ErrorPresentation {
         case GatewayError.authRejected where plan?.credential.source == OperatorCredentialSource.none
                                                 && plan?.credential.withheldEnvironment.isEmpty == false:
             let names = plan?.credential.withheldEnvironment ?? []
+            if plan?.target.source != .commandLineURL {
+                return "\(names.joined(separator: " and ")) \(names.count > 1 ? "are" : "is") sent only to OPENCLAW_GATEWAY_URL or "
+                    + "the local gateway, not to a gateway chosen from the registry: pair with it ('clawpair pair --role operator'), "
+                    + "pass --token-file FILE, or set OPENCLAW_GATEWAY_URL to its URL"
+            }
             return "\(names.joined(separator: " and ")) \(names.count > 1 ? "are" : "is") not sent to a "
                 + "gateway named with --url (it could be a typo or someone "
                 + "else's): pass --token-file FILE (or --password-file), or set OPENCLAW_GATEWAY_URL instead of --url"
+        case let upgrade as DeviceApprovalUpgrade:
+            return "check what it asks for ('clawpair devices list'); to approve exactly that request: clawpair devices approve "
+                + TerminalText.sanitize(upgrade.request.requestId, maxScalars: 64)
         case GatewayError.unreachable: return "is the gateway running? 'clawpair probe URL' shows which step fails"
         case GatewayError.tlsTrust(_, .pinMismatch):
             return "the certificate changed: if you expected that, check it and pass --tls-fingerprint with the new value"
@@ -251,6 +262,11 @@ enum ErrorPresentation {
         case .nameTaken: return "choose another --name, or 'clawpair gateways forget' the old one"
         case .tooManyRecords(let directory, _):
             return "forget the gateways you no longer use: clawpair gateways forget ID (the ids are the file names in \(directory))"
+        case .lockTimeout:
+            return "another clawpair command is changing the registry (a pairing waiting for approval holds it only while it "
+                + "writes); try again, or raise --timeout"
+        case .recordTooLarge:
+            return "the gateway sent more than a record can hold; nothing was stored (check the gateway, or 'clawpair gateways forget' it)"
         case .insecureFile, .io: return error.hint
         }
     }

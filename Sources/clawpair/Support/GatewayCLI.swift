@@ -37,10 +37,15 @@ enum GatewayCLI {
             + "'clawpair gateways use' (when this machine holds only a node token for it, no credential is in the "
             + "environment and exactly one other paired gateway holds its operator token, that one, with a note), else the local gateway, ws://127.0.0.1 on the port OpenClaw's own CLI dials "
             + "(OPENCLAW_GATEWAY_PORT, else gateway.port in openclaw.json, else 18789). The operator credential is taken from the first of: "
-            + "--token-file or --password-file (or --token/--password, which warn); OPENCLAW_GATEWAY_TOKEN or "
-            + "OPENCLAW_GATEWAY_PASSWORD; the operator device token stored in the registry for that gateway; and, for "
-            + "a gateway on loopback only, gateway.auth.token or gateway.auth.password in OpenClaw's config file "
-            + "(~/.openclaw/openclaw.json, JSON5).",
+            + "--token-file or --password-file (or --token/--password, which warn); for OPENCLAW_GATEWAY_URL and the local "
+            + "gateway, OPENCLAW_GATEWAY_TOKEN or OPENCLAW_GATEWAY_PASSWORD; the operator device token stored in the registry "
+            + "for that gateway; for a registry gateway whose URL is OPENCLAW_GATEWAY_URL or the local gateway's, those "
+            + "variables; and, for a gateway on loopback only, gateway.auth.token or gateway.auth.password in OpenClaw's "
+            + "config file (~/.openclaw/openclaw.json, JSON5).",
+        "OPENCLAW_GATEWAY_TOKEN and OPENCLAW_GATEWAY_PASSWORD go only to the gateway they are set for: OPENCLAW_GATEWAY_URL, "
+            + "else the local gateway. A gateway from the registry (--gateway NAME, or the default one) gets the device token "
+            + "stored for it, never these variables, unless its URL is one of those two: whatever gateway the registry "
+            + "selects, the shared operator secret is not sent to it.",
         "A --url never reuses implicit credentials (OpenClaw's URL override safety): it gets only --token-file or "
             + "--password-file and the device token stored for that same gateway, never OPENCLAW_GATEWAY_TOKEN, "
             + "OPENCLAW_GATEWAY_PASSWORD or the config file, so a mistyped or hostile URL never receives the "
@@ -56,7 +61,8 @@ enum GatewayCLI {
 
     static let environmentSection = DocSection("ENVIRONMENT", [
         "OPENCLAW_GATEWAY_URL: the gateway when neither --url nor --gateway is given (see CREDENTIALS).",
-        "OPENCLAW_GATEWAY_TOKEN, OPENCLAW_GATEWAY_PASSWORD: operator credentials, never sent to a --url (see CREDENTIALS).",
+        "OPENCLAW_GATEWAY_TOKEN, OPENCLAW_GATEWAY_PASSWORD: operator credentials for OPENCLAW_GATEWAY_URL or the local gateway "
+            + "only, never sent to a --url or to another registry gateway (see CREDENTIALS).",
         "CLAWPAIR_HOME: the clawpair home (default $XDG_CONFIG_HOME/clawpair, else ~/.config/clawpair), holding "
             + "identity/ and gateways/.",
         "OPENCLAW_CONFIG_PATH, OPENCLAW_STATE_DIR: where OpenClaw's config file is read from (gateway.port for the "
@@ -173,15 +179,27 @@ enum GatewayCLI {
     // MARK: Connecting
 
     /// The session options of an operator command: the target is `--url`, else `--gateway NAME`,
+    /// The registry under the clawpair home: a change waits at most `timeout` for another
+    /// process's lock, and says after a moment who it waits for (issue #25.15).
+    static func registry(_ context: CommandContext, timeout: Duration = .seconds(10)) throws -> GatewayRegistry {
+        var registry = GatewayRegistry(home: try home(context))
+        registry.lockTimeout = timeout
+        registry.onLockWait = { path, holder in
+            context.note("Waiting for the gateway registry lock \(path), held by \(holder.map { "process \($0)" } ?? "another clawpair process") "
+                         + "(giving up after \(DurationText.describe(milliseconds: GatewayPairing.milliseconds(timeout))))…")
+        }
+        return registry
+    }
+
     /// else automatic (`OPENCLAW_GATEWAY_URL`, the active registry gateway, the default URL).
     static func sessionOptions(_ arguments: ParsedArguments, _ context: CommandContext,
                                identity: DeviceIdentity) throws -> OperatorSessionOptions {
         guard var choice = OperatorTargetChoice(url: arguments.value("url"), registryGateway: arguments.value("gateway")) else {
             throw UsageError("give either --url or --gateway, not both")
         }
-        let registry = GatewayRegistry(home: try home(context))
-        let pin = try pin(arguments)
         let timeout = try timeout(arguments)
+        let registry = try Self.registry(context, timeout: timeout)
+        let pin = try pin(arguments)
         let secret = try explicitSecret(arguments, context)
         if choice == .automatic, secret == nil, let serving = operatorDefault(registry, identity: identity, context: context) {
             choice = .registryGateway(serving.id)
