@@ -11,8 +11,11 @@
 //                        ClawpairTransport, ClawpairNode, CProcessShims
 //   ClawpairNode         a Linux machine as an OpenClaw node: the invoke pipeline (bounded, idempotent, budgets,
 //                        cancel), built-in commands (device.info/status, system.notify/which), presence and host
-//                        stats over an abstract connection; sd_notify, the journal and desktop notifications
-//                        uses ClawpairCore, CSystemdShims
+//                        stats over an abstract connection; sd_notify, the journal and desktop notifications;
+//                        relocation of a moved gateway by identity through
+//                        discovery (also for gateways check)
+//                        uses ClawpairCore, ClawpairSetupCode, ClawpairIdentity, ClawpairGateway, ClawpairBrowse,
+//                        CSystemdShims
 //   ClawpairBrowse       GatewayBrowser: mDNS (Avahi or native) and wide-area DNS-SD side by side, merged into
 //                        one entry per gateway; scan, first answer, added/updated/removed events
 //                        uses ClawpairCore, ClawpairDNS, ClawpairDiscovery, ClawpairAvahi, ClawpairMDNS,
@@ -147,7 +150,8 @@ let package = Package(
         .target(name: "ClawpairAdvertise", dependencies: ["ClawpairCore", "ClawpairConfig", "ClawpairDiscovery", "ClawpairAvahi",
                                                           "ClawpairProbe"]),
         // A Linux machine as an OpenClaw node.
-        .target(name: "ClawpairNode", dependencies: ["ClawpairCore", "CSystemdShims"]),
+        .target(name: "ClawpairNode", dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairIdentity", "ClawpairGateway",
+                                                     "ClawpairBrowse", "CSystemdShims"]),
         // The command-line tool: parses arguments, calls the libraries, formats output.
         // Release builds link the Swift runtime statically (`make build`: --static-swift-stdlib).
         .executableTarget(
@@ -185,7 +189,7 @@ let package = Package(
         .testTarget(name: "ClawpairProbeTests", dependencies: ["ClawpairProbe", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairGatewayTests", dependencies: ["ClawpairGateway", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairAdvertiseTests", dependencies: ["ClawpairAdvertise", "ClawpairTestSupport"]),
-        .testTarget(name: "ClawpairNodeTests", dependencies: ["ClawpairNode", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairNodeTests", dependencies: ["ClawpairNode", "ClawpairGateway", "ClawpairIdentity", "ClawpairTestSupport"]),
         .testTarget(
             name: "CLibraryTests",
             dependencies: ["CDNSSD", "CAvahiClient", "CQRencode", "ClawpairQR", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",

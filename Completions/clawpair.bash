@@ -325,7 +325,7 @@ _clawpair() {
         "clawpair gateways") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list use check forget" ;;
         "clawpair gateways list") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways use") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair gateways check") opts="--timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair gateways check") opts="--timeout --no-discover --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways forget") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair completions") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
     esac

@@ -379,6 +379,7 @@ complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair gateways"' -
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair gateways"' -a forget -d 'Remove a gateway from the registry, with its tokens and TLS pin'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair gateways use"' -a '(clawpair list-names gateways 2>/dev/null)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair gateways check"' -l timeout -x -d 'Limit for each connection, in ms or with a unit (default 10000)'
+complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair gateways check"' -l no-discover -d 'When no route answers, do not look for the gateway through discovery'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair gateways check"' -l trust -x -d 'Accept a certificate with this SHA-256 fingerprint, after you checked it belongs to your gateway (an untrusted certificate\'s error prints the command); like --tls-fingerprint'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair gateways check"' -l tls-fingerprint -x -d 'Pin: the SHA-256 of the gateway\'s certificate (wss://)'
 complete -c clawpair -n 'test (__clawpair_command_path) = "clawpair gateways check"' -a '(clawpair list-names gateways 2>/dev/null)'
