@@ -8,7 +8,7 @@ _clawpair() {
     local path="clawpair" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "$path ${COMP_WORDS[i]}" in
-            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair qr"|"clawpair qr render"|"clawpair qr scan"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair devices"|"clawpair devices list"|"clawpair devices approve"|"clawpair devices reject"|"clawpair devices remove"|"clawpair devices rename"|"clawpair devices clear"|"clawpair devices watch"|"clawpair devices rotate"|"clawpair devices revoke"|"clawpair devices join-code"|"clawpair nodes"|"clawpair nodes list"|"clawpair nodes status"|"clawpair nodes pending"|"clawpair nodes approve"|"clawpair nodes reject"|"clawpair nodes rename"|"clawpair nodes remove"|"clawpair nodes invoke"|"clawpair node"|"clawpair node install"|"clawpair node uninstall"|"clawpair node status"|"clawpair pair"|"clawpair gateways"|"clawpair gateways list"|"clawpair gateways use"|"clawpair gateways check"|"clawpair gateways forget"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
+            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair qr"|"clawpair qr render"|"clawpair qr scan"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair devices"|"clawpair devices list"|"clawpair devices approve"|"clawpair devices reject"|"clawpair devices remove"|"clawpair devices rename"|"clawpair devices clear"|"clawpair devices watch"|"clawpair devices rotate"|"clawpair devices revoke"|"clawpair devices join-code"|"clawpair nodes"|"clawpair nodes list"|"clawpair nodes status"|"clawpair nodes pending"|"clawpair nodes approve"|"clawpair nodes reject"|"clawpair nodes rename"|"clawpair nodes remove"|"clawpair nodes invoke"|"clawpair node"|"clawpair node run"|"clawpair node install"|"clawpair node uninstall"|"clawpair node status"|"clawpair pair"|"clawpair gateways"|"clawpair gateways list"|"clawpair gateways use"|"clawpair gateways check"|"clawpair gateways forget"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
         esac
     done
     case "$path|$prev" in
@@ -262,6 +262,9 @@ _clawpair() {
         "clawpair nodes invoke|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair nodes invoke|--trust") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair nodes invoke|--tls-fingerprint") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair node run|--gateway") local IFS=$'\n'; COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list-names gateways 2>/dev/null)" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair node run|--commands") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair node run|--display-name") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair node install|--gateway") local IFS=$'\n'; COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list-names gateways 2>/dev/null)" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair node install|--commands") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair pair|--role") COMPREPLY=($(compgen -W "node operator" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
@@ -317,7 +320,8 @@ _clawpair() {
         "clawpair nodes rename") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes remove") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes invoke") opts="--params --invoke-timeout --idempotency-key --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair node") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="install uninstall status" ;;
+        "clawpair node") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="run install uninstall status" ;;
+        "clawpair node run") opts="--gateway --commands --display-name --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair node install") opts="--user --system --gateway --commands --print --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair node uninstall") opts="--user --system --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair node status") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;

@@ -16,6 +16,7 @@ enum NodeCommand {
                 + "as a systemd service. system.run (with exec approvals) is not offered yet.",
         ],
         subcommands: [
+            Subcommand("run") { NodeRunCommand.spec },
             Subcommand("install") { NodeInstallCommand.spec },
             Subcommand("uninstall") { NodeUninstallCommand.spec },
             Subcommand("status") { NodeStatusCommand.spec },
