@@ -164,6 +164,8 @@ let package = Package(
 
         // Examples: small programs using the libraries (README, "Using clawpair from Swift"), built by a plain `swift build`.
         .executableTarget(name: "ListGateways", dependencies: ["ClawpairBrowse"], path: "Examples/ListGateways"),
+        .executableTarget(name: "LinuxNode", dependencies: ["ClawpairCore", "ClawpairGateway", "ClawpairIdentity", "ClawpairNode"],
+                          path: "Examples/LinuxNode"),
         .executableTarget(name: "PairFromCode", dependencies: ["ClawpairCore", "ClawpairGateway", "ClawpairIdentity", "ClawpairSetupCode"],
                           path: "Examples/PairFromCode"),
 
