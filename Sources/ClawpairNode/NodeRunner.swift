@@ -4,8 +4,9 @@
 //
 //   routes (the record's URLs in order; the pin on wss://) → connect signed with this identity
 //   and the stored node token → hello-ok → serve (the client's own watchdog closes after 2x the
-//   tick interval of silence) → on loss: again after 250 ms doubling to 30 s (upstream's node
-//   host schedule), at once after a 1012 close ("service restart"), reset after a hello-ok.
+//   tick interval of silence) → on loss: again after 250 ms doubling (upstream's node host
+//   schedule) to 4 s (upstream: 30 s; see NodeRunnerOptions.maxDelay), at once after a 1012
+//   close ("service restart"), reset after a hello-ok.
 //
 // On top of that:
 // - after `relocateAfterFailures` failed attempts in a row (nothing answered), discovery runs on
@@ -40,7 +41,9 @@ public struct NodeRunnerOptions: Sendable {
     public var displayName: String
     /// The first delay before reconnecting (upstream: 250 ms), doubled after each failure.
     public var initialDelay: Duration
-    /// The longest delay (upstream: 30 s).
+    /// The longest delay. Default 4 s, so a node is back within 5 s of its gateway answering
+    /// again (issue #22's goal); upstream's node host waits up to 30 s. One attempt is a TCP
+    /// connect to the gateway's routes: cheap at that rate.
     public var maxDelay: Duration
     /// How long one connection attempt may take.
     public var connectTimeout: Duration
@@ -53,7 +56,7 @@ public struct NodeRunnerOptions: Sendable {
 
     /// Options for a node answering `host`'s commands.
     public init(host: NodeHostConfiguration, caps: [String] = [], displayName: String,
-                initialDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(30),
+                initialDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(4),
                 connectTimeout: Duration = .seconds(10),
                 discovery: GatewayBrowser.Options? = GatewayBrowser.Options(timeout: .milliseconds(1500)),
                 relocateAfterFailures: Int = 1, heartbeat: (@Sendable () -> Void)? = nil) {

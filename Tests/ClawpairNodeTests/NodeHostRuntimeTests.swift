@@ -23,12 +23,23 @@ import Testing
             self.endAfterIdle = endAfterIdle
         }
 
+        /// Ends the session once this holds (default: after `endAfterIdle` of waiting with no handler running).
+        var done: ((ScriptedConnection) -> Bool)?
+        var polls = 0
+
         func nextEvent(timeout: Duration) throws(NodeConnectionFailure) -> NodeGatewayEvent? {
             if !script.isEmpty { idle = .zero; return script.removeFirst() }
+            if let done {
+                if done(self) { throw .lost(reason: "script over") }
+                polls += 1
+                // A handler runs on another thread: give it real time (at most ~20 s in all).
+                if polls > 40_000 { throw .lost(reason: "gave up waiting") }
+                usleep(500)
+                clock.advance(by: timeout)
+                return nil
+            }
             idle += timeout
             if idle > endAfterIdle { throw .lost(reason: "script over") }
-            // A short poll means a handler runs on another thread: give it real time to finish.
-            if timeout < .milliseconds(250) { usleep(500) }
             clock.advance(by: timeout)
             return nil
         }
@@ -89,6 +100,7 @@ import Testing
             NodeGatewayEvent(name: "node.invoke.request", payload: .object([("id", "3"), ("nodeId", "node-1"),
                                                                              ("command", "myapp.echo"), ("paramsJSON", "{bad")])),
         ], endAfterIdle: .seconds(5))
+        connection.done = { $0.results().count >= 3 }
         let answered = Mutex<[NodeHostEvent]>([])
         let runtime = NodeHostRuntime(configuration: configuration([echo]), clock: clock,
                                       onEvent: { event in answered.withLock { $0.append(event) } })
@@ -111,6 +123,7 @@ import Testing
         var request = invoke("1", "slow")
         if case .object(var members) = request.payload { members.append(("timeoutMs", 100)); request.payload = .object(members) }
         let connection = ScriptedConnection(clock: clock, script: [request], endAfterIdle: .seconds(2))
+        connection.done = { $0.results().count >= 1 }
         _ = await serve(NodeHostRuntime(configuration: configuration([slow]), clock: clock), connection)
         #expect(connection.results().map { $0["error"]?["code"] } == ["TIMEOUT"])
     }
@@ -125,6 +138,7 @@ import Testing
         }
         let clock = ManualClock()
         let connection = Refusing(clock: clock, script: [invoke("1", "myapp.echo")])
+        connection.done = { $0.results().count >= 1 }
         let echo = NodeCommand("myapp.echo") { _ in nil }
         _ = await serve(NodeHostRuntime(configuration: configuration([echo]), clock: clock), connection)
         #expect(connection.results().count == 1)

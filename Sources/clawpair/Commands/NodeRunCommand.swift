@@ -17,7 +17,7 @@ struct NodeRunCommand: ArgumentsCommand {
             "Connects with role node as client node-host (mode node, platform linux, deviceFamily Linux), signed by this "
                 + "machine's identity with the node token 'clawpair pair' stored, declares its commands, and answers them. "
                 + "After each connect it reports presence (node.presence.alive) and host stats (node.host.stats, then every 60 s).",
-            "It reconnects after a gateway restart (250 ms doubling to 30 s, at once after a 1012 close); when the known routes "
+            "It reconnects after a gateway restart (250 ms doubling to 4 s, at once after a 1012 close); when the known routes "
                 + "stop answering it looks for the gateway through mDNS and the wide-area domain and moves to an address where "
                 + "the gateway proves its identity (the pinned certificate, or a reissue of the stored token), updating the "
                 + "registry. A gateway whose certificate changed is never accepted silently: the new fingerprint is logged with "
