@@ -163,7 +163,10 @@ let package = Package(
         ),
 
         // Examples: small programs using the libraries (README, "Using clawpair from Swift"), built by a plain `swift build`.
-        .executableTarget(name: "ListGateways", dependencies: ["ClawpairBrowse"], path: "Examples/ListGateways"),
+        .executableTarget(name: "ListGateways", dependencies: ["ClawpairBrowse", "ClawpairCore"], path: "Examples/ListGateways"),
+        .executableTarget(name: "NodeDaemon", dependencies: ["ClawpairBrowse", "ClawpairCore", "ClawpairGateway", "ClawpairIdentity",
+                                                             "ClawpairSetupCode"],
+                          path: "Examples/NodeDaemon"),
         .executableTarget(name: "LinuxNode", dependencies: ["ClawpairCore", "ClawpairGateway", "ClawpairIdentity", "ClawpairNode"],
                           path: "Examples/LinuxNode"),
         .executableTarget(name: "PairFromCode", dependencies: ["ClawpairCore", "ClawpairGateway", "ClawpairIdentity", "ClawpairSetupCode"],
@@ -172,6 +175,10 @@ let package = Package(
         // Tests.
         // Two of these change one registry at once in GatewayRegistryRaceTests.
         .executableTarget(name: "registry-race", dependencies: ["ClawpairGateway"], path: "Tests/RegistryRace"),
+        // bench/stop-to-return's measuring program (not a test: it prints figures).
+        .executableTarget(name: "stop-to-return", dependencies: ["ClawpairBrowse", "ClawpairCore", "ClawpairGateway", "ClawpairIdentity",
+                                                                 "ClawpairSetupCode"],
+                          path: "bench/StopToReturn"),
         .target(name: "ClawpairTestSupport", dependencies: ["ClawpairCore", "CTestShims"], path: "Tests/ClawpairTestSupport"),
         .target(name: "CTestShims", path: "Tests/CTestShims"),
         .testTarget(name: "ClawpairCoreTests", dependencies: ["ClawpairCore", "ClawpairTestSupport"]),

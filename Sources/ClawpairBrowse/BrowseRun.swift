@@ -85,6 +85,8 @@ struct BrowseRun {
         case source(SourceMessage)
         /// A source returned (nil), or threw.
         case finished((any Error)?)
+        /// The run's stop signal was raised.
+        case stopped
     }
 
     /// The longest run: a longer timeout is cut to this, so that the deadline cannot overflow.
@@ -94,6 +96,8 @@ struct BrowseRun {
     let clock: any MonotonicClock
     let timeout: Duration
     let firstAnswer: Bool
+    /// Ends the run from any thread: ``run(_:)`` throws ``OperationStopped`` at once.
+    var stop: StopSignal? = nil
 
     /// Starts the sources and hands each message to `handle` until every source has finished
     /// or `handle` returns false. The sources still running then end on their own, at their
@@ -103,10 +107,13 @@ struct BrowseRun {
         let mailbox = Mailbox<Message>()
         let timeout = min(max(self.timeout, .zero), Self.maxTimeout)
         let context = SourceContext(deadline: clock.now + timeout, clock: clock, firstAnswer: firstAnswer, mailbox: mailbox)
+        let stopHandler = stop?.onStop { mailbox.put(.stopped) }
         defer {
+            stop?.removeHandler(stopHandler)
             context.stop()
             mailbox.close()
         }
+        try stop?.check()
         for source in sources {
             BackgroundThread.detached {
                 let teardown = Teardown()
@@ -125,6 +132,8 @@ struct BrowseRun {
             switch mailbox.take() {
             case .source(let message):
                 if !handle(message) { return }
+            case .stopped:
+                throw OperationStopped()
             case .finished(let error):
                 running -= 1
                 guard let error else { continue }

@@ -186,6 +186,17 @@ public struct GatewayBrowser: Sendable {
     public let options: Options
     let backends: BrowseBackends
     let tailnet: TailnetDetection?
+    /// Ends a run of this browser from any thread (``stopping(on:)``).
+    var stop: StopSignal?
+
+    /// This browser, with every run (``scan(note:)``, ``first(note:)``, ``watch(note:onTruncated:onEvent:)``)
+    /// ending as soon as `signal` is raised, from any thread: the run throws ``OperationStopped``
+    /// (code `cancelled`) within milliseconds, and its backends wind down on their own threads.
+    public func stopping(on signal: StopSignal) -> GatewayBrowser {
+        var copy = self
+        copy.stop = signal
+        return copy
+    }
 
     /// A browser on the system's backends.
     public init(options: Options = Options()) {
@@ -210,7 +221,7 @@ public struct GatewayBrowser: Sendable {
         var failedDomains: [DomainFailure] = []
         var truncated: [Truncation] = []
         try BrowseRun(sources: sources(domains: domains, watch: false), clock: backends.clock, timeout: options.timeout,
-                      firstAnswer: options.firstAnswer).run { message in
+                      firstAnswer: options.firstAnswer, stop: stop).run { message in
             switch message {
             case .note(let line):
                 notes.append(line)
@@ -242,7 +253,9 @@ public struct GatewayBrowser: Sendable {
     public func first(note: (String) -> Void = { _ in }) throws -> GatewaySighting? {
         var options = self.options
         options.firstAnswer = true
-        return try GatewayBrowser(options: options, backends: backends).scan(note: note).gateways.first
+        var browser = GatewayBrowser(options: options, backends: backends)
+        browser.stop = stop
+        return try browser.scan(note: note).gateways.first
     }
 
     /// Reports gateways as they are added, change and are removed, until ``Options/timeout``
@@ -256,7 +269,7 @@ public struct GatewayBrowser: Sendable {
         var table = GatewayTable()
         var seenByDomain: [String: Int] = [:]
         try BrowseRun(sources: sources(domains: domains, watch: true), clock: backends.clock, timeout: options.timeout,
-                      firstAnswer: false).run { message in
+                      firstAnswer: false, stop: stop).run { message in
             switch message {
             case .note(let line):
                 note(line)

@@ -116,8 +116,19 @@ public final class GatewayClient {
     /// Whether a refused `connect` with `waitForResolution` keeps the socket open.
     private var holdsForResolution = false
 
+    /// Session-only hooks (``GatewaySession`` runs the connection on its own thread): when set,
+    /// events go to `eventHandler` as they arrive instead of the queue ``nextEvent(timeout:)``
+    /// reads, and responses to ``sendRequest(_:params:)`` go to `responseHandler`.
+    var eventHandler: ((GatewayEvent) -> Void)?
+    var responseHandler: ((String, Result<JSONValue, GatewayError>) -> Void)?
+    /// Requests sent with ``sendRequest(_:params:)``, by id, with their method.
+    private var detached: [String: String] = [:]
+
+    /// A client of `endpoint`. Every blocking call returns ``GatewayError/cancelled`` soon after
+    /// `stop` is raised (from any thread), and closes the connection.
     public init(endpoint: GatewayEndpoint, configuration: GatewayClientConfiguration = GatewayClientConfiguration(),
-                resolver: any HostResolver = SystemResolver(), clock: any MonotonicClock = SystemMonotonicClock()) throws(GatewayError) {
+                resolver: any HostResolver = SystemResolver(), clock: any MonotonicClock = SystemMonotonicClock(),
+                stop: StopSignal? = nil) throws(GatewayError) {
         self.endpoint = endpoint
         self.configuration = configuration
         self.resolver = resolver
@@ -126,6 +137,7 @@ public final class GatewayClient {
         } catch {
             throw .unreachable(url: endpoint.url, phase: "setup", reason: error.message)
         }
+        if let stop { loop.stop(on: stop) }
     }
 
     deinit {
@@ -398,12 +410,73 @@ public final class GatewayClient {
 
     /// Runs the loop until `condition` holds, the connection fails, or `deadline` passes; a
     /// deadline that passes is not a failure here.
-    private func runLoop(until deadline: Monotonic.Instant, _ condition: @escaping () -> Bool) {
+    private func runLoop(until deadline: Monotonic.Instant?, _ condition: @escaping () -> Bool) {
         do {
             try loop.run(until: deadline) { !condition() && self.failure == nil }
         } catch {
             fail(.unreachable(url: endpoint.url, phase: "poll", reason: error.message))
         }
+        if loop.isStopped, failure == nil, !condition() { stopped() }
+    }
+
+    /// A raised stop: close politely and fail every wait with ``GatewayError/cancelled``.
+    private func stopped() {
+        if var connection, stream != nil, phase != .finished {
+            connection.close(code: .goingAway, reason: "stopped")
+            stream?.send(connection.takeOutbound())
+            self.connection = connection
+        }
+        fail(.cancelled)
+    }
+
+    // MARK: Session hooks
+
+    /// The loop's clock.
+    var clock: any MonotonicClock { loop.clock }
+
+    /// A mailbox into this client's loop (for requests from other threads).
+    func makeMailbox<Value: Sendable>(_ handler: @escaping (Value) -> Void) -> Mailbox<Value> {
+        loop.makeMailbox(handler)
+    }
+
+    /// Runs `body` on the loop at `deadline`.
+    @discardableResult
+    func schedule(at deadline: Monotonic.Instant, _ body: @escaping () -> Void) -> EventLoop.Timer {
+        loop.schedule(at: deadline, body)
+    }
+
+    /// Cancels a timer from ``schedule(at:_:)``.
+    func cancelTimer(_ timer: EventLoop.Timer) { loop.cancel(timer) }
+
+    /// Sends a request without waiting; its response goes to `responseHandler` (a failure of
+    /// the connection fails every request still open). Returns the request id.
+    func sendRequest(_ method: String, params: JSONValue?) -> String {
+        let id = RequestID.make()
+        guard failure == nil, phase == .open else {
+            responseHandler?(id, .failure(failure ?? .notConnected))
+            return id
+        }
+        detached[id] = method
+        send(GatewayFrames.request(id: id, method: method, params: params))
+        return id
+    }
+
+    /// Runs the loop until the connection fails, the stop is raised or `condition` holds; the
+    /// failure that ended it (nil when `condition` ended it).
+    func serve(until condition: @escaping () -> Bool) -> GatewayError? {
+        runLoop(until: nil, condition)
+        return condition() ? nil : failure ?? .notConnected
+    }
+
+    /// Closes with `code` and `reason` (a session's own close, such as 4000 on tick silence),
+    /// failing with `error`.
+    func close(code: UInt16, reason: String, failing error: GatewayError) {
+        if var connection, stream != nil, phase != .finished {
+            connection.close(code: WebSocketCloseCode(rawValue: code), reason: reason)
+            stream?.send(connection.takeOutbound())
+            self.connection = connection
+        }
+        fail(error)
     }
 
     // MARK: Input
@@ -518,8 +591,17 @@ public final class GatewayClient {
         switch frame {
         case .response(let id, let ok, let payload, let error):
             if awaited.contains(id) { responses[id] = (ok, payload, error) }
+            if let method = detached.removeValue(forKey: id) {
+                let outcome: Result<JSONValue, GatewayError> = ok ? .success(payload ?? .null)
+                    : .failure(.rpcFailed(method: method, error ?? GatewayErrorShape(code: "UNKNOWN", message: "")))
+                responseHandler?(id, outcome)
+            }
         case .event(let name, let payload, let seq):
             if name == "tick" || name == "connect.challenge" { return }
+            if let eventHandler, phase == .open {
+                eventHandler(GatewayEvent(name: name, payload: payload, seq: seq))
+                return
+            }
             let size = text.utf8.count
             while !events.isEmpty, events.count >= configuration.maxQueuedEvents
                     || queuedEventBytes + size > configuration.maxQueuedEventBytes {
@@ -565,7 +647,8 @@ public final class GatewayClient {
             guard let self, self.phase == .open, self.failure == nil else { return }
             let silent = self.loop.clock.now - self.lastHeard
             if silent > limit {
-                self.fail(.stalled(silentFor: silent, tickInterval: tick))
+                // As upstream's client: close with 4000 "tick timeout" (upstream-2026-10.md §2.3).
+                self.close(code: 4000, reason: "tick timeout", failing: .stalled(silentFor: silent, tickInterval: tick))
             } else {
                 self.scheduleWatchdog(tick: tick)
             }
@@ -588,6 +671,9 @@ public final class GatewayClient {
         failure = error
         phase = .finished
         teardown()
+        let open = detached
+        detached = [:]
+        for id in open.keys.sorted() { responseHandler?(id, .failure(error)) }
     }
 
     private func teardown() {

@@ -8,7 +8,7 @@ extension GatewayError {
     /// `timeout`, `stalled`, `closed`, `protocol-violation`, `frame-too-large`, `pairing-required`,
     /// `pairing-rejected`, `pairing-expired`, `scope-mismatch`, `protocol-mismatch`,
     /// `client-version-mismatch`, `auth-rejected`, `device-auth-rejected`, `connect-rejected`,
-    /// `rpc-failed` or `not-connected`.
+    /// `rpc-failed`, `not-connected` or `cancelled`.
     public var code: String {
         switch self {
         case .invalidURL: return "invalid-url"
@@ -31,6 +31,7 @@ extension GatewayError {
         case .connectRejected: return "connect-rejected"
         case .rpcFailed: return "rpc-failed"
         case .notConnected: return "not-connected"
+        case .cancelled: return "cancelled"
         }
     }
 
@@ -44,7 +45,7 @@ extension GatewayError {
             return true
         case .connectRejected, .rpcFailed: return isPermissionRefusal
         case .invalidURL, .unreachable, .notGateway, .timedOut, .stalled, .closed, .protocolViolation, .frameTooLarge,
-             .protocolMismatch, .clientVersionMismatch, .notConnected:
+             .protocolMismatch, .clientVersionMismatch, .notConnected, .cancelled:
             return false
         }
     }
@@ -63,7 +64,7 @@ extension GatewayError {
              .scopeMismatch(let shape), .protocolMismatch(let shape), .clientVersionMismatch(let shape):
             return [("gateway", shape.json)]
         case .invalidURL, .unreachable, .tlsTrust, .notGateway, .timedOut, .stalled, .closed, .protocolViolation,
-             .frameTooLarge, .notConnected:
+             .frameTooLarge, .notConnected, .cancelled:
             return []
         }
     }

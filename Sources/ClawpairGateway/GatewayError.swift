@@ -181,6 +181,9 @@ public enum GatewayError: Error, Sendable, Equatable {
     case rpcFailed(method: String, GatewayErrorShape)
     /// The connection was already closed when a call was made.
     case notConnected
+    /// The call was stopped through its `StopSignal` or by cancelling its task (code
+    /// `cancelled`): not a failure of the gateway.
+    case cancelled
 }
 
 extension GatewayError: ClawpairError {
@@ -234,6 +237,8 @@ extension GatewayError: ClawpairError {
             return "\(method) failed: \(Self.describe(shape))"
         case .notConnected:
             return "not connected to the gateway"
+        case .cancelled:
+            return "stopped before the gateway answered"
         }
     }
 
@@ -271,7 +276,7 @@ extension GatewayError: ClawpairError {
                 return "this connection lacks the scope for it: use the gateway token, or a device approved with operator.admin or operator.pairing"
             }
             return nil
-        case .notConnected: return nil
+        case .notConnected, .cancelled: return nil
         }
     }
 

@@ -240,19 +240,22 @@ extension PairingTransport {
 public struct NetworkPairingTransport: PairingTransport {
     /// The client configuration of each attempt.
     public var configuration: GatewayClientConfiguration
+    /// Ends the probe and any attempt (with its held socket) soon after it is raised.
+    public var stop: StopSignal?
 
-    /// A transport whose attempts use `configuration`.
-    public init(configuration: GatewayClientConfiguration = GatewayClientConfiguration()) {
+    /// A transport whose attempts use `configuration` and end when `stop` is raised.
+    public init(configuration: GatewayClientConfiguration = GatewayClientConfiguration(), stop: StopSignal? = nil) {
         self.configuration = configuration
+        self.stop = stop
     }
 
     public func probe(_ routes: [ProbeRoute], configuration: ProbeConfiguration) throws(TransportError) -> ProbeReport {
-        try Prober.run(routes: routes, configuration: configuration)
+        try Prober.run(routes: routes, configuration: configuration, stop: stop)
     }
 
     public func connect(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity,
                         timeout: Duration) throws(GatewayError) -> PairingHello {
-        let session = try GatewayClient(endpoint: endpoint, configuration: configuration)
+        let session = try GatewayClient(endpoint: endpoint, configuration: configuration, stop: stop)
         defer { session.close() }
         try session.open(timeout: timeout)
         let hello = try session.connect(request, identity: identity, timeout: timeout)
@@ -261,7 +264,7 @@ public struct NetworkPairingTransport: PairingTransport {
 
     public func attempt(_ request: ConnectRequest, to endpoint: GatewayEndpoint, identity: DeviceIdentity, timeout: Duration,
                         resolutionWait: Duration, pending: (PairingRequired) -> Void) throws(GatewayError) -> PairingAttempt {
-        let session = try GatewayClient(endpoint: endpoint, configuration: configuration)
+        let session = try GatewayClient(endpoint: endpoint, configuration: configuration, stop: stop)
         defer { session.close() }
         try session.open(timeout: timeout)
         do {
@@ -328,6 +331,10 @@ public struct GatewayPairing {
     public var transport: any PairingTransport
     /// Time.
     public var clock: any PairingClock
+    /// Stops the run from any thread: it returns soon after with ``PairingError/gateway(_:)``
+    /// wrapping ``GatewayError/cancelled`` (code `cancelled`), storing nothing. Give the same
+    /// signal to ``NetworkPairingTransport/stop`` so a connect in flight ends too.
+    public var stop: StopSignal?
 
     /// A pairing of `setup` with `options`, stored in `registry`.
     public init(setup: DecodedSetup, options: PairingOptions, registry: GatewayRegistry,
@@ -384,8 +391,10 @@ public struct GatewayPairing {
             report = try transport.probe(routes,
                                          configuration: ProbeConfiguration(timeout: options.timeout, allowInsecure: options.allowInsecure))
         } catch {
+            if stop?.isStopped == true || error == .cancelled { throw .gateway(.cancelled) }
             throw .transport(error)
         }
+        try stop?.check(or: PairingError.gateway(.cancelled))
         guard let winner = report.winningResult else {
             let untrusted = report.results.lazy.compactMap { result -> String? in
                 if case .tlsUntrusted(let observed?, _)? = result.failure { return observed }
@@ -447,6 +456,7 @@ public struct GatewayPairing {
         var reported = start
         var backoff = Self.firstBackoff
         while true {
+            try stop?.check(or: PairingError.gateway(.cancelled))
             let pairing: PairingRequired
             let decision: PairingDecision?
             let before = clock.now
@@ -476,6 +486,7 @@ public struct GatewayPairing {
                     (pairing, decision) = (answer, resolved)
                 }
             } catch {
+                if stop?.isStopped == true { throw .gateway(.cancelled) }
                 switch error {
                 case .pairingRejected(let id):
                     progress(.rejected(requestId: id ?? pending?.requestId))
@@ -491,6 +502,7 @@ public struct GatewayPairing {
                 }
             }
             pending = pairing
+            try stop?.check(or: PairingError.gateway(.cancelled))
             switch decision {
             case .approved?:
                 backoff = Self.firstBackoff
@@ -514,7 +526,11 @@ public struct GatewayPairing {
                 progress(.expired(requestId: pairing.requestId))
                 throw .notApproved(requestId: pairing.requestId, waitedMs: Self.milliseconds(wait))
             }
-            clock.sleep(for: backoff)
+            if let stop {
+                if stop.sleep(until: clock.now + backoff, clock: clock) { throw .gateway(.cancelled) }
+            } else {
+                clock.sleep(for: backoff)
+            }
             backoff = min(backoff + .seconds(1), Self.maxBackoff)
         }
     }

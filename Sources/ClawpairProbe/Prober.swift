@@ -72,12 +72,15 @@ public struct ProbeReport: Sendable, Equatable {
 /// Runs the race.
 public enum Prober {
     /// Probes `routes` (in candidate order) and returns when a winner is decided, every route
-    /// has failed, or `configuration.timeout` has passed. Throws only when the event loop
-    /// cannot be set up.
+    /// has failed, or `configuration.timeout` has passed. Throws when the event loop cannot be
+    /// set up, and ``TransportError/cancelled`` soon after `stop` is raised (from any thread).
     public static func run(routes: [ProbeRoute], configuration: ProbeConfiguration = ProbeConfiguration(),
                            resolver: any HostResolver = SystemResolver(),
-                           clock: any MonotonicClock = SystemMonotonicClock()) throws(TransportError) -> ProbeReport {
+                           clock: any MonotonicClock = SystemMonotonicClock(),
+                           stop: StopSignal? = nil) throws(TransportError) -> ProbeReport {
+        try stop?.check(or: TransportError.cancelled)
         let driver = try Driver(routes: routes, configuration: configuration, resolver: resolver, clock: clock)
+        if let stop { driver.loop.stop(on: stop) }
         return try driver.run()
     }
 }
@@ -120,6 +123,12 @@ private final class Driver {
         feed(.start)
         // The deadline timer ends the race; the loop's own limit is only a backstop.
         try loop.run(until: deadline.advanced(by: .milliseconds(500)), while: { winner == nil })
+        if loop.isStopped, winner == nil {
+            // Stopped from outside: end every attempt, report no race.
+            timedOut = false
+            feed(.deadline)
+            throw .cancelled
+        }
         if winner == nil {
             timedOut = true
             feed(.deadline)

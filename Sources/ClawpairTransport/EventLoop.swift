@@ -41,11 +41,17 @@ public final class EventLoop {
     private var mailboxHandlers: [Int: (any Sendable) -> Void] = [:]
     private var nextID = 0
     private let inbox: Inbox
+    /// The stop signals ``run(until:while:)`` ends on, and their wake-up handlers.
+    private var stops: [(signal: StopSignal, handler: StopSignal.Handler?)] = []
 
     /// A loop reading time from `clock` (default: `CLOCK_MONOTONIC`).
     public init(clock: any MonotonicClock = SystemMonotonicClock()) throws(TransportError) {
         self.clock = clock
         self.inbox = try Inbox()
+    }
+
+    deinit {
+        for stop in stops { stop.signal.removeHandler(stop.handler) }
     }
 
     private func makeID() -> Int {
@@ -105,15 +111,31 @@ public final class EventLoop {
         mailboxHandlers[mailbox.id] = nil
     }
 
+    // MARK: Stopping
+
+    /// Makes ``run(until:while:)`` return as soon as `signal` is raised, from any thread: the
+    /// raise wakes the loop's `poll` through its mailbox pipe. Whoever runs the loop then sees
+    /// ``isStopped`` and ends its work with its "cancelled" outcome.
+    public func stop(on signal: StopSignal) {
+        guard !stops.contains(where: { $0.signal === signal }) else { return }
+        let inbox = self.inbox
+        let handler = signal.onStop { inbox.wake() }
+        stops.append((signal, handler))
+    }
+
+    /// Whether a signal given to ``stop(on:)`` was raised.
+    public var isStopped: Bool { stops.contains { $0.signal.isStopped } }
+
     // MARK: Running
 
     /// Runs rounds of timers, mailbox deliveries and `poll(2)` until `shouldContinue` returns
     /// false or the clock reaches `deadline`. Returns normally in both cases.
+    /// Also returns once a signal given to ``stop(on:)`` is raised.
     public func run(until deadline: Monotonic.Instant?, while shouldContinue: () -> Bool) throws(TransportError) {
-        while shouldContinue() {
+        while shouldContinue() && !isStopped {
             fireDueTimers()
             drainInbox()
-            guard shouldContinue() else { return }
+            guard shouldContinue(), !isStopped else { return }
             if let deadline, clock.now >= deadline { return }
             try pollOnce(deadline: deadline)
             drainInbox()
@@ -207,6 +229,11 @@ final class Inbox: Sendable {
 
     func post(id: Int, value: any Sendable) {
         queue.withLock { $0.append((id, value)) }
+        wake()
+    }
+
+    /// Wakes the loop's `poll` without a value.
+    func wake() {
         var byte: UInt8 = 1
         let fd = writeEnd
         // A full pipe (would-block) already means "wake up"; nothing else can fail here.

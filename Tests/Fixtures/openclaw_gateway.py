@@ -32,6 +32,7 @@ stdout: `ready <port>` once listening, then one JSON object per line:
     setup-code      {setupCode, setupId?, access}      (the only line that carries a secret)
     node-pending / node-approved / node-rejected        {requestId, nodeId}
     node-renamed    {nodeId}
+    session-closed  {code, reason, deviceId}   (a connection that got hello-ok ended: its close code)
 Token values, passwords and bootstrap tokens are never printed, except inside the setup code.
 SIGTERM/SIGINT: a `shutdown` event to every client, close 1012, exit 0.
 
@@ -735,6 +736,9 @@ class Gateway:
             if ticker:
                 ticker.cancel()
             self.connections.discard(conn)
+            if conn.authed:
+                # The close code and reason the session ended with (a client's 4000 "tick timeout").
+                log("session-closed", code=ws.close_code, reason=ws.close_reason, deviceId=conn.device_id)
             if conn.device_id and conn.device_id in self.paired:
                 self.paired[conn.device_id]["lastSeenAtMs"] = now_ms()
                 self.paired[conn.device_id]["lastSeenReason"] = "disconnect"

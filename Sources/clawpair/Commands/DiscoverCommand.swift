@@ -135,13 +135,20 @@ struct DiscoverCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let browser = GatewayBrowser(options: options)
+        var browser = GatewayBrowser(options: options)
         if watch {
-            try browser.watch(note: context.verboseNote, onTruncated: { cut in
-                if context.globals.json { context.printJSONLine(cut.json(event: "truncated")) } else { context.warn(Self.truncationWarning(cut)) }
-            }) { event in
-                if context.globals.json { context.printJSONLine(event.json) } else { context.print(event.textLine) }
-                return true
+            // Ctrl-C (SIGINT) or SIGTERM stops the watch through the browser's stop signal: it
+            // returns within milliseconds and the command ends normally.
+            browser = browser.stopping(on: TerminationSignals().stopSignal())
+            do {
+                try browser.watch(note: context.verboseNote, onTruncated: { cut in
+                    if context.globals.json { context.printJSONLine(cut.json(event: "truncated")) } else { context.warn(Self.truncationWarning(cut)) }
+                }) { event in
+                    if context.globals.json { context.printJSONLine(event.json) } else { context.print(event.textLine) }
+                    return true
+                }
+            } catch is OperationStopped {
+                return .success
             }
             return .success
         }

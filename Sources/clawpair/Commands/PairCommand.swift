@@ -92,9 +92,12 @@ struct PairCommand: ParsableCommand {
                                      payloadVersion: arguments.flag("v3") ? .v3 : .v2, platform: GatewayClientInfo.linuxPlatformName())
         options.pin = try GatewayCLI.pin(arguments)
         let registry = GatewayRegistry(home: try GatewayCLI.home(context))
-        let pairing = GatewayPairing(setup: setup, options: options, registry: registry,
-                                     transport: NetworkPairingTransport(configuration: .clawpair(timeout: options.timeout)),
+        // Ctrl-C or SIGTERM stops the probe, the connect or the wait for approval at once.
+        let stop = TerminationSignals().stopSignal()
+        var pairing = GatewayPairing(setup: setup, options: options, registry: registry,
+                                     transport: NetworkPairingTransport(configuration: .clawpair(timeout: options.timeout), stop: stop),
                                      clock: SystemPairingClock(wallClockMs: context.nowMs))
+        pairing.stop = stop
         let result: PairingResult
         do {
             result = try pairing.run(identity: { try GatewayCLI.identity(context) }) { progress in

@@ -45,6 +45,7 @@ enum ErrorPresentation {
         ("timeout", "the gateway did not answer in time"), ("stalled", "the gateway went silent after hello-ok"),
         ("closed", "the gateway closed the connection"), ("protocol-violation", "the gateway broke the protocol"),
         ("frame-too-large", "a message exceeded a limit"), ("not-connected", "the session was already closed"),
+        ("cancelled", "stopped by Ctrl-C or SIGTERM before it finished (exit 1)"),
         ("pairing-required", "the gateway wants this device approved; requestId and approveCommand say how (exit 4)"),
         ("auth-rejected", "the token or password was refused (exit 4)"),
         ("device-auth-rejected", "the device proof was refused (exit 4)"),

@@ -1,0 +1,597 @@
+// A lasting session to a paired gateway (a registry entry), as a node or an operator:
+//
+//   routes (the record's URLs, raced when there are several) → the record's TLS pin → a
+//   `connect` signed (v3) with this machine's identity and the device token stored for the role
+//   → hello-ok (a re-issued device token is stored under the registry lock) → typed calls in
+//   both directions and the gateway's events, pings answered by the WebSocket layer, the tick
+//   watch (2x tickIntervalMs of silence closes with 4000) → when the connection ends, the
+//   ``ReconnectPolicy`` says when to try again (at once after a 1012 close).
+//
+// Threads: the session runs on one thread (its own after ``GatewaySession/start(onEvent:)``,
+// the caller's in ``GatewaySession/run(onEvent:)``), where its connection's event loop polls.
+// Other threads and tasks hand it calls through a queue that wakes that loop; answers come back
+// through completion handlers run on the session thread (the blocking and `async` calls wait for
+// those). ``GatewaySession/stop()`` (or cancelling the task of the `async` run) ends it within
+// milliseconds: the loop is woken through its mailbox pipe, the connection closes with 1001.
+//
+// Upstream: `src/gateway/client.ts` and the node host's `src/node-host/connection.ts`
+// (shared/spec/upstream-2026-10.md §2.3, §4).
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import ClawpairCore
+import ClawpairIdentity
+import ClawpairProbe
+import ClawpairTransport
+import Synchronization
+
+/// What a ``GatewaySession`` connects as, and how it behaves.
+public struct GatewaySessionOptions: Sendable {
+    /// The role to connect as; the device token stored for it is used.
+    public var role: GatewayRole
+    /// The `connect` request's client block; nil: `node-host`/`node` for a node, `cli`/`cli`
+    /// for an operator, with this host's name (or the record's device name).
+    public var client: GatewayClientInfo?
+    /// Scopes to ask for; nil: the stored token's scopes for an operator, none for a node.
+    public var scopes: [String]?
+    /// A node's capabilities (`connect.caps`); upstream's node host sends `device-pairing-wait`
+    /// among others.
+    public var caps: [String]
+    /// A node's commands (`connect.commands`), such as `system.notify`.
+    public var commands: [String]
+    /// A node's permissions (`connect.permissions`), name and whether granted.
+    public var permissions: [(String, Bool)]
+    /// The certificate fingerprint `wss://` routes must present; nil: the record's pin.
+    public var pin: String?
+    /// How long one attempt may take (routes, TLS, upgrade, challenge, connect).
+    public var connectTimeout: Duration
+    /// When to reconnect and when the gateway counts as silent.
+    public var reconnect: ReconnectPolicy
+    /// Settings of each connection.
+    public var connection: GatewayClientConfiguration
+    /// The signature payload (v3, as upstream's clients sign).
+    public var payloadVersion: ConnectPayloadVersion
+
+    /// Options for a session as `role`.
+    public init(role: GatewayRole, client: GatewayClientInfo? = nil, scopes: [String]? = nil, caps: [String] = [],
+                commands: [String] = [], permissions: [(String, Bool)] = [], pin: String? = nil,
+                connectTimeout: Duration = .seconds(10), reconnect: ReconnectPolicy = ReconnectPolicy(),
+                connection: GatewayClientConfiguration = GatewayClientConfiguration(),
+                payloadVersion: ConnectPayloadVersion = .v3) {
+        self.role = role
+        self.client = client
+        self.scopes = scopes
+        self.caps = caps
+        self.commands = commands
+        self.permissions = permissions
+        self.pin = pin
+        self.connectTimeout = connectTimeout
+        self.reconnect = reconnect
+        self.connection = connection
+        self.payloadVersion = payloadVersion
+    }
+}
+
+/// What a ``GatewaySession`` reports, in order, on its own thread.
+public enum GatewaySessionEvent: Sendable {
+    /// An attempt starts (`attempt` counts from 1 since the last hello-ok) over these routes.
+    case connecting(attempt: Int, urls: [String])
+    /// hello-ok from `url`.
+    case connected(url: String, hello: HelloOK)
+    /// The gateway issued a new device token for the role, and the registry now holds it.
+    case tokenStored(role: String)
+    /// An event from the gateway (`node.invoke.request`, `device.pair.requested`, …; not `tick`).
+    case event(GatewayEvent)
+    /// The connection or attempt ended with `error`; the next attempt follows after `retryIn`,
+    /// or never (nil: the error needs someone to act, or the policy gave up).
+    case disconnected(GatewayError, retryIn: Duration?)
+    /// The session ended: stopped (nil), or for good with this error. Always the last event.
+    case ended(GatewayError?)
+}
+
+/// A session to a paired gateway that lives until stopped: connects, reconnects by its
+/// ``ReconnectPolicy``, and carries calls and events. Safe to use from any thread or task.
+///
+/// ```swift
+/// let session = try GatewaySession(gateway: record, registry: registry, identity: identity,
+///                                  options: GatewaySessionOptions(role: .node, commands: ["system.notify"]))
+/// let events = session.events()
+/// session.start()
+/// for try await event in events {
+///     if case .event(let e) = event, e.name == "node.invoke.request" { /* reply with session.call */ }
+/// }
+/// ```
+public final class GatewaySession: Sendable {
+    /// The registry entry's id.
+    public let gatewayID: String
+    /// The options it was made with.
+    public let options: GatewaySessionOptions
+    /// Raised by ``stop()``: the session and every call waiting on it end.
+    public let stopSignal = StopSignal()
+
+    private let record: Mutex<PairedGateway>
+    private let registry: GatewayRegistry?
+    private let identity: IdentityBox
+    private let clock: any MonotonicClock
+    private let wallClockMs: @Sendable () -> Int64
+    private let draw: @Sendable () -> Double
+    private let resolver: any HostResolver
+    private let shared = Mutex(Shared())
+    private let subscribers = Mutex<(next: Int, byID: [Int: @Sendable (GatewaySessionEvent) -> Void])>((0, [:]))
+
+    /// What other threads hand the session thread, and what it publishes.
+    private struct Shared {
+        var calls: [PendingCall] = []
+        var reconnectRequested = false
+        var routes: [String]? = nil
+        var wake: Mailbox<Void>?
+        var hello: HelloOK?
+        var url: String?
+        var started = false
+        var thread: pthread_t?
+    }
+
+    fileprivate struct PendingCall: @unchecked Sendable {
+        var method: String
+        var params: JSONValue?
+        var timeout: Duration
+        var completion: @Sendable (Result<JSONValue, GatewayError>) -> Void
+    }
+
+    /// A session to `gateway` (a registry entry) signed by `identity`. With `registry`, a
+    /// device token the gateway re-issues is stored there (under its lock); without, it is used
+    /// for this session's reconnects only. Throws ``GatewayError/authRejected(_:)`` with
+    /// `AUTH_TOKEN_MISSING` when no token is stored for the role and this identity.
+    public init(gateway: PairedGateway, registry: GatewayRegistry?, identity: DeviceIdentity,
+                options: GatewaySessionOptions, clock: any MonotonicClock = SystemMonotonicClock(),
+                resolver: any HostResolver = SystemResolver(),
+                wallClockMs: @escaping @Sendable () -> Int64 = { WallClock.nowMs() },
+                jitterDraw: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) throws(GatewayError) {
+        guard gateway.token(for: options.role.rawValue, deviceId: identity.deviceId) != nil else {
+            throw .authRejected(GatewayErrorShape(code: "AUTH_TOKEN_MISSING",
+                                                  message: "no device token for role \(options.role.rawValue) is stored for this device: pair first"))
+        }
+        gatewayID = gateway.id
+        self.options = options
+        record = Mutex(gateway)
+        self.registry = registry
+        self.identity = IdentityBox(identity)
+        self.clock = clock
+        self.resolver = resolver
+        self.wallClockMs = wallClockMs
+        draw = jitterDraw
+    }
+
+    // MARK: Controls
+
+    /// Ends the session from any thread: the connection closes, waiting calls end with
+    /// ``GatewayError/cancelled``, the last event is ``GatewaySessionEvent/ended(_:)`` with nil.
+    public func stop() { stopSignal.stop() }
+
+    /// Drops the current connection (or the wait before the next attempt) and connects again at
+    /// once, with the backoff reset: say, because the gateway's beacon reappeared.
+    public func reconnectNow() {
+        let wake = shared.withLock { state -> Mailbox<Void>? in
+            state.reconnectRequested = true
+            return state.wake
+        }
+        wake?.deliver(())
+    }
+
+    /// Replaces the routes (URLs) the next attempts use, say after the gateway moved; with
+    /// `reconnect`, drops the current connection for them at once.
+    public func replaceRoutes(_ urls: [String], reconnect: Bool = false) {
+        shared.withLock { $0.routes = urls }
+        if reconnect { reconnectNow() }
+    }
+
+    /// The latest hello-ok while connected; nil between connections.
+    public var hello: HelloOK? { shared.withLock { $0.hello } }
+
+    /// The URL of the current connection; nil between connections.
+    public var connectedURL: String? { shared.withLock { $0.url } }
+
+    // MARK: Events
+
+    /// Runs `handler` on the session thread for every event from now on, until the returned
+    /// subscription is cancelled. The handler must not block (hand work to another thread or
+    /// task; it may call ``send(_:params:timeout:completion:)``).
+    @discardableResult
+    public func subscribe(_ handler: @escaping @Sendable (GatewaySessionEvent) -> Void) -> GatewaySessionSubscription {
+        let id = subscribers.withLock { state -> Int in
+            state.next += 1
+            state.byID[state.next] = handler
+            return state.next
+        }
+        return GatewaySessionSubscription(id: id) { [weak self] in
+            _ = self?.subscribers.withLock { $0.byID.removeValue(forKey: id) }
+        }
+    }
+
+    /// The session's events as a stream, from now on: it finishes after
+    /// ``GatewaySessionEvent/ended(_:)`` (throwing that error when there is one). Ending the
+    /// iteration unsubscribes; it does not stop the session. At most `bufferLimit` events wait
+    /// for the consumer (older ones are dropped beyond it).
+    public func events(bufferLimit: Int = 1024) -> AsyncThrowingStream<GatewaySessionEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<GatewaySessionEvent, any Error>.makeStream(
+            bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
+        let subscription = subscribe { event in
+            continuation.yield(event)
+            if case .ended(let error) = event {
+                if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+            }
+        }
+        continuation.onTermination = { _ in subscription.cancel() }
+        return stream
+    }
+
+    // MARK: Running
+
+    /// Runs the session on a thread of its own; `onEvent` (on that thread) hears every event,
+    /// as subscribers do. Returns at once; a second start does nothing.
+    public func start(onEvent: @escaping @Sendable (GatewaySessionEvent) -> Void = { _ in }) {
+        guard shared.withLock({ state -> Bool in
+            defer { state.started = true }
+            return !state.started
+        }) else { return }
+        let subscription = subscribe(onEvent)
+        BackgroundThread.detached {
+            _ = self.runHere(onEvent: { _ in })
+            subscription.cancel()
+        }
+    }
+
+    /// Runs the session on the calling thread until ``stop()`` (returns normally) or an error
+    /// that needs someone to act (throws it; the policy's give-up too). `onEvent` hears every
+    /// event on this thread, as subscribers do.
+    public func run(onEvent: (GatewaySessionEvent) -> Void = { _ in }) throws(GatewayError) {
+        guard shared.withLock({ state -> Bool in
+            defer { state.started = true }
+            return !state.started
+        }) else { throw .protocolViolation("the session is already running") }
+        if let error = runHere(onEvent: onEvent) { throw error }
+    }
+
+    /// Runs the session on a thread of its own until the calling task is cancelled (returns
+    /// normally) or an error that needs someone to act (throws it). Never blocks the task's thread.
+    public func run() async throws(GatewayError) {
+        let session = self
+        try await LoopThread.run(stop: stopSignal) { (signal: StopSignal) throws(GatewayError) in
+            signal.onStop { session.stop() }
+            try session.run()
+        }
+    }
+
+    // MARK: Calls
+
+    /// Sends `method` with `params` and hands the response (or why there is none: not
+    /// connected, the connection ended, `timeout`, the session stopped) to `completion`, on the
+    /// session thread. Never blocks; usable from an event handler.
+    public func send(_ method: String, params: JSONValue? = nil, timeout: Duration,
+                     completion: @escaping @Sendable (Result<JSONValue, GatewayError>) -> Void) {
+        guard !stopSignal.isStopped else { return completion(.failure(.cancelled)) }
+        let wake = shared.withLock { state -> Mailbox<Void>? in
+            state.calls.append(PendingCall(method: method, params: params, timeout: timeout, completion: completion))
+            return state.wake
+        }
+        wake?.deliver(())
+    }
+
+    /// Sends `method` and waits for its response: the payload (`null` when it has none), or
+    /// ``GatewayError/rpcFailed(method:_:)``, ``GatewayError/notConnected`` (between
+    /// connections), ``GatewayError/timedOut(what:after:)``, ``GatewayError/cancelled`` once
+    /// `stop` or the session's own stop is raised. Not from the session thread (an event
+    /// handler): use ``send(_:params:timeout:completion:)`` there.
+    public func call(_ method: String, params: JSONValue? = nil, timeout: Duration,
+                     stop: StopSignal? = nil) throws(GatewayError) -> JSONValue {
+        precondition(!isSessionThread, "GatewaySession.call blocks: use send(_:params:timeout:completion:) on the session thread")
+        let done = StopSignal()
+        let answer = Mutex<Result<JSONValue, GatewayError>?>(nil)
+        send(method, params: params, timeout: timeout) { result in
+            answer.withLock { $0 = $0 ?? result }
+            done.stop()
+        }
+        let either = done.joined(with: stop).joined(with: stopSignal)
+        either.sleep(until: Monotonic.Instant(nanoseconds: .max), clock: SystemMonotonicClock())
+        if let result = answer.withLock({ $0 }) { return try result.get() }
+        throw .cancelled
+    }
+
+    /// ``call(_:params:timeout:stop:)`` for `async` callers: the task is suspended (no thread
+    /// waits) and cancelling it returns ``GatewayError/cancelled`` at once.
+    public func call(_ method: String, params: JSONValue? = nil, timeout: Duration) async throws(GatewayError) -> JSONValue {
+        let once = ResumeOnce()
+        let result: Result<JSONValue, GatewayError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<JSONValue, GatewayError>, Never>) in
+                once.set(continuation)
+                send(method, params: params, timeout: timeout) { once.resume($0) }
+            }
+        } onCancel: {
+            once.resume(.failure(.cancelled))
+        }
+        return try result.get()
+    }
+
+    private var isSessionThread: Bool {
+        guard let thread = shared.withLock({ $0.thread }) else { return false }
+        return pthread_equal(thread, pthread_self()) != 0
+    }
+
+    // MARK: The session thread
+
+    private func publish(_ event: GatewaySessionEvent, _ local: (GatewaySessionEvent) -> Void) {
+        local(event)
+        let handlers = subscribers.withLock { $0.byID.sorted { $0.key < $1.key }.map(\.value) }
+        for handler in handlers { handler(event) }
+    }
+
+    /// The session loop; the terminal error, or nil when stopped.
+    private func runHere(onEvent: (GatewaySessionEvent) -> Void) -> GatewayError? {
+        shared.withLock { $0.thread = pthread_self() }
+        var schedule = ReconnectSchedule(policy: options.reconnect)
+        var attempt = 0
+        var ending: GatewayError?
+        while !stopSignal.isStopped {
+            attempt += 1
+            let urls = shared.withLock { state -> [String] in
+                state.reconnectRequested = false
+                return state.routes ?? record.withLock { $0.urls }
+            }
+            publish(.connecting(attempt: attempt, urls: urls), onEvent)
+            let error = connectAndServe(urls: urls, onEvent: onEvent, schedule: &schedule, attempt: &attempt)
+            shared.withLock {
+                $0.hello = nil
+                $0.url = nil
+                $0.wake = nil
+            }
+            if stopSignal.isStopped || error == .cancelled { break }
+            let requested = shared.withLock { $0.reconnectRequested }
+            let reason: SessionDisconnect = requested ? .requested
+                : { if case .closed(let code, _, _) = error { return .closed(code: code) } else { return .failed } }()
+            if Self.needsSomeoneToAct(error) && !requested {
+                publish(.disconnected(error, retryIn: nil), onEvent)
+                ending = error
+                break
+            }
+            guard let delay = schedule.disconnected(reason, at: clock.now, draw: draw()) else {
+                publish(.disconnected(error, retryIn: nil), onEvent)
+                ending = error
+                break
+            }
+            publish(.disconnected(error, retryIn: delay), onEvent)
+            waitBeforeReconnect(until: clock.now + delay)
+        }
+        failQueuedCalls(with: .cancelled)
+        publish(.ended(ending), onEvent)
+        return ending
+    }
+
+    /// Errors after which trying again cannot help until someone acts: refusals of the
+    /// credential, trust or protocol. A pending pairing request is not among them (the
+    /// session keeps trying, at most every ``ReconnectPolicy/maxDelay``, until it is approved).
+    static func needsSomeoneToAct(_ error: GatewayError) -> Bool {
+        switch error {
+        case .pairingRequired: return false
+        case .protocolMismatch, .clientVersionMismatch, .invalidURL: return true
+        default: return error.isRefusal
+        }
+    }
+
+    /// Between attempts: waits on the clock, failing calls that arrive (not connected), until
+    /// `deadline`, a requested reconnect or the stop.
+    private func waitBeforeReconnect(until deadline: Monotonic.Instant) {
+        while !stopSignal.isStopped, clock.now < deadline {
+            failQueuedCalls(with: .notConnected)
+            if shared.withLock({ $0.reconnectRequested }) { return }
+            clock.sleep(until: min(deadline, clock.now + StopSignal.pollSlice), unless: { self.stopSignal.isStopped })
+        }
+    }
+
+    private func failQueuedCalls(with error: GatewayError) {
+        let calls = shared.withLock { state -> [PendingCall] in
+            defer { state.calls.removeAll() }
+            return state.calls
+        }
+        for call in calls { call.completion(.failure(error)) }
+    }
+
+    /// The connect request for the current stored token.
+    private func connectRequest() -> ConnectRequest {
+        let current = record.withLock { $0 }
+        let token = current.token(for: options.role.rawValue, deviceId: identity.value.deviceId)
+        let displayName = current.deviceName ?? HostName.current(fallback: "linux")
+        let platform = GatewayClientInfo.linuxPlatformName()
+        let client = options.client ?? (options.role == .node
+            ? .nodeHost(version: ClawpairVersion.current, platform: platform, displayName: displayName)
+            : .operatorCLI(version: ClawpairVersion.current, platform: platform, displayName: displayName))
+        let scopes = options.scopes ?? (options.role == .node ? [] : token?.scopes ?? [])
+        return ConnectRequest(client: client, role: options.role, scopes: scopes, caps: options.caps, commands: options.commands,
+                              permissions: options.permissions, auth: ConnectAuth(token: token?.token),
+                              payloadVersion: options.payloadVersion)
+    }
+
+    /// The endpoint to connect: the only route, or the winner of a race over several.
+    private func chooseEndpoint(urls: [String]) -> Result<GatewayEndpoint, GatewayError> {
+        let pin = options.pin ?? record.withLock { $0.tlsFingerprint }
+        var endpoints: [GatewayEndpoint] = []
+        var lastError: GatewayError = .invalidURL(urls.first ?? "", reason: "the gateway record has no URL")
+        for url in urls {
+            do {
+                var endpoint = try GatewayEndpoint(parsing: url)
+                if endpoint.tls { endpoint.pin = pin }
+                endpoints.append(endpoint)
+            } catch {
+                lastError = error
+            }
+        }
+        guard let first = endpoints.first else { return .failure(lastError) }
+        guard endpoints.count > 1 else { return .success(first) }
+        var routes: [ProbeRoute] = []
+        for endpoint in endpoints {
+            guard let expanded = try? ProbeCandidates.expand(endpoint.url, codeIndex: 0) else { continue }
+            var more = expanded.routes
+            if let pin, endpoint.tls { ProbeCandidates.applyPin(pin, source: .trust, to: &more) }
+            routes += more
+        }
+        let configuration = ProbeConfiguration(timeout: options.connectTimeout, allowInsecure: true)
+        guard let report = try? Prober.run(routes: routes, configuration: configuration, resolver: resolver, clock: clock,
+                                           stop: stopSignal),
+              let winner = report.winningResult else {
+            if stopSignal.isStopped { return .failure(.cancelled) }
+            return .failure(.unreachable(url: first.url, phase: "race", reason: "no route of the gateway answered"))
+        }
+        var endpoint = GatewayEndpoint(route: winner.route)
+        if let address = winner.address { endpoint.knownAddresses = [address.ip] }
+        return .success(endpoint)
+    }
+
+    /// One attempt and, when it gets hello-ok, the connection until it ends; why it ended.
+    private func connectAndServe(urls: [String], onEvent: (GatewaySessionEvent) -> Void,
+                                 schedule: inout ReconnectSchedule, attempt: inout Int) -> GatewayError {
+        let endpoint: GatewayEndpoint
+        switch chooseEndpoint(urls: urls) {
+        case .success(let chosen): endpoint = chosen
+        case .failure(let error): return error
+        }
+        let client: GatewayClient
+        do {
+            client = try GatewayClient(endpoint: endpoint, configuration: options.connection, resolver: resolver, clock: clock,
+                                       stop: stopSignal)
+        } catch {
+            return error
+        }
+        defer { client.close() }
+        let hello: HelloOK
+        do {
+            try client.open(timeout: options.connectTimeout)
+            hello = try client.connect(connectRequest(), identity: identity.value, timeout: options.connectTimeout)
+        } catch {
+            return error
+        }
+        schedule.connected(at: clock.now)
+        attempt = 0
+        storeReissued(hello, url: endpoint.url, onEvent: onEvent)
+        shared.withLock {
+            $0.hello = hello
+            $0.url = endpoint.url
+        }
+        publish(.connected(url: endpoint.url, hello: hello), onEvent)
+        return serve(client, onEvent: onEvent)
+    }
+
+    /// Records the answer in the registry, with the token hello-ok issued when it differs.
+    private func storeReissued(_ hello: HelloOK, url: String, onEvent: (GatewaySessionEvent) -> Void) {
+        let role = options.role.rawValue
+        let current = record.withLock { $0 }
+        var reissued: [StoredDeviceToken] = []
+        if let issued = hello.deviceToken, issued.role == role,
+           issued.token != current.token(for: role, deviceId: identity.value.deviceId)?.token {
+            reissued.append(issued)
+        }
+        if let registry {
+            let updated = try? registry.recordAnswer(id: gatewayID, url: url, nowMs: wallClockMs(), reissued: reissued)
+            if let updated { record.withLock { $0 = updated } }
+        }
+        if !reissued.isEmpty {
+            record.withLock { record in
+                for token in reissued { record.store(token) }
+            }
+            publish(.tokenStored(role: role), onEvent)
+        }
+    }
+
+    /// The open connection: events out, calls in, until it ends, a reconnect is asked for or
+    /// the session stops.
+    private func serve(_ client: GatewayClient, onEvent: (GatewaySessionEvent) -> Void) -> GatewayError {
+        var pending: [String: (completion: @Sendable (Result<JSONValue, GatewayError>) -> Void, timer: EventLoop.Timer)] = [:]
+        var requested = false
+        // Events and responses arrive on this thread, inside the loop; `onEvent` is used only here.
+        return withoutActuallyEscaping(onEvent) { onEvent -> GatewayError in
+            client.eventHandler = { [unowned self] event in self.publish(.event(event), onEvent) }
+            client.responseHandler = { id, result in
+                guard let entry = pending.removeValue(forKey: id) else { return }
+                client.cancelTimer(entry.timer)
+                entry.completion(result)
+            }
+            let mailbox = client.makeMailbox { (_: Void) in
+                let calls = self.shared.withLock { state -> [PendingCall] in
+                    if state.reconnectRequested { requested = true }
+                    defer { state.calls.removeAll() }
+                    return state.calls
+                }
+                for call in calls {
+                    guard client.isOpen else {
+                        call.completion(.failure(.notConnected))
+                        continue
+                    }
+                    let id = client.sendRequest(call.method, params: call.params)
+                    let timeout = call.timeout
+                    let timer = client.schedule(at: client.clock.now + timeout) {
+                        guard let entry = pending.removeValue(forKey: id) else { return }
+                        entry.completion(.failure(.timedOut(what: "a response to \(call.method)", after: timeout)))
+                    }
+                    pending[id] = (call.completion, timer)
+                }
+            }
+            shared.withLock { $0.wake = mailbox }
+            mailbox.deliver(())  // calls queued before the connection was up
+            // The client's own watchdog closes with 4000 "tick timeout" after 2x the tick interval.
+            let ended = client.serve { requested }
+            client.eventHandler = nil
+            client.responseHandler = nil
+            let failure = ended ?? .closed(code: 1000, reason: "reconnect requested", during: "the session")
+            for entry in pending.values { entry.completion(.failure(failure)) }
+            pending.removeAll()
+            return failure
+        }
+    }
+}
+
+/// A subscription to a ``GatewaySession``'s events; ``cancel()`` ends it.
+public struct GatewaySessionSubscription: Sendable {
+    let id: Int
+    private let onCancel: @Sendable () -> Void
+
+    init(id: Int, onCancel: @escaping @Sendable () -> Void) {
+        self.id = id
+        self.onCancel = onCancel
+    }
+
+    /// Stops delivering events to the handler (idempotent).
+    public func cancel() { onCancel() }
+}
+
+/// The identity, handed to the session thread. `DeviceIdentity` is immutable (its key is
+/// frozen read-only at load) and signing only reads it.
+private final class IdentityBox: @unchecked Sendable {
+    let value: DeviceIdentity
+    init(_ value: DeviceIdentity) { self.value = value }
+}
+
+/// A continuation resumed at most once: by the answer or by the cancellation, whichever is first.
+private final class ResumeOnce: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<Result<JSONValue, GatewayError>, Never>?,
+                               early: Result<JSONValue, GatewayError>?)>((nil, nil))
+
+    func set(_ continuation: CheckedContinuation<Result<JSONValue, GatewayError>, Never>) {
+        let early = state.withLock { state -> Result<JSONValue, GatewayError>? in
+            if let early = state.early {
+                state.early = nil
+                return early
+            }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    func resume(_ result: Result<JSONValue, GatewayError>) {
+        let continuation = state.withLock { state -> CheckedContinuation<Result<JSONValue, GatewayError>, Never>? in
+            defer { state.continuation = nil }
+            if state.continuation == nil, state.early == nil { state.early = result }
+            return state.continuation
+        }
+        continuation?.resume(returning: result)
+    }
+}
