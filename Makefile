@@ -72,8 +72,8 @@ install: build install-units
 	install -m 0644 Completions/_clawpair $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_clawpair
 	install -m 0644 Completions/clawpair.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/clawpair.fish
 
-# The systemd units for `clawpair advertise` (packaging/systemd): the system template unit and the
-# user unit, in $(PREFIX)/lib/systemd/{system,user} (systemd searches /usr/local/lib/systemd/* too),
+# The systemd units for `clawpair advertise` and `clawpair node` (packaging/systemd): the system
+# units and the user units, in $(PREFIX)/lib/systemd/{system,user} (systemd searches /usr/local/lib/systemd/* too),
 # their ExecStart pointed at $(PREFIX)/bin/clawpair. Tests/clawpairTests/SystemdUnitTests.swift
 # runs this target and checks the result with systemd-analyze verify.
 UNIT_DIR = $(DESTDIR)$(PREFIX)/lib/systemd
@@ -83,11 +83,18 @@ install-units:
 	  > $(UNIT_DIR)/system/clawpair-advertise@.service
 	sed 's|/usr/bin/clawpair|$(PREFIX)/bin/clawpair|' packaging/systemd/clawpair-advertise.service \
 	  > $(UNIT_DIR)/user/clawpair-advertise.service
-	chmod 0644 $(UNIT_DIR)/system/clawpair-advertise@.service $(UNIT_DIR)/user/clawpair-advertise.service
+	sed 's|/usr/bin/clawpair|$(PREFIX)/bin/clawpair|' packaging/systemd/clawpair-node.system.service \
+	  > $(UNIT_DIR)/system/clawpair-node.service
+	sed 's|/usr/bin/clawpair|$(PREFIX)/bin/clawpair|' packaging/systemd/clawpair-node.user.service \
+	  > $(UNIT_DIR)/user/clawpair-node.service
+	chmod 0644 $(UNIT_DIR)/system/clawpair-advertise@.service $(UNIT_DIR)/user/clawpair-advertise.service \
+	  $(UNIT_DIR)/system/clawpair-node.service $(UNIT_DIR)/user/clawpair-node.service
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/systemd/system/clawpair-advertise@.service \
-	  $(DESTDIR)$(PREFIX)/lib/systemd/user/clawpair-advertise.service
+	  $(DESTDIR)$(PREFIX)/lib/systemd/user/clawpair-advertise.service \
+	  $(DESTDIR)$(PREFIX)/lib/systemd/system/clawpair-node.service \
+	  $(DESTDIR)$(PREFIX)/lib/systemd/user/clawpair-node.service
 	rm -f $(DESTDIR)$(PREFIX)/bin/clawpair $(DESTDIR)$(PREFIX)/share/man/man1/clawpair*.1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/clawpair \
 	  $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_clawpair \

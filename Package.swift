@@ -9,12 +9,20 @@
 //   Clawpair             the umbrella product: `import Clawpair` re-exports every library below except ClawpairCLIKit
 //                        uses ClawpairCore, ClawpairSetupCode, ClawpairIdentity, ClawpairQR, ClawpairDNS,
 //                        ClawpairDiscovery, ClawpairAvahi, ClawpairMDNS, ClawpairWideArea, ClawpairBrowse, ClawpairConfig,
-//                        ClawpairWebSocket, ClawpairTransport, ClawpairProbe, ClawpairGateway, ClawpairAdvertise
+//                        ClawpairWebSocket, ClawpairTransport, ClawpairProbe, ClawpairGateway, ClawpairAdvertise,
+//                        ClawpairNode
 //   clawpair             the executable: argument parsing + output only
 //                        uses ClawpairCore, ClawpairSetupCode, ClawpairCLIKit, ClawpairIdentity, ClawpairQR,
 //                        ClawpairDNS, ClawpairDiscovery, ClawpairProbe, ClawpairAvahi, ClawpairMDNS,
 //                        ClawpairWideArea, ClawpairConfig, ClawpairGateway, ClawpairBrowse, ClawpairAdvertise,
-//                        ClawpairTransport, CProcessShims
+//                        ClawpairTransport, ClawpairNode, CProcessShims
+//   ClawpairNode         a Linux machine as an OpenClaw node: the invoke pipeline (bounded, idempotent, budgets,
+//                        cancel), built-in commands (device.info/status, system.notify/which), presence and host
+//                        stats over an abstract connection; sd_notify, the journal and desktop notifications;
+//                        relocation of a moved gateway by identity through
+//                        discovery (also for gateways check)
+//                        uses ClawpairCore, ClawpairSetupCode, ClawpairIdentity, ClawpairGateway, ClawpairBrowse,
+//                        CSystemdShims
 //   ClawpairBrowse       GatewayBrowser: mDNS (Avahi or native) and wide-area DNS-SD side by side, merged into
 //                        one entry per gateway; scan, first answer, added/updated/removed events
 //                        uses ClawpairCore, ClawpairDNS, ClawpairDiscovery, ClawpairAvahi, ClawpairMDNS,
@@ -69,6 +77,8 @@
 //   CDNSSDShims          Avahi's dns_sd API loaded with dlopen on first use (keeps start-up fast)
 //   CAvahiClientShims    libavahi-client (+ libavahi-common) loaded with dlopen on first use: linked,
 //                        its libdbus/libsystemd/libgcrypt chain costs every command ~0.7 ms
+//   CSystemdShims        libsystemd loaded with dlopen on first use (sd_notify, the journal, one sd-bus call to
+//                        the desktop's notification service): only `clawpair node` needs it
 //   CProcessShims        core dumps off for the process (RLIMIT_CORE 0, prctl PR_SET_DUMPABLE 0); the terminal
 //                        put back on Ctrl-Z (SIGTSTP) and key mode again on SIGCONT
 //   CImageShims          libjpeg reads and libpng row writes inside setjmp (fatal errors return, never exit);
@@ -101,6 +111,7 @@ let package = Package(
         .library(name: "ClawpairProbe", targets: ["ClawpairProbe"]),
         .library(name: "ClawpairGateway", targets: ["ClawpairGateway"]),
         .library(name: "ClawpairAdvertise", targets: ["ClawpairAdvertise"]),
+        .library(name: "ClawpairNode", targets: ["ClawpairNode"]),
     ],
     targets: [
         // C libraries.
@@ -113,12 +124,14 @@ let package = Package(
         systemLibrary("CZBar", pkgConfig: "zbar", apt: ["libzbar-dev"]),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
         systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg-dev"]),
+        systemLibrary("CSystemd", pkgConfig: "libsystemd", apt: ["libsystemd-dev"]),
         .target(name: "CLazyLibrary", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "COpenSSLShims", dependencies: ["CLazyLibrary"]),
         .target(name: "CDNSSDShims", dependencies: ["CLazyLibrary"]),
         .target(name: "CAvahiClientShims", dependencies: ["CLazyLibrary"]),
         .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG", "CLazyLibrary"]),
         .target(name: "CProcessShims"),
+        .target(name: "CSystemdShims", dependencies: ["CLazyLibrary"]),
 
         // Libraries (public API for Linux nodes).
         .target(name: "ClawpairCore"),
@@ -148,7 +161,10 @@ let package = Package(
         .target(name: "Clawpair", dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairIdentity", "ClawpairQR", "ClawpairDNS",
                                                  "ClawpairDiscovery", "ClawpairAvahi", "ClawpairMDNS", "ClawpairWideArea",
                                                  "ClawpairBrowse", "ClawpairConfig", "ClawpairWebSocket", "ClawpairTransport",
-                                                 "ClawpairProbe", "ClawpairGateway", "ClawpairAdvertise"]),
+                                                 "ClawpairProbe", "ClawpairGateway", "ClawpairAdvertise", "ClawpairNode"]),
+        // A Linux machine as an OpenClaw node.
+        .target(name: "ClawpairNode", dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairIdentity", "ClawpairGateway",
+                                                     "ClawpairBrowse", "CSystemdShims"]),
         // The command-line tool: parses arguments, calls the libraries, formats output.
         // Release builds link the Swift runtime statically (`make build`: --static-swift-stdlib).
         .executableTarget(
@@ -156,7 +172,7 @@ let package = Package(
             dependencies: ["ClawpairCore", "ClawpairSetupCode", "ClawpairCLIKit", "ClawpairIdentity", "ClawpairQR",
                            "ClawpairDNS", "ClawpairDiscovery", "ClawpairProbe", "ClawpairAvahi", "ClawpairMDNS",
                            "ClawpairWideArea", "ClawpairConfig", "ClawpairGateway", "ClawpairBrowse", "ClawpairAdvertise",
-                           "ClawpairTransport", "CProcessShims"]
+                           "ClawpairTransport", "ClawpairNode", "CProcessShims"]
         ),
 
         // Examples: small programs using the libraries (README, "Using clawpair from Swift"), built by a plain `swift build`.
@@ -164,6 +180,8 @@ let package = Package(
         .executableTarget(name: "NodeDaemon", dependencies: ["ClawpairBrowse", "ClawpairCore", "ClawpairGateway", "ClawpairIdentity",
                                                              "ClawpairSetupCode"],
                           path: "Examples/NodeDaemon"),
+        .executableTarget(name: "LinuxNode", dependencies: ["ClawpairCore", "ClawpairGateway", "ClawpairIdentity", "ClawpairNode"],
+                          path: "Examples/LinuxNode"),
         .executableTarget(name: "PairFromCode", dependencies: ["ClawpairCore", "ClawpairGateway", "ClawpairIdentity", "ClawpairSetupCode"],
                           path: "Examples/PairFromCode"),
 
@@ -193,10 +211,11 @@ let package = Package(
         .testTarget(name: "ClawpairProbeTests", dependencies: ["ClawpairProbe", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairGatewayTests", dependencies: ["ClawpairGateway", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairAdvertiseTests", dependencies: ["ClawpairAdvertise", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairNodeTests", dependencies: ["ClawpairNode", "ClawpairGateway", "ClawpairIdentity", "ClawpairTestSupport"]),
         .testTarget(
             name: "CLibraryTests",
             dependencies: ["CDNSSD", "CAvahiClient", "CQRencode", "ClawpairQR", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",
-                           "ClawpairTestSupport"]
+                           "CSystemd", "ClawpairTestSupport"]
         ),
         .testTarget(name: "clawpairTests", dependencies: ["ClawpairTestSupport"]),
         // The products as a program sees them: each file imports one product only; plus the public API's rules.

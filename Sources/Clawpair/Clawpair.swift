@@ -13,6 +13,7 @@
 @_exported import ClawpairGateway
 @_exported import ClawpairIdentity
 @_exported import ClawpairMDNS
+@_exported import ClawpairNode
 @_exported import ClawpairProbe
 @_exported import ClawpairQR
 @_exported import ClawpairSetupCode

@@ -8,6 +8,7 @@ extension CommandLineError {
         case .usage: return "usage"
         case .notFound: return "not-found"
         case .refused: return "refused"
+        case .configuration: return "configuration"
         case .success, .failure: return "error"
         }
     }

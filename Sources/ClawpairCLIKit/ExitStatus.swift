@@ -15,6 +15,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case notFound = 3
     /// Refused by authentication, pairing, TLS trust, or an expired credential.
     case refused = 4
+    /// The configuration must be fixed before running again (sysexits' EX_CONFIG): a service
+    /// manager does not restart after it (`RestartPreventExitStatus=78`).
+    case configuration = 78
 
     /// One line describing the status, for `--help`, man pages and the README.
     public var summary: String {
@@ -24,6 +27,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .usage: return "usage error: unknown command or option, bad or missing argument"
         case .notFound: return "nothing found or nothing reachable"
         case .refused: return "refused: authentication, pairing, TLS trust, or an expired code"
+        case .configuration: return "clawpair node run: fix the configuration first (the node token was revoked: pair again)"
         }
     }
 }

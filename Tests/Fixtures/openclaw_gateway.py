@@ -97,6 +97,20 @@ Generations (--generation): g4 is current upstream (2026.7+), g3 the older behav
 - g4: two-step node approval (see "two-step node approval" below); node.pair.request and
   node.pair.verify are gone (unknown method). g3 keeps them and has no command-surface step.
 
+Nodes online (`upstream-2026-10.md` §2.4, §2.7):
+- node.invoke (operator, operator.write/.admin) {nodeId, command, params?, timeoutMs?,
+  idempotencyKey (required)}: the node must be connected and have declared the command, else
+  UNAVAILABLE; the gateway sends it event node.invoke.request {id, nodeId, command, paramsJSON?,
+  timeoutMs?, idempotencyKey} (with --invoke-params-object, `params` as an object instead) and
+  answers with what its node.invoke.result carried: {ok: true, nodeId, command, payloadJSON?}
+  or the node's error {code, message}; TIMEOUT after timeoutMs (default 30 s).
+- node.invoke.result (role node) {id, nodeId, ok, payload?, payloadJSON?, error?} → {ok: true};
+  node.event (role node) {event, payload? | payloadJSON?} → {ok, event, handled: true, reason}
+  (`persisted` for node.presence.alive, `updated` for node.host.stats), or {ok: true} only with
+  --node-event-ok-only. Each is logged (`node-invoke-result`, `node-event` with the payload).
+- --send-invoke JSON (repeatable): after a node's connect, sends that raw node.invoke.request
+  payload (hostile-payload tests); results are logged.
+
 Not modelled: auth rate limiting, trusted CIDRs and proxies, Control UI rules, a second route
 in setup codes (`urls`), the join route's rate limit, the SQLite store. Pre-connect frames over
 64 KiB close with 1009, later ones over policy.maxPayload likewise; a connect that does not
@@ -523,6 +537,7 @@ class Gateway:
         self.node_meta = {}   # deviceId -> what a role-node connect declared (caps, commands, …)
         self.waiters = {}     # deviceId -> (Connection, requestId, future): held pairing refusals (g4)
         self.join_codes = {}  # shortcode -> {payload, expiresAtMs}: single-use join URLs (g4)
+        self.invokes = {}     # invoke id -> future of the node's node.invoke.result params
         self.started_ms = now_ms()
         self.starting_refusals = 0
         self.tls_fingerprint = None
@@ -729,6 +744,8 @@ class Gateway:
             await conn.send(hello)
             ws.max_size = self.args.max_payload
             ticker = asyncio.ensure_future(self.tick(conn))
+            if conn.role == "node" and self.args.send_invoke:
+                asyncio.ensure_future(self.send_raw_invokes(conn))
             async for message in ws:
                 await self.handle_frame(conn, message)
         except websockets.ConnectionClosed:
@@ -1293,6 +1310,9 @@ class Gateway:
             await conn.send({"type": "res", "id": frame["id"], "ok": True, "payload": {"padding": padding}})
             return
         method, params = frame["method"], frame.get("params")
+        if method in ("node.invoke", "node.invoke.result", "node.event"):
+            await self.node_rpc(conn, frame["id"], method, params if isinstance(params, dict) else {})
+            return
         after = None
         try:
             result = self.dispatch(conn, method, params if params is not None else {})
@@ -1309,6 +1329,88 @@ class Gateway:
         await conn.send(response)
         if after:
             await after()
+
+    async def node_rpc(self, conn, frame_id, method, params):
+        async def answer(payload=None, error=None):
+            if error is not None:
+                await conn.send({"type": "res", "id": frame_id, "ok": False, "error": error})
+                log("rpc", method=method, ok=False, code=error["code"])
+            else:
+                await conn.send({"type": "res", "id": frame_id, "ok": True, "payload": payload})
+                log("rpc", method=method, ok=True)
+        if method == "node.invoke.result":
+            if conn.role != "node":
+                return await answer(error={"code": "INVALID_REQUEST", "message": "unauthorized role: " + str(conn.role)})
+            log("node-invoke-result", id=params.get("id"), ok=params.get("ok"), error=params.get("error"),
+                payloadJSON=params.get("payloadJSON"))
+            future = self.invokes.pop(params.get("id"), None)
+            if future is not None and not future.done():
+                future.set_result(params)
+            return await answer({"ok": True})
+        if method == "node.event":
+            if conn.role != "node":
+                return await answer(error={"code": "INVALID_REQUEST", "message": "unauthorized role: " + str(conn.role)})
+            name = params.get("event")
+            payload = params.get("payload")
+            if payload is None and isinstance(params.get("payloadJSON"), str):
+                try:
+                    payload = json.loads(params["payloadJSON"])
+                except ValueError:
+                    payload = None
+            log("node-event", deviceId=conn.device_id, name=name, payload=payload)
+            if self.args.node_event_ok_only:
+                return await answer({"ok": True})
+            reason = {"node.presence.alive": "persisted", "node.host.stats": "updated"}.get(name, "ignored")
+            return await answer({"ok": True, "event": name, "handled": reason != "ignored", "reason": reason})
+        # node.invoke
+        if conn.role != "operator" or not (conn.is_admin or "operator.write" in conn.scopes):
+            return await answer(error={"code": "INVALID_REQUEST", "message": "missing scope: operator.write"})
+        node_id, command = params.get("nodeId"), params.get("command")
+        if not isinstance(node_id, str) or not isinstance(command, str) or not isinstance(params.get("idempotencyKey"), str):
+            return await answer(error={"code": "INVALID_REQUEST", "message": "invalid node.invoke params"})
+        target = next((c for c in self.connections if c.authed and c.role == "node" and c.device_id == node_id), None)
+        if target is None:
+            return await answer(error={"code": "UNAVAILABLE", "message": "node not connected"})
+        declared = (target.params or {}).get("commands") or []
+        if command not in declared:
+            return await answer(error={"code": "UNAVAILABLE", "message": "node command not allowed: " + command})
+        timeout_ms = params.get("timeoutMs") if isinstance(params.get("timeoutMs"), int) else 30000
+        invoke_id = str(uuid.uuid4())
+        request = {"id": invoke_id, "nodeId": node_id, "command": command}
+        if params.get("params") is not None:
+            if self.args.invoke_params_object:
+                request["params"] = params["params"]
+            else:
+                request["paramsJSON"] = json.dumps(params["params"], separators=(",", ":"))
+        request["timeoutMs"] = timeout_ms
+        request["idempotencyKey"] = params["idempotencyKey"]
+        future = asyncio.get_running_loop().create_future()
+        self.invokes[invoke_id] = future
+        log("node-invoke", id=invoke_id, nodeId=node_id, command=command)
+        await target.event("node.invoke.request", request)
+        try:
+            result = await asyncio.wait_for(future, timeout=timeout_ms / 1000)
+        except asyncio.TimeoutError:
+            self.invokes.pop(invoke_id, None)
+            return await answer(error={"code": "TIMEOUT", "message": "node invoke timed out"})
+        if result.get("ok"):
+            payload = {"ok": True, "nodeId": node_id, "command": command}
+            if isinstance(result.get("payloadJSON"), str):
+                payload["payloadJSON"] = result["payloadJSON"]
+            elif "payload" in result:
+                payload["payload"] = result["payload"]
+            return await answer(payload)
+        error = result.get("error") if isinstance(result.get("error"), dict) else {}
+        return await answer(error={"code": str(error.get("code") or "UNAVAILABLE"), "message": str(error.get("message") or "")})
+
+    async def send_raw_invokes(self, conn):
+        for raw in self.args.send_invoke or []:
+            try:
+                payload = json.loads(raw)
+            except ValueError:
+                payload = raw
+            await conn.event("node.invoke.request", payload)
+            log("node-invoke-raw", deviceId=conn.device_id)
 
     def require_scope(self, conn, *accepted):
         if conn.role != "operator":
@@ -1913,6 +2015,9 @@ def main():
     parser.add_argument("--without-method", action="append")
     parser.add_argument("--node-host-stats")
     parser.add_argument("--connect-refusal", choices=sorted(CONNECT_REFUSALS))
+    parser.add_argument("--node-event-ok-only", action="store_true")
+    parser.add_argument("--invoke-params-object", action="store_true")
+    parser.add_argument("--send-invoke", action="append")
     args = parser.parse_args()
     if (args.token is None) == (args.password is None):
         parser.error("exactly one of --token and --password is required (auth mode none is not supported)")

@@ -1,6 +1,8 @@
 import ClawpairCLIKit
 import ClawpairCore
+import ClawpairBrowse
 import ClawpairGateway
+import ClawpairNode
 
 /// `clawpair gateways check [NAME]`: reconnect with the stored device tokens.
 struct GatewaysCheckCommand: ParsableCommand {
@@ -13,8 +15,14 @@ struct GatewaysCheckCommand: ParsableCommand {
                      + "that accepted a token (else the URLs tried). Updates the gateway's last-seen time. Exit 0 "
                      + "when every token was accepted, 4 when one was refused (revoked, rotated or removed), 3 when no "
                      + "URL answered; with --json a failure is \"ok\": false with the worst role's error (a refused token's "
-                     + "code and the gateway's own error object, as other operator commands give), each role's in its result."],
-        options: [.value("timeout", "MS", help: "Limit for each connection, in ms or with a unit (default 10000).")]
+                     + "code and the gateway's own error object, as other operator commands give), each role's in its result.",
+                     "When no stored route answers, it looks for the gateway through mDNS and the wide-area domain and "
+                     + "moves to an address where the gateway proves it is the same one (its certificate has the stored pin, "
+                     + "or it reissues the stored token when asked without it; never a beacon's TXT alone), updating the "
+                     + "registry under its lock. With --tls-fingerprint (or --trust) and an accepted token, the new "
+                     + "certificate becomes the stored pin."],
+        options: [.value("timeout", "MS", help: "Limit for each connection, in ms or with a unit (default 10000)."),
+                  .flag("no-discover", help: "When no route answers, do not look for the gateway through discovery.")]
             + GatewayCLI.trustOptions,
         arguments: [ArgumentSpec("name", help: "The gateway's name or id (default: the chosen one).", optional: true, completion: ListNamesCommand.gatewayNames)],
         sections: [
@@ -37,7 +45,7 @@ struct GatewaysCheckCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         let registry = try GatewaysCommand.registry(context)
-        let gateway = try registry.gateway(namedOrChosen: arguments.positionals.first)
+        var gateway = try registry.gateway(namedOrChosen: arguments.positionals.first)
         // Checking creates no identity: without one no token can be this machine's.
         guard let identity = try GatewayCLI.existingIdentity(context), gateway.holdsTokens(for: identity.deviceId) else {
             throw GeneralError("no device token for this machine's identity is stored for \(TerminalText.sanitize(gateway.name, maxScalars: 80))",
@@ -46,8 +54,33 @@ struct GatewaysCheckCommand: ParsableCommand {
         let transport = NetworkPairingTransport(configuration: .clawpair(timeout: timeout))
         let spinner = Spinner.start("Checking \(TerminalText.sanitize(gateway.name, maxScalars: 80))", in: context,
                                     delay: Spinner.gatewayDelay)
-        let check = gateway.checkTokens(identity: identity, pin: pin, timeout: timeout, transport: transport)
+        var check = gateway.checkTokens(identity: identity, pin: pin, timeout: timeout, transport: transport)
         spinner?.stop()
+        // Nothing answered at the stored routes: look for the gateway through discovery, by its
+        // identity, as `node run` does (issue #24.6); a proved new route is stored, then checked.
+        var relocation: GatewayRelocator.Found?
+        if check.answeredURL == nil, !check.results.isEmpty, check.results.allSatisfy({ $0.verdict == .unreachable }),
+           !arguments.flag("no-discover"), !GatewayRelocator.isLoopbackOnly(gateway) {
+            if !context.globals.json { context.note("No route answered; looking for the gateway through discovery…") }
+            var options = GatewayBrowser.Options(timeout: .milliseconds(1500))
+            options.environment = context.environment
+            let relocator = GatewayRelocator(registry: registry, identity: identity, discovery: options, proofTimeout: timeout)
+            if let found = relocator.findOnce(gateway) {
+                relocation = found
+                if case .moved(let url, let proof, _) = found, !context.globals.json {
+                    context.note("Found it at \(TerminalText.sanitize(url, maxScalars: 200)) (\(proof.summary)); its routes in the registry are updated.")
+                }
+                gateway = registry.snapshot().gateway(id: gateway.id) ?? gateway
+                check = gateway.checkTokens(identity: identity, pin: pin, timeout: timeout, transport: transport)
+            }
+        }
+        // A certificate the user checked and passed with --tls-fingerprint/--trust replaces the stored pin
+        // once a token was accepted over it (the re-pin `node run` prints after a renewal).
+        if let pin, check.results.contains(where: { $0.verdict == .accepted }), gateway.tlsFingerprint != nil,
+           gateway.tlsFingerprint != pin {
+            _ = try registry.update(id: gateway.id) { $0.tlsFingerprint = pin }
+            if !context.globals.json { context.note("Pinned the gateway's new certificate (SHA-256 \(pin)).") }
+        }
         var worst = ExitStatus.success
         var failures: [PresentedError] = []
         let name = TerminalText.sanitize(gateway.name, maxScalars: 80)
@@ -78,13 +111,20 @@ struct GatewaysCheckCommand: ParsableCommand {
             return JSONEnvelope.errorObject(shown)
         }
         if let used = check.answeredURL { try registry.recordAnswer(id: gateway.id, url: used, nowMs: context.nowMs, reissued: check.reissued) }
+        var document = check.json(gatewayID: gateway.id, errors: errors)
+        if case .moved(let url, let proof, let routes) = relocation, case .object(var members) = document {
+            let moved: JSONValue = .object([("url", .string(url)), ("proof", proof.json),
+                                            ("urls", .array(routes.map { JSONValue.string($0) }))])
+            members.append(("relocated", moved))
+            document = JSONValue.object(members)
+        }
         guard let failure = failures.first(where: { $0.exitStatus == worst }) else {
-            if context.globals.json { context.printJSON(check.json(gatewayID: gateway.id, errors: errors)) }
+            if context.globals.json { context.printJSON(document) }
             return .success
         }
         // "ok": false with the worst failure as the run's error; each role's own error stays in its result.
         if context.globals.json {
-            context.printJSON(JSONEnvelope.failure(failure, document: check.json(gatewayID: gateway.id, errors: errors)))
+            context.printJSON(JSONEnvelope.failure(failure, document: document))
         }
         for other in failures where other.message != failure.message || other.hint != failure.hint { context.report(other) }
         throw failure

@@ -22,6 +22,7 @@ enum NodesCommand {
             Subcommand("reject") { NodesRejectCommand.spec },
             Subcommand("rename") { NodesRenameCommand.spec },
             Subcommand("remove") { NodesRemoveCommand.spec },
+            Subcommand("invoke") { NodesInvokeCommand.spec },
         ]
     )
 

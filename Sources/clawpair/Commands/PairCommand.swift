@@ -172,6 +172,8 @@ struct PairCommand: ParsableCommand {
         if result.token.role == GatewayRole.node.rawValue {
             context.note(result.commandApprovalFollows ? "Step 2: unless the code approved them, an operator approves this node's commands on the "
                          + "gateway ('clawpair nodes pending' lists it there)." : "Next: 'clawpair nodes status' on the gateway shows this machine.")
+            // The node is offline until something connects as it: say what (issue #22.7).
+            context.note("Bring this machine online as the node: clawpair node run (or, as a service: clawpair node install)")
         } else {
             context.note("Next: clawpair devices list")
         }

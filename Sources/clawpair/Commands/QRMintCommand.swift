@@ -12,7 +12,7 @@ struct QRMintCommand: ParsableCommand {
     /// Options of the minting form (the `qr` group's own options).
     static let options: [OptionSpec] = [
         .flag("limited", help: "Mint a limited code: node plus operator without operator.admin."),
-        .flag("node", help: "Mint a node-only code (watches and companion devices)."),
+        .flag("node", help: "Mint a node-only code (watches, companion devices, and Linux machines running 'clawpair node')."),
         .flag("voice-node", help: "Mint a voice-node code: node plus operator.read and operator.talk (room speakers)."),
         .value("public-url", "URL", help: "Put this gateway URL in the code (default: the URL clawpair reached the gateway "
                    + "through, unless it is loopback; then the gateway chooses).", completion: .hostname),
@@ -131,5 +131,10 @@ struct QRMintCommand: ParsableCommand {
         for line in minted.textLines(nowMs: context.nowMs, paint: context.style.paint) { context.print(line) }
         if let output { context.print("QR image: \(TerminalText.sanitize(output, maxScalars: 300)) (private, 0600; delete it after pairing)") }
         context.print("Approve after scan with: clawpair devices list / clawpair devices approve <requestId>")
+        if arguments.flag("node") {
+            // A node code serves a Linux machine too (issue #22.7).
+            context.print("On a Linux machine: save the setup code to code.txt, then run 'clawpair pair - < code.txt' and "
+                          + "'clawpair node run' there.")
+        }
     }
 }

@@ -22,6 +22,7 @@ enum RootCommand {
             Subcommand("probe") { ProbeCommand.spec },
             Subcommand("devices") { DevicesCommand.spec },
             Subcommand("nodes") { NodesCommand.spec },
+            Subcommand("node") { NodeCommand.spec },
             Subcommand("pair") { PairCommand.spec },
             Subcommand("gateways") { GatewaysCommand.spec },
             Subcommand("completions") { CompletionsCommand.spec },

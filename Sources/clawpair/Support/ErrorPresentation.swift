@@ -78,6 +78,9 @@ enum ErrorPresentation {
         ("io-error", "reading or writing a file failed"), ("input-too-large", "the input is over its size limit"),
         ("avahi-unavailable", "the Avahi daemon or library is missing"), ("mdns-error", "multicast DNS failed"),
         ("wide-area-error", "the wide-area DNS server failed"),
+        ("configuration", "fix the configuration before running again (exit 78)"),
+        ("not-running", "node status: no node runs with this clawpair home (exit 3)"),
+        ("token-revoked", "node run: the gateway no longer accepts the node token; it was cleared, pair again (exit 78)"),
         ("setup-code errors", "not-a-payload, invalid-field, no-endpoint, insecure-plaintext-host, expired, invalid-expiry, "
             + "invalid-fingerprint, fingerprint-without-tls, not-normalized, missing-bootstrap-token, too-many-routes, "
             + "plaintext-port-80, empty-token, strict-refused, url-metadata"),

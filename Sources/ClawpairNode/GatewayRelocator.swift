@@ -1,0 +1,189 @@
+// Finding a paired gateway that moved, by its identity (issue #24.6; `node run` and
+// `gateways check` share it). Discovery (mDNS and the wide-area domain, ClawpairBrowse) lists
+// beacons; a beacon's TXT is never trusted alone. A route at a new address is adopted only when
+// the gateway there proves it is the record's gateway without being handed a secret first:
+//
+//   wss:// and a pinned record   the TLS handshake presents the pinned certificate (nothing is sent);
+//   ws://                        a connect signed by this device with the record's stored token
+//                                gets hello-ok (issue #22.2: "the beacon that the stored device
+//                                token is then accepted by"); only for a beacon whose address the
+//                                plaintext policy admits (loopback, private LAN, link-local,
+//                                `.local`), where every plaintext connect sends it anyway. A
+//                                refusal there only means "not this gateway": the token is kept.
+//
+// The route then goes first in the record's routes, in one transaction under the registry lock
+// (``GatewayRegistry/update(id:_:)``). A beacon at one of the record's own routes needs no proof:
+// it only triggers an immediate reconnect.
+
+import ClawpairBrowse
+import ClawpairCore
+import ClawpairGateway
+import ClawpairIdentity
+import ClawpairSetupCode
+
+/// How the gateway at a new route proved it is a registry record's gateway.
+public enum RelocationProof: Sendable, Equatable {
+    /// Its TLS certificate has the record's stored SHA-256 fingerprint.
+    case pinMatched(fingerprint: String)
+    /// It reissued the token the record stores for `role`.
+    case storedTokenIssued(role: String)
+    /// It accepted the token the record stores for `role`.
+    case storedTokenAccepted(role: String)
+
+    /// The proof in a few words: `TLS pin matched`, `stored node token accepted`, …
+    public var summary: String {
+        switch self {
+        case .pinMatched: return "TLS pin matched"
+        case .storedTokenIssued(let role): return "stored \(role) token reissued"
+        case .storedTokenAccepted(let role): return "stored \(role) token accepted"
+        }
+    }
+
+    /// `{"kind": "pin" | "tokenIssued" | "tokenAccepted", "fingerprint"? , "role"?}` (no secret).
+    public var json: JSONValue {
+        switch self {
+        case .pinMatched(let fingerprint): return .object([("kind", "pin"), ("fingerprint", .string(fingerprint))])
+        case .storedTokenIssued(let role): return .object([("kind", "tokenIssued"), ("role", .string(role))])
+        case .storedTokenAccepted(let role): return .object([("kind", "tokenAccepted"), ("role", .string(role))])
+        }
+    }
+}
+
+/// Looks for a paired gateway through discovery and proves each candidate's identity.
+public struct GatewayRelocator: Sendable {
+    /// What a search found.
+    public enum Found: Sendable, Equatable {
+        /// A beacon at one of the record's own routes (the gateway is back there).
+        case knownRoute(String)
+        /// The gateway proved itself at `url`; the registry now lists `routes` (url first).
+        case moved(url: String, proof: RelocationProof, routes: [String])
+    }
+
+    /// The registry whose record is updated.
+    public let registry: GatewayRegistry
+    private let identityBox: IdentityReference
+    /// This device.
+    public var identity: DeviceIdentity { identityBox.value }
+    /// The discovery options (`nil`: nothing is searched).
+    public let discovery: GatewayBrowser.Options?
+    /// How long proving one candidate may take.
+    public let proofTimeout: Duration
+    private let clock: any MonotonicClock
+
+    /// A relocator for records of `registry`, proving candidates as `identity`.
+    public init(registry: GatewayRegistry, identity: DeviceIdentity, discovery: GatewayBrowser.Options?,
+                proofTimeout: Duration = .seconds(3), clock: any MonotonicClock = SystemMonotonicClock()) {
+        self.registry = registry
+        identityBox = IdentityReference(identity)
+        self.discovery = discovery
+        self.proofTimeout = proofTimeout
+        self.clock = clock
+    }
+
+    /// Whether every route of `record` is on loopback: such a gateway cannot have moved on the
+    /// network, and nothing is searched for it.
+    public static func isLoopbackOnly(_ record: PairedGateway) -> Bool {
+        record.urls.allSatisfy { url in
+            guard let endpoint = try? ClawpairGateway.GatewayEndpoint(parsing: url) else { return false }
+            return PlaintextPolicy.isLoopback(host: endpoint.host)
+        }
+    }
+
+    /// The URLs a sighting may be dialled at: one per resolved address, then its SRV host.
+    public static func candidateURLs(_ sighting: GatewaySighting) -> [String] {
+        guard let endpoint = sighting.beacon.endpoint else { return [] }
+        var urls: [String] = sighting.addresses.prefix(8).map { address in
+            let host = address.contains(":") ? "[\(address)]" : address
+            return "\(endpoint.scheme)://\(host):\(endpoint.port)"
+        }
+        if !urls.contains(endpoint.wsUrl) { urls.append(endpoint.wsUrl) }
+        return urls
+    }
+
+    /// One round: scans, then checks the candidates (known routes first). Returns what it found,
+    /// or nil.
+    public func findOnce(_ record: PairedGateway) -> Found? {
+        guard let discovery, let scan = try? GatewayBrowser(options: discovery).scan() else { return nil }
+        return check(record, candidates: scan.gateways.flatMap(Self.candidateURLs))
+    }
+
+    /// Checks candidate URLs against `record`: a known route is reported as such; a new one is
+    /// proved and adopted.
+    public func check(_ record: PairedGateway, candidates: [String]) -> Found? {
+        var seen = Set<String>()
+        let unique = candidates.filter { seen.insert($0).inserted }
+        if let known = unique.first(where: { record.matches(url: $0) }) { return .knownRoute(known) }
+        for url in unique.prefix(16) {
+            guard let proof = prove(record, url: url) else { continue }
+            guard let updated = adopt(url, record: record, proof: proof) else { continue }
+            return .moved(url: url, proof: proof, routes: updated.urls)
+        }
+        return nil
+    }
+
+    /// Repeats rounds until `stopped()`, reporting each find to `found`; ends after a move.
+    public func search(for record: PairedGateway, until stopped: @Sendable () -> Bool,
+                       found: (Found) -> Void) {
+        while !stopped() {
+            let started = clock.now
+            if let result = findOnce(record) {
+                if stopped() { return }
+                found(result)
+                if case .moved = result { return }
+            }
+            // Rounds at least 2 s apart: a reappearing beacon is heard within one round.
+            clock.sleep(until: started + .seconds(2), unless: stopped)
+        }
+    }
+
+    /// The proof that the gateway at `url` is `record`'s gateway, or nil (see the file's comment).
+    public func prove(_ record: PairedGateway, url: String) -> RelocationProof? {
+        guard var endpoint = try? ClawpairGateway.GatewayEndpoint(parsing: url) else { return nil }
+        if endpoint.tls {
+            guard let pin = record.tlsFingerprint else { return nil }
+            endpoint.pin = pin
+            guard let client = try? GatewayClient(endpoint: endpoint, configuration: .clawpair(timeout: proofTimeout)) else { return nil }
+            defer { client.close() }
+            guard (try? client.open(timeout: proofTimeout)) != nil else { return nil }
+            guard let seen = client.certificate?.fingerprint?.lowercased(), seen == pin.lowercased() else { return nil }
+            return .pinMatched(fingerprint: pin)
+        }
+        guard let stored = record.tokens.first(where: { $0.role == GatewayRole.node.rawValue }) ?? record.tokens.first,
+              let role = GatewayRole(rawValue: stored.role),
+              let client = try? GatewayClient(endpoint: endpoint, configuration: .clawpair(timeout: proofTimeout)) else { return nil }
+        defer { client.close() }
+        let info: GatewayClientInfo = role == .node
+            ? NodeClient.info(displayName: record.deviceName ?? HostName.current(fallback: "linux"))
+            : .operatorCLI(version: ClawpairVersion.current, platform: NodePlatform.platform,
+                           displayName: record.deviceName ?? HostName.current(fallback: "linux"))
+        let request = ConnectRequest(client: info, role: role, scopes: role == .node ? [] : stored.scopes,
+                                     auth: ConnectAuth(token: stored.token))
+        guard PlaintextPolicy.allowsPlaintext(host: endpoint.host), (try? client.open(timeout: proofTimeout)) != nil,
+              let hello = try? client.connect(request, identity: identity, timeout: proofTimeout) else { return nil }
+        let issued = (hello.deviceToken.map { [$0] } ?? []) + hello.handoffTokens
+        if issued.contains(where: { $0.role == stored.role && $0.token == stored.token }) { return .storedTokenIssued(role: stored.role) }
+        return .storedTokenAccepted(role: stored.role)
+    }
+}
+
+extension GatewayRelocator {
+    /// Puts `url` first in the record's routes under the registry lock, unless the record's pin
+    /// changed meanwhile (a pin proof then no longer holds). The record as written, or nil.
+    func adopt(_ url: String, record: PairedGateway, proof: RelocationProof) -> PairedGateway? {
+        let canonical = { (text: String) in text.lowercased().hasSuffix("/") ? String(text.lowercased().dropLast()) : text.lowercased() }
+        return try? registry.update(id: record.id) { stored in
+            if case .pinMatched(let fingerprint) = proof, stored.tlsFingerprint?.lowercased() != fingerprint.lowercased() { return }
+            stored.urls.removeAll { canonical($0) == canonical(url) }
+            stored.urls.insert(url, at: 0)
+            stored.lastSeenAtMs = WallClock.nowMs()
+        }
+    }
+}
+
+/// A device identity shared with the threads of one node or relocation: only read after
+/// creation (its key signs; libsodium's signing does not change the key), never freed before
+/// its users end.
+final class IdentityReference: @unchecked Sendable {
+    let value: DeviceIdentity
+    init(_ value: DeviceIdentity) { self.value = value }
+}

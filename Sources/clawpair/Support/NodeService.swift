@@ -1,0 +1,189 @@
+// The systemd units of `clawpair node` (packaging/systemd/clawpair-node.{system,user}.service are
+// this rendering with ExecStart /usr/bin/clawpair and no --gateway: SystemdUnitTests diffs them),
+// and installing them: unit file, `systemctl daemon-reload`, `enable --now`. Upstream writes
+// `~/.config/systemd/user/openclaw-node.service` with Restart=always, RestartSec=5 and
+// RestartPreventExitStatus=78 and no hardening (`upstream-2026-10.md` §3); these add Type=notify
+// (readiness and a watchdog) and a sandbox scoring ≤ 2.0 in `systemd-analyze security`.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import ClawpairCLIKit
+import ClawpairCore
+
+enum NodeService {
+    enum Kind: String { case system, user }
+
+    static let unitName = "clawpair-node.service"
+    /// The system unit's state directory (StateDirectory=clawpair-node), its CLAWPAIR_HOME.
+    static let systemHome = "/var/lib/clawpair-node"
+
+    /// The unit file for `kind`, running `executable node run [--gateway ID]`; a user unit with
+    /// a clawpair home other than ~/.config/clawpair names it (Environment= and ReadWritePaths=).
+    static func unit(_ kind: Kind, executable: String, gateway: String?, commands: [String] = [], userHome: String? = nil) -> String {
+        var exec = "\(executable) node run"
+        if let gateway { exec += " --gateway \(gateway)" }
+        for command in commands { exec += " --commands \(command)" }
+        let head: String
+        let unitSection: String
+        var service = """
+            Type=notify
+            NotifyAccess=main
+            ExecStart=\(exec)
+            Restart=always
+            RestartSec=5
+            RestartPreventExitStatus=78
+            WatchdogSec=60
+            TimeoutStartSec=30
+            TimeoutStopSec=10
+
+            """
+        let home: String
+        let install: String
+        switch kind {
+        case .system:
+            head = """
+                # clawpair node as a system service: this machine online as an OpenClaw node from boot, under a
+                # dynamic user with its own state directory (/var/lib/clawpair-node, CLAWPAIR_HOME).
+                #   sudo clawpair node install --system [--gateway NAME]
+                # copies the node's identity and gateway record there, then enables this unit. Exit status 78
+                # means "fix the configuration first" (the node token was revoked: pair again), so no restart.
+
+                """
+            unitSection = "Wants=network-online.target\nAfter=network-online.target\n"
+            service += "DynamicUser=yes\nStateDirectory=clawpair-node\nStateDirectoryMode=0700\nEnvironment=CLAWPAIR_HOME=%S/clawpair-node\n"
+            home = "ProtectHome=yes"
+            install = "multi-user.target"
+        case .user:
+            head = """
+                # clawpair node as a user service: this machine online as an OpenClaw node while you are logged
+                # in (or always, after `sudo loginctl enable-linger USER`), with your own clawpair store.
+                #   clawpair node install --user [--gateway NAME]
+                # Notifications reach your desktop through the session bus. Exit status 78 means "fix the
+                # configuration first" (the node token was revoked: pair again), so no restart.
+
+                """
+            unitSection = ""
+            if let userHome {
+                service += "Environment=CLAWPAIR_HOME=\(escape(userHome))\n"
+                home = "ProtectHome=read-only\nReadWritePaths=\(escape(userHome))"
+            } else {
+                home = "ProtectHome=read-only\nReadWritePaths=%h/.config/clawpair"
+            }
+            install = "default.target"
+        }
+        return head + """
+            [Unit]
+            Description=This machine as an OpenClaw node (clawpair node run)
+            Documentation=man:clawpair-node(1)
+            \(unitSection)StartLimitBurst=10
+            StartLimitIntervalSec=300
+
+            [Service]
+            \(service)UMask=0077
+            NoNewPrivileges=yes
+            ProtectSystem=strict
+            \(home)
+            PrivateTmp=yes
+            PrivateDevices=yes
+            PrivateUsers=yes
+            PrivateIPC=yes
+            PrivateMounts=yes
+            ProtectHostname=yes
+            ProtectClock=yes
+            ProtectKernelTunables=yes
+            ProtectKernelModules=yes
+            ProtectKernelLogs=yes
+            ProtectControlGroups=yes
+            ProtectProc=invisible
+            RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK
+            RestrictNamespaces=yes
+            RestrictRealtime=yes
+            RestrictSUIDSGID=yes
+            LockPersonality=yes
+            MemoryDenyWriteExecute=yes
+            RemoveIPC=yes
+            CapabilityBoundingSet=
+            AmbientCapabilities=
+            SystemCallFilter=@system-service
+            SystemCallFilter=~@privileged @resources
+            SystemCallErrorNumber=EPERM
+            SystemCallArchitectures=native
+            DevicePolicy=closed
+            KeyringMode=private
+
+            [Install]
+            WantedBy=\(install)
+
+            """
+    }
+
+    /// A path for a unit file line: `%` doubled (systemd specifiers), spaces refused by the caller.
+    static func escape(_ path: String) -> String { path.replacingAll("%", with: "%%") }
+
+    /// Where the unit file goes: the system's /etc/systemd/system, or the user's
+    /// $XDG_CONFIG_HOME/systemd/user (else ~/.config/systemd/user).
+    static func unitPath(_ kind: Kind, environment: [String: String]) throws -> String {
+        switch kind {
+        case .system:
+            return "/etc/systemd/system/\(unitName)"
+        case .user:
+            if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return "\(config)/systemd/user/\(unitName)" }
+            guard let home = environment["HOME"], home.hasPrefix("/") else {
+                throw GeneralError("HOME is not set: cannot place the user unit", hint: "set HOME, or install a system unit with --system")
+            }
+            return "\(home)/.config/systemd/user/\(unitName)"
+        }
+    }
+
+    /// The absolute path of the running executable (/proc/self/exe).
+    static func executablePath() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return "/usr/bin/clawpair" }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Runs `argv` (a program on PATH, no shell), standard input from /dev/null; returns its exit
+    /// status and up to 16 KiB of its combined output.
+    static func run(_ argv: [String], environment: [String: String]? = nil) -> (status: Int32, output: String) {
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else { return (-1, "pipe failed") }
+        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
+        let arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { arguments.forEach { free($0) } }
+        let envStrings: [UnsafeMutablePointer<CChar>?]? = environment.map { env in env.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { envStrings?.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned: Int32 = arguments.withUnsafeBufferPointer { argvPointer in
+            if let envStrings {
+                return envStrings.withUnsafeBufferPointer { envp in
+                    posix_spawnp(&pid, argv[0], &actions, nil, argvPointer.baseAddress!, envp.baseAddress!)
+                }
+            }
+            return posix_spawnp(&pid, argv[0], &actions, nil, argvPointer.baseAddress!, environ)
+        }
+        close(pipeEnds[1])
+        defer { close(pipeEnds[0]) }
+        guard spawned == 0 else { return (-1, "\(argv[0]): \(String(cString: strerror(spawned)))") }
+        let bytes = (try? FileIO.read(fd: pipeEnds[0], limit: 16 * 1024, name: argv[0])) ?? []
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (exit, TerminalText.sanitize(String(decoding: bytes, as: UTF8.self), allowNewlines: true, maxScalars: 2048))
+    }
+}
+
+extension String {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for character in self { if character == target { out += replacement } else { out.append(character) } }
+        return out
+    }
+}

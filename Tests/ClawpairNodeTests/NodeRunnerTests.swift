@@ -1,0 +1,41 @@
+import ClawpairCore
+import ClawpairGateway
+import Testing
+@testable import ClawpairNode
+
+/// How the runner reads a gateway's answers: which end the run, which clear the node token,
+/// which let discovery look elsewhere.
+@Suite struct NodeRunnerTests {
+    static func shape(_ detail: String) -> GatewayErrorShape {
+        GatewayErrorShape(code: "INVALID_REQUEST", message: "unauthorized", details: ["code": .string(detail)])
+    }
+
+    @Test func aRefusedNodeTokenIsRevoked() {
+        #expect(NodeRunner.isTokenMismatch(.authRejected(Self.shape("AUTH_DEVICE_TOKEN_MISMATCH"))))
+        // A node sends no credential but its stored token: a token mismatch can only be that token's.
+        #expect(NodeRunner.isTokenMismatch(.authRejected(Self.shape("AUTH_TOKEN_MISMATCH"))))
+        #expect(!NodeRunner.isTokenMismatch(.authRejected(Self.shape("AUTH_PASSWORD_MISMATCH"))))
+        #expect(!NodeRunner.isTokenMismatch(.unreachable(url: "ws://x", phase: "tcp", reason: "refused")))
+    }
+
+    @Test func aPendingApprovalAndACertificateChangeKeepTrying() {
+        #expect(!NodeRunner.needsSomeoneToAct(.pairingRequired(PairingRequired(requestId: "r"))))
+        #expect(!NodeRunner.needsSomeoneToAct(.tlsTrust(url: "wss://x", .pinMismatch(expected: "a", observed: "b"))))
+        #expect(NodeRunner.needsSomeoneToAct(.protocolMismatch(Self.shape("PROTOCOL_MISMATCH"))))
+        #expect(NodeRunner.needsSomeoneToAct(.authRejected(Self.shape("AUTH_BOOTSTRAP_TOKEN_INVALID"))))
+        #expect(!NodeRunner.needsSomeoneToAct(.closed(code: 1012, reason: "service restart", during: "x")))
+    }
+
+    @Test func onlySilenceOrAStrangerSendsDiscoveryLooking() {
+        #expect(NodeRunner.mayRelocate(.unreachable(url: "ws://x", phase: "tcp", reason: "timed out")))
+        #expect(NodeRunner.mayRelocate(.notGateway(url: "ws://x", reason: "no challenge")))
+        #expect(!NodeRunner.mayRelocate(.tlsTrust(url: "wss://x", .pinMismatch(expected: "a", observed: "b"))))
+        #expect(!NodeRunner.mayRelocate(.pairingRequired(PairingRequired(requestId: "r"))))
+    }
+
+    @Test func theNodeDeclaresUpstreamsClientBlock() {
+        let info = NodeClient.info(displayName: "box")
+        #expect(info.id == "node-host" && info.mode == "node" && info.platform == "linux" && info.deviceFamily == "Linux")
+        #expect(info.displayName == "box" && info.version == ClawpairVersion.current)
+    }
+}
