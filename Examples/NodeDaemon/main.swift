@@ -53,7 +53,7 @@ let environment: [String: String] = {
 func pairedGateway(_ registry: GatewayRegistry, deviceId: String) async throws -> PairedGateway {
     if let active = registry.active(), active.token(for: "node", deviceId: deviceId) != nil { return active }
     if let gateway = try await GatewayBrowser(options: GatewayBrowser.Options(timeout: .seconds(2))).first() {
-        log("found gateway \(gateway.beacon.title) at \(gateway.beacon.endpoint?.wsUrl ?? "-")")
+        log("found gateway \(gateway.beacon.title) at \(gateway.beacon.endpoint?.url ?? "-")")
     }
     guard isatty(0) == 0, let text = readLine(strippingNewline: true), !text.isEmpty else {
         throw Exit(status: 78, message: "not paired: pass a setup code on stdin (mint one on the gateway)")

@@ -96,7 +96,7 @@ public struct GatewayRelocator: Sendable {
             let host = address.contains(":") ? "[\(address)]" : address
             return "\(endpoint.scheme)://\(host):\(endpoint.port)"
         }
-        if !urls.contains(endpoint.wsUrl) { urls.append(endpoint.wsUrl) }
+        if !urls.contains(endpoint.url) { urls.append(endpoint.url) }
         return urls
     }
 
