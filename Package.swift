@@ -159,7 +159,7 @@ let package = Package(
                            "ClawpairTransport", "CProcessShims"]
         ),
 
-        // Examples: small programs using the libraries (README, "Using clawpair from Swift"), built by a plain `swift build`.
+        // Examples: small programs using the libraries (docs/library.md), built by a plain `swift build`.
         .executableTarget(name: "ListGateways", dependencies: ["ClawpairBrowse"], path: "Examples/ListGateways"),
         .executableTarget(name: "PairFromCode", dependencies: ["ClawpairCore", "ClawpairGateway", "ClawpairIdentity", "ClawpairSetupCode"],
                           path: "Examples/PairFromCode"),
