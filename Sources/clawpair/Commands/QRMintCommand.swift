@@ -28,18 +28,12 @@ struct QRMintCommand: ParsableCommand {
     ] + GatewayCLI.connectionOptions
 
     static let discussion: [String] = [
-        "Without a subcommand, 'clawpair qr' asks the gateway for a new pairing setup code "
-            + "(device.pair.setupCode, which needs operator.admin), draws it as a QR code and prints the gateway "
-            + "URL(s), the auth kind, the access the code grants (full, limited or node), where the URL came from, "
-            + "when the code expires and how to approve the device after it scanned the code. Scan it in the "
-            + "OpenClaw app under Onboarding -> Scan QR.",
-        "The code carries the URL clawpair reached the gateway through (--url, the paired gateway's URL) unless that "
-            + "is a loopback address, which a phone cannot dial: then the gateway picks its own URL. --public-url puts "
-            + "another URL in the code; --url stays the gateway clawpair connects to.",
-        "A full-access code is downgraded to limited by the gateway when any of its URLs is plaintext ws:// to a "
-            + "host that is not loopback; the output then says so. Use wss:// (or Tailscale Serve) and mint again "
-            + "for full access. Codes expire after 10 minutes and are a secret until then: anyone who scans one can "
-            + "ask to pair.",
+        "Without a subcommand, 'clawpair qr' asks the gateway for a new setup code (device.pair.setupCode, which "
+            + "needs operator.admin), draws it as a QR code and prints its URL(s), the access it grants, its expiry and "
+            + "how to approve the device. Scan it in the OpenClaw app under Onboarding -> Scan QR.",
+        "A plaintext ws:// URL to a host that is not loopback makes the gateway downgrade a full-access code to "
+            + "limited (the output says so); codes expire after 10 minutes and are a secret until then. URLS AND "
+            + "ACCESS in 'man clawpair-qr' says which URL the code carries.",
     ]
 
     static let jsonSection = DocSection.inManSource("JSON OUTPUT")

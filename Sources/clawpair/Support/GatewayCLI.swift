@@ -11,9 +11,8 @@ enum GatewayCLI {
     /// Options of every command that talks to a gateway as an operator.
     static let connectionOptions: [OptionSpec] = [
         .value("url", "URL", help: "The gateway's ws:// or wss:// URL (default: OPENCLAW_GATEWAY_URL, else the gateway chosen "
-                   + "with 'clawpair gateways use', else the local gateway: ws://127.0.0.1 on gateway.port of openclaw.json, default "
-                   + "18789). A --url gets only explicit credentials "
-                   + "(see CREDENTIALS).", completion: .hostname),
+                   + "with 'clawpair gateways use', else the local gateway). A --url gets only explicit credentials: the "
+                   + "CREDENTIALS section of this command's man page has the rules.", completion: .hostname),
         .value("gateway", "NAME", help: "A paired gateway from the registry, by name or id ('clawpair gateways list').",
                completion: ListNamesCommand.gatewayNames),
         .value("token-file", "FILE", help: "Read the gateway's shared token from FILE.", completion: .file),
