@@ -41,13 +41,13 @@ import Testing
     /// A help page that says "see SECTION" names a section only a man page has, so it must say
     /// which man page ("in 'man clawpair-x'", "clawpair-x(1)", "this command's man page").
     @Test func sectionReferencesNameTheirManPage() throws {
-        let reference = try NSRegularExpression(pattern: #"(see|the) ([A-Z][A-Z -]{2,}[A-Z])\b"#)
+        let reference = try NSRegularExpression(pattern: #"see ([A-Z][A-Z -]{2,}[A-Z])\b(?! *[a-z0-9])|([A-Z][A-Z -]{2,}[A-Z]) section"#)
         for path in try Self.commandPaths() {
             let help = try ClawpairBinary.run(path + ["--help"]).stdout.replacingOccurrences(of: "\n", with: " ")
                 .replacingOccurrences(of: #" +"#, with: " ", options: .regularExpression)
             let ns = help as NSString
             for match in reference.matches(in: help, range: NSRange(location: 0, length: ns.length)) {
-                let section = ns.substring(with: match.range(at: 2))
+                let section = ns.substring(with: match.range(at: match.range(at: 1).location != NSNotFound ? 1 : 2))
                 if ["USAGE", "OPTIONS", "GLOBAL OPTIONS", "COMMANDS", "EXAMPLES", "ARGUMENTS", "JSON", "URL", "TLS", "SHA"]
                     .contains(section) { continue }
                 let after = ns.substring(from: match.range.location + match.range.length).prefix(60)

@@ -7,9 +7,7 @@ enum QRCommand {
     static let spec = CommandSpec(
         name: "qr",
         abstract: "Mint a pairing QR code on a gateway; render setup codes as QR codes and scan QR images",
-        discussion: QRMintCommand.discussion + [
-            "'clawpair qr render' draws a setup code you already have; 'clawpair qr scan' reads QR images.",
-        ],
+        discussion: QRMintCommand.discussion,
         options: QRMintCommand.options,
         subcommands: [
             Subcommand("render") { QRRenderCommand.spec },
@@ -17,7 +15,6 @@ enum QRCommand {
         ],
         examples: [
             Example("clawpair qr", "Mint a full-access pairing code on the local gateway and draw it"),
-            Example("clawpair qr --node --public-url wss://gw.tail1234.ts.net", "A node-only code with a chosen URL"),
             Example("clawpair qr --setup-code-only | clawpair setup-code decode -", "Mint a code and inspect it"),
         ],
         sections: [.inManSource("URLS AND ACCESS"), QRMintCommand.jsonSection, GatewayCLI.credentialsSection, GatewayCLI.environmentSection, GatewayCLI.exitSection],

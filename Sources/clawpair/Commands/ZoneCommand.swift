@@ -54,7 +54,6 @@ struct ZoneCommand: ParsableCommand {
             Example("clawpair zone --domain openclaw.internal --ipv4 100.123.224.76 --tls-fingerprint \"$FP\" "
                         + "-o /var/lib/knot/openclaw.internal.db",
                     "A TLS gateway, written where the DNS server reads it"),
-            Example("clawpair zone --domain openclaw.internal --ipv4 100.123.224.76 -o -", "Print the zone instead"),
         ],
         sections: [
             .inManSource("LABELS"),
