@@ -175,7 +175,7 @@ let package = Package(
                            "ClawpairTransport", "ClawpairNode", "CProcessShims"]
         ),
 
-        // Examples: small programs using the libraries (README, "Using clawpair from Swift"), built by a plain `swift build`.
+        // Examples: small programs using the libraries (docs/library.md), built by a plain `swift build`.
         .executableTarget(name: "ListGateways", dependencies: ["ClawpairBrowse", "ClawpairCore"], path: "Examples/ListGateways"),
         .executableTarget(name: "NodeDaemon", dependencies: ["ClawpairBrowse", "ClawpairCore", "ClawpairGateway", "ClawpairIdentity",
                                                              "ClawpairSetupCode"],

@@ -281,7 +281,7 @@ _clawpair() {
         "clawpair setup-code") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="encode decode" ;;
         "clawpair setup-code encode") opts="--url --bootstrap-token-file --bootstrap-token --expires-in --expires-at-ms --tls-fingerprint --prefix --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair setup-code decode") opts="--show-secrets --strict --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair qr") opts="--limited --node --voice-node --public-url --remote --format -o --output --force --setup-code-only --no-ascii --wait --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="render scan" ;;
+        "clawpair qr") opts="--limited --node --voice-node --public-url --format -o --output --force --setup-code-only --no-ascii --wait --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="render scan" ;;
         "clawpair qr render") opts="-t --format --ec --margin --scale -o --output --force --raw --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair qr scan") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair identity") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="new show import export sign-connect verify" ;;

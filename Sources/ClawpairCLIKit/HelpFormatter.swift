@@ -36,7 +36,14 @@ public enum HelpFormatter {
             for option in spec.visibleOptions { out += row(option.synopsis, option.help) }
         }
         out += "\n\(style.bold("GLOBAL OPTIONS:"))\n"
-        for option in GlobalOptions.specs { out += row(option.synopsis, option.help) }
+        if path.count > 1 {
+            // Below the top level the global options are one line each command shares (help fits a terminal);
+            // the top-level help, and every man page, explain them.
+            let names = GlobalOptions.specs.map { option in option.short.map { "-\($0)/--\(option.long)" } ?? "--\(option.long)" }
+            out += wrap(names.joined(separator: ", ") + " (see '\(path[0]) --help')", indent: 2) + "\n"
+        } else {
+            for option in GlobalOptions.specs { out += row(option.synopsis, option.help) }
+        }
         if !spec.visibleSubcommands.isEmpty {
             out += "\n\(style.bold("COMMANDS:"))\n"
             for sub in spec.visibleSubcommands { out += row(sub.name, sub.abstract) }

@@ -8,7 +8,7 @@ import Testing
 /// reads keeps the command under ``memoryBoundKiB`` of peak RSS and inside its --timeout.
 @Suite("clawpair against a hostile gateway (loopback)", .serialized)
 struct GatewayHostileTests {
-    /// The memory bound README's security section promises for every command (64 MB).
+    /// The memory bound docs/operating-a-gateway.md's security section promises for every command (64 MB).
     static let memoryBoundKiB = 64 * 1024
     static let timeoutMs = 4000
 

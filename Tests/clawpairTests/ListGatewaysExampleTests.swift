@@ -2,7 +2,7 @@ import ClawpairTestSupport
 import Foundation
 import Testing
 
-/// Examples/ListGateways, the README's library example, finds a gateway as `clawpair discover`
+/// Examples/ListGateways, the library guide's example (docs/library.md), finds a gateway as `clawpair discover`
 /// does: python-zeroconf advertises from lab host B, avahi-daemon runs in A (on the lab's own
 /// D-Bus), the example runs in A. Nothing leaves the lab namespaces.
 @Suite("Examples/ListGateways", .serialized, .networkLab)

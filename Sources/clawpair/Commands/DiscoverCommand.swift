@@ -20,28 +20,10 @@ struct DiscoverCommand: ParsableCommand {
             "Backends: avahi uses the system's avahi-daemon; native is a built-in multicast DNS querier for machines "
                 + "without one; auto (the default) uses avahi when its daemon answers, else native (-v says which, and "
                 + "for native how the run ended, the queries it sent and whether it waited because answers were lost).",
-            "When it ends: as soon as the answer is complete, at the latest at --timeout. With avahi, once "
-                + "avahi-daemon has reported its cache and the answers to its first queries (all for now) and every "
-                + "gateway it listed has resolved or failed, as 'avahi-browse -rt' ends; a gateway's second address "
-                + "family gets 250 ms from when its resolve started (--watch reports a later one). With native, when avahi-browse -rt would: 1 s after the browse began (all for now), every "
-                + "gateway seen resolved and nothing changed for 250 ms; each address a host answered from (a dual-stack host has two) is asked again directly (RFC 6762 section 5.5, up to 5 times each, 150 ms "
-                + "after its last answer, 300 ms after a direct question it left unanswered) for answers lost on the way. If nothing was found, or a direct question brought a gateway not seen before (the link loses "
-                + "answers), it waits for the second multicast query (section 5.2: 1 s after the first, sent after 20-120 ms) and 250 ms after it or the last change. Wide-area "
-                + "domains end when every question has been answered or has failed. --first ends at the first "
-                + "gateway resolved; --watch runs until --timeout or Ctrl-C.",
-            "Wide-area (unicast) DNS-SD: for each domain from --domain, else discovery.wideArea.domain in "
-                + "~/.openclaw/openclaw.json ($OPENCLAW_CONFIG_PATH, $OPENCLAW_STATE_DIR), else "
-                + "$OPENCLAW_WIDE_AREA_DOMAIN, clawpair asks the DNS servers of --dns-server (else /etc/resolv.conf) "
-                + "for PTR _openclaw-gw._tcp.<domain>, then each instance's SRV and TXT and its host's addresses, "
-                + "over UDP with EDNS(0) and over TCP when an answer is truncated; each question gets 1 s per server. "
-                + "It runs alongside mDNS within the same --timeout. 'clawpair zone' writes the zone such a server "
-                + "serves.",
-            "Tailnet fallback: when a domain yields no gateway through those servers (typically because Tailscale "
-                + "split DNS for it is missing) and this machine is on a tailnet ('tailscale status --json' answers "
-                + "within 0.7 s and lists a 100.64.0.0/10 address for this machine), clawpair asks Tailscale's "
-                + "MagicDNS resolver 100.100.100.100 for the domain too (1 s for PTR, 0.2 s for each further "
-                + "question, within --timeout). No other tailnet address is ever asked: a peer that answered would "
-                + "become the authority for the domain.",
+            "It ends as soon as the answer is complete, at the latest at --timeout; --first ends at the first gateway "
+                + "resolved, --watch runs until --timeout or Ctrl-C. Wide-area domains come from --domain, else "
+                + "discovery.wideArea.domain in OpenClaw's config, else $OPENCLAW_WIDE_AREA_DOMAIN. The man page "
+                + "clawpair-discover(1) has the timing rules, the wide-area lookup and the tailnet fallback in full.",
             "While it searches, a spinner turns on standard error when that is a terminal; it erases itself before "
                 + "the results. None with --json, --watch, -q or -v, or when standard error is not a terminal.",
         ],
@@ -67,13 +49,16 @@ struct DiscoverCommand: ParsableCommand {
         ],
         examples: [
             Example("clawpair discover", "List the gateways on this network"),
-            Example("clawpair discover --first --json | jq -er '.beacons[0].wsUrl // empty'",
-                    "The URL of the first gateway found (jq exits 4 when there is none)"),
+            Example("clawpair discover --first --json",
+                    "The first gateway found, as JSON (exit status 3 when there is none)"),
             Example("clawpair discover --watch", "Watch gateways come and go (until Ctrl-C, or --timeout)"),
             Example("clawpair discover --wide-area-only --domain openclaw.internal --dns-server 100.100.100.100",
                     "Ask the tailnet's MagicDNS resolver for gateways in openclaw.internal"),
         ],
         sections: [
+            .inManSource("WHEN IT ENDS"),
+            .inManSource("WIDE-AREA DNS-SD"),
+            .inManSource("TAILNET FALLBACK"),
             .inManSource("JSON OUTPUT"),
             .inManSource("LIMITS"),
         ],

@@ -9,7 +9,7 @@ struct IdentityNewCommand: ParsableCommand {
         abstract: "Create a new device identity (Ed25519 key pair)",
         discussion: [
             "Generates a key pair with libsodium and writes it in OpenClaw's TS device.json form, mode 0600, to the "
-                + "clawpair store (see ENVIRONMENT) or to --identity FILE. The file is written atomically (a temporary "
+                + "clawpair store ($CLAWPAIR_HOME, else $XDG_CONFIG_HOME/clawpair, else ~/.config/clawpair) or to --identity FILE. The file is written atomically (a temporary "
                 + "file in the same directory, fsync, rename, fsync of the directory) and an existing identity is "
                 + "never replaced without --force: a new identity is a new device to every gateway and must be paired "
                 + "again.",

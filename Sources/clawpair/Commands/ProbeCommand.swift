@@ -19,27 +19,11 @@ struct ProbeCommand: ParsableCommand {
                 + "gateway's connect.challenge event: that is what proves an OpenClaw gateway answers there. The "
                 + "first route to pass wins (candidate order breaks ties) and the others are cancelled; --fastest "
                 + "waits for every route and picks the lowest latency. --timeout bounds the whole run.",
-            "A candidate is a ws:// or wss:// URL (http:// and https:// are read as ws:// and wss://), a "
-                + "host[:port], or a setup code in any form 'setup-code decode' accepts. A host without a port "
-                + "dials 18789, over ws:// when the plaintext policy allows the host and over wss:// otherwise, as "
-                + "the OpenClaw apps do for manual hosts. A setup code contributes all its routes in order, its "
-                + "tlsFingerprint pinning the primary route; - reads one setup code from standard input (prefer "
-                + "that: arguments are visible to other users of the machine).",
-            "Plaintext ws:// is only dialed to loopback, private-LAN, link-local and .local hosts; any other "
-                + "ws:// route is reported as needs-wss without being dialed, unless --allow-insecure is given.",
-            "TLS: with a pin (the setup code's, --tls-fingerprint or --trust) the leaf certificate's SHA-256 must "
-                + "match, and nothing else is checked. Without one the certificate must verify against the system "
-                + "roots (SSL_CERT_FILE and SSL_CERT_DIR apply) for the host name. The observed fingerprint is "
-                + "always reported; an untrusted certificate fails its route with the exact --trust command that "
-                + "accepts it. An advertised (TXT) fingerprint never becomes a pin. A wss:// route to a paired gateway "
-                + "('clawpair gateways list') without another pin is pinned to the fingerprint stored when it was "
-                + "paired (pinSource registry).",
-            "--discover adds the gateways local discovery finds (mDNS, as 'clawpair discover' does) after the "
-                + "candidates given: discovery takes the first part of the run (at most 2 s, or half of --timeout when "
-                + "that is shorter) and ends at the first gateway resolved, or with --fastest or --all once the "
-                + "answer is complete (as 'clawpair discover' ends); then each gateway is raced at its resolved SRV "
-                + "host and port, over wss:// when it advertises TLS, dialed at the addresses the answer carried. Its "
-                + "advertised TXT fingerprint is an unauthenticated hint and never becomes a pin.",
+            "A candidate is a ws:// or wss:// URL, a host[:port] (port 18789) or a setup code (- reads one from "
+                + "standard input: arguments are visible to other users). Plaintext ws:// is dialed only to loopback, "
+                + "private-LAN, link-local and .local hosts. A pin (the setup code's, --tls-fingerprint, --trust, or "
+                + "the one stored for a paired gateway) must match the leaf certificate; without one it must verify "
+                + "against the system roots. 'man clawpair-probe' has the rules in full (CANDIDATES, TLS, DISCOVERY).",
         ],
         options: [
             .value("stagger", "MS", help: "Delay between the starts of consecutive routes, in ms or with a unit (default 250)."),
@@ -69,6 +53,9 @@ struct ProbeCommand: ParsableCommand {
             Example("clawpair probe --discover --all", "Race every gateway on this network segment"),
         ],
         sections: [
+            .inManSource("CANDIDATES"),
+            .inManSource("TLS"),
+            .inManSource("DISCOVERY"),
             .inManSource("REASONS"),
             .inManSource("JSON OUTPUT"),
         ],

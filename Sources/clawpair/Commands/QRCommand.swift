@@ -7,12 +7,7 @@ enum QRCommand {
     static let spec = CommandSpec(
         name: "qr",
         abstract: "Mint a pairing QR code on a gateway; render setup codes as QR codes and scan QR images",
-        discussion: QRMintCommand.discussion + [
-            "'clawpair qr render' draws a setup code you already have; 'clawpair qr scan' reads QR images. A setup "
-                + "code's QR code holds the bare code and nothing else, exactly as 'openclaw qr' draws it. Like the code "
-                + "itself it is a secret until it expires. On a terminal narrower than the code, the QR code is not drawn "
-                + "(its lines would wrap and not scan): a warning says so and suggests -o pair.png; the setup code is printed.",
-        ],
+        discussion: QRMintCommand.discussion,
         options: QRMintCommand.options,
         subcommands: [
             Subcommand("render") { QRRenderCommand.spec },
@@ -20,11 +15,9 @@ enum QRCommand {
         ],
         examples: [
             Example("clawpair qr", "Mint a full-access pairing code on the local gateway and draw it"),
-            Example("clawpair qr --node --public-url wss://gw.tail1234.ts.net", "A node-only code with a chosen URL"),
-            Example("clawpair qr -o pair.png", "Write the QR code as a PNG image instead"),
             Example("clawpair qr --setup-code-only | clawpair setup-code decode -", "Mint a code and inspect it"),
         ],
-        sections: [QRMintCommand.jsonSection, GatewayCLI.credentialsSection, GatewayCLI.environmentSection, GatewayCLI.exitSection],
+        sections: [.inManSource("URLS AND ACCESS"), QRMintCommand.jsonSection, GatewayCLI.credentialsSection, GatewayCLI.environmentSection, GatewayCLI.exitSection],
         runner: QRMintCommand.runner
     )
 

@@ -14,32 +14,24 @@ struct QRMintCommand: ParsableCommand {
         .flag("limited", help: "Mint a limited code: node plus operator without operator.admin."),
         .flag("node", help: "Mint a node-only code (watches, companion devices, and Linux machines running 'clawpair node')."),
         .flag("voice-node", help: "Mint a voice-node code: node plus operator.read and operator.talk (room speakers)."),
-        .value("public-url", "URL", help: "Put this gateway URL in the code (default: the URL clawpair reached the gateway "
-                   + "through, unless it is loopback; then the gateway chooses).", completion: .hostname),
-        .flag("remote", help: "Prefer the gateway's configured remote URL (gateway.remote.url)."),
+        .value("public-url", "URL", help: "Put this gateway URL in the code (default: the URL clawpair reached it through, "
+                   + "unless loopback).", completion: .hostname),
         .value("format", "FORMAT", help: "How to draw the QR code: utf8 (default), utf8i, ansi, ascii, png or svg "
                    + "(png and svg need --output).", completion: .values(QRFormat.allCases.map(\.rawValue))),
         .value("output", short: "o", "FILE", help: "Write the QR image to FILE (0600; the code is a secret) instead of "
                    + "drawing it in the terminal.", completion: .file),
         .flag("force", help: "Replace an existing --output file."),
         .flag("setup-code-only", help: "Print only the setup code on stdout."),
-        .flag("no-ascii", help: "Leave out the QR drawing (print the code and details only)."),
-        .flag("wait", help: "Then wait until a device uses the code (device.pair.setupStatus and setup events) or it expires."),
+        .flag("no-ascii", help: "Leave out the QR drawing."),
+        .flag("wait", help: "Then wait until a device uses the code or it expires."),
     ] + GatewayCLI.connectionOptions
 
     static let discussion: [String] = [
-        "Without a subcommand, 'clawpair qr' asks the gateway for a new pairing setup code "
-            + "(device.pair.setupCode, which needs operator.admin), draws it as a QR code and prints the gateway "
-            + "URL(s), the auth kind, the access the code grants (full, limited or node), where the URL came from, "
-            + "when the code expires and how to approve the device after it scanned the code. Scan it in the "
-            + "OpenClaw app under Onboarding -> Scan QR.",
-        "The code carries the URL clawpair reached the gateway through (--url, the paired gateway's URL) unless that "
-            + "is a loopback address, which a phone cannot dial: then the gateway picks its own URL. --public-url puts "
-            + "another URL in the code; --url stays the gateway clawpair connects to.",
-        "A full-access code is downgraded to limited by the gateway when any of its URLs is plaintext ws:// to a "
-            + "host that is not loopback; the output then says so. Use wss:// (or Tailscale Serve) and mint again "
-            + "for full access. Codes expire after 10 minutes and are a secret until then: anyone who scans one can "
-            + "ask to pair.",
+        "Without a subcommand, 'clawpair qr' asks the gateway for a new setup code (device.pair.setupCode, which "
+            + "needs operator.admin), draws it as a QR code and prints its URL(s), the access it grants, its expiry and "
+            + "how to approve the device. Scan it in the OpenClaw app under Onboarding -> Scan QR.",
+        "Codes expire after 10 minutes and are a secret until then; URLS AND ACCESS in 'man clawpair-qr' says which "
+            + "URL and access a code gets.",
     ]
 
     static let jsonSection = DocSection.inManSource("JSON OUTPUT")

@@ -34,7 +34,7 @@ struct QRRenderCommand: ParsableCommand {
                    completion: .values(QRErrorCorrection.allCases.map(\.rawValue))),
             .value("margin", "MODULES",
                    help: "Quiet zone around the code, in modules (0 to 16). Default: 4 for png and svg, 2 on the "
-                       + "terminal (see QUIET ZONE)."),
+                       + "terminal (see QUIET ZONE in 'man clawpair-qr-render')."),
             .value("scale", "N",
                    help: "Pixels per module for png and svg (default 6), or repeats per module on the terminal "
                        + "(default 1); 1 to 32."),

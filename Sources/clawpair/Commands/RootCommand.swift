@@ -27,6 +27,7 @@ enum RootCommand {
             Subcommand("gateways") { GatewaysCommand.spec },
             Subcommand("completions") { CompletionsCommand.spec },
             Subcommand("generate-docs") { GenerateDocsCommand.spec },
+            Subcommand("check-args") { CheckArgsCommand.spec },
             Subcommand("list-names") { ListNamesCommand.spec },
         ],
         examples: [

@@ -19,10 +19,8 @@ struct ZoneCommand: ParsableCommand {
                 + "records are unchanged (same content hash) the file is left alone and the command says 'unchanged'. "
                 + "Otherwise the SOA serial is today's YYYYMMDD01 (UTC) when that is ahead of the previous file's serial "
                 + "in RFC 1982 arithmetic, else the previous serial plus one, so secondaries always see it advance.",
-            "Labels are lowercased with other characters turned into '-' (' Studio London ' becomes "
-                + "'studio-london'). The host label defaults to this machine's hostname, the instance label to "
-                + "<hostname>-gateway, the display name to '<hostname> (OpenClaw)', as the gateway does. TXT values are "
-                + "hints only: clients route to the SRV target and port.",
+            "Labels default to this machine's hostname, as the gateway's (LABELS in 'man clawpair-zone'). TXT values "
+                + "are hints only: clients route to the SRV target and port.",
             "One deliberate difference from OpenClaw: bytes outside printable ASCII in TXT values (a display name "
                 + "with accents or emoji) are written as \\DDD escapes, which every DNS server reads; OpenClaw writes "
                 + "them raw, and Knot DNS refuses to load such a zone.",
@@ -56,9 +54,9 @@ struct ZoneCommand: ParsableCommand {
             Example("clawpair zone --domain openclaw.internal --ipv4 100.123.224.76 --tls-fingerprint \"$FP\" "
                         + "-o /var/lib/knot/openclaw.internal.db",
                     "A TLS gateway, written where the DNS server reads it"),
-            Example("clawpair zone --domain openclaw.internal --ipv4 100.123.224.76 -o -", "Print the zone instead"),
         ],
         sections: [
+            .inManSource("LABELS"),
             .inManSource("JSON OUTPUT"),
             .inManSource("SERVING THE ZONE"),
             .inManSource("ENVIRONMENT"),

@@ -10,24 +10,22 @@ enum GatewayCLI {
 
     /// Options of every command that talks to a gateway as an operator.
     static let connectionOptions: [OptionSpec] = [
-        .value("url", "URL", help: "The gateway's ws:// or wss:// URL (default: OPENCLAW_GATEWAY_URL, else the gateway chosen "
-                   + "with 'clawpair gateways use', else the local gateway: ws://127.0.0.1 on gateway.port of openclaw.json, default "
-                   + "18789). A --url gets only explicit credentials "
-                   + "(see CREDENTIALS).", completion: .hostname),
+        .value("url", "URL", help: "The gateway's ws:// or wss:// URL (default: OPENCLAW_GATEWAY_URL, else 'gateways use', "
+                   + "else the local gateway); it gets only explicit credentials (CREDENTIALS in this command's man page).", completion: .hostname),
         .value("gateway", "NAME", help: "A paired gateway from the registry, by name or id ('clawpair gateways list').",
                completion: ListNamesCommand.gatewayNames),
         .value("token-file", "FILE", help: "Read the gateway's shared token from FILE.", completion: .file),
         .value("password-file", "FILE", help: "Read the gateway's password from FILE.", completion: .file),
-        .value("token", "TOKEN", help: "The gateway token; - reads it from standard input. On the command line it is "
-                   + "visible to other users, so this warns: prefer --token-file or OPENCLAW_GATEWAY_TOKEN."),
+        .value("token", "TOKEN", help: "The gateway token (- reads standard input); other users can see it on the command "
+                   + "line, so this warns: prefer --token-file."),
         .value("password", "PASSWORD", help: "The gateway password; - reads it from standard input (warns like --token)."),
         .value("timeout", "MS", help: "Limit for connecting and for each call, in ms or with a unit such as 3s (default 10000)."),
     ] + trustOptions
 
     /// `--trust` and `--tls-fingerprint`: of every command that dials a gateway.
     static let trustOptions: [OptionSpec] = [
-        .value("trust", "SHA256", help: "Accept a certificate with this SHA-256 fingerprint, after you checked it belongs to your "
-                   + "gateway (an untrusted certificate's error prints the command); like --tls-fingerprint."),
+        .value("trust", "SHA256", help: "Accept the certificate with this SHA-256 fingerprint, once you checked it is your "
+                   + "gateway's."),
         .value("tls-fingerprint", "SHA256", help: "Pin: the SHA-256 of the gateway's certificate (wss://). Default: the pin "
                    + "stored for a paired gateway, else the system roots."),
     ]
