@@ -8,7 +8,7 @@ _clawpair() {
     local path="clawpair" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "$path ${COMP_WORDS[i]}" in
-            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair qr"|"clawpair qr render"|"clawpair qr scan"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair devices"|"clawpair devices list"|"clawpair devices approve"|"clawpair devices reject"|"clawpair devices remove"|"clawpair devices rename"|"clawpair devices clear"|"clawpair devices watch"|"clawpair devices rotate"|"clawpair devices revoke"|"clawpair devices join-code"|"clawpair nodes"|"clawpair nodes list"|"clawpair nodes status"|"clawpair nodes describe"|"clawpair nodes pending"|"clawpair nodes approve"|"clawpair nodes reject"|"clawpair nodes rename"|"clawpair nodes remove"|"clawpair pair"|"clawpair gateways"|"clawpair gateways list"|"clawpair gateways use"|"clawpair gateways check"|"clawpair gateways forget"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
+            "clawpair discover"|"clawpair advertise"|"clawpair setup-code"|"clawpair setup-code encode"|"clawpair setup-code decode"|"clawpair qr"|"clawpair qr render"|"clawpair qr scan"|"clawpair identity"|"clawpair identity new"|"clawpair identity show"|"clawpair identity import"|"clawpair identity export"|"clawpair identity sign-connect"|"clawpair identity verify"|"clawpair zone"|"clawpair probe"|"clawpair devices"|"clawpair devices list"|"clawpair devices approve"|"clawpair devices reject"|"clawpair devices remove"|"clawpair devices rename"|"clawpair devices clear"|"clawpair devices watch"|"clawpair devices rotate"|"clawpair devices revoke"|"clawpair devices join-code"|"clawpair nodes"|"clawpair nodes list"|"clawpair nodes status"|"clawpair nodes describe"|"clawpair nodes pending"|"clawpair nodes approve"|"clawpair nodes reject"|"clawpair nodes rename"|"clawpair nodes remove"|"clawpair nodes invoke"|"clawpair node"|"clawpair node run"|"clawpair node install"|"clawpair node uninstall"|"clawpair node status"|"clawpair pair"|"clawpair gateways"|"clawpair gateways list"|"clawpair gateways use"|"clawpair gateways check"|"clawpair gateways forget"|"clawpair completions") path="$path ${COMP_WORDS[i]}" ;;
         esac
     done
     case "$path|$prev" in
@@ -260,6 +260,23 @@ _clawpair() {
         "clawpair nodes remove|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair nodes remove|--trust") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair nodes remove|--tls-fingerprint") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes invoke|--params") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes invoke|--invoke-timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes invoke|--idempotency-key") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes invoke|--url") COMPREPLY=($(compgen -A hostname -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes invoke|--gateway") local IFS=$'\n'; COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list-names gateways 2>/dev/null)" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes invoke|--token-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes invoke|--password-file") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes invoke|--token") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes invoke|--password") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes invoke|--timeout") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes invoke|--trust") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair nodes invoke|--tls-fingerprint") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair node run|--gateway") local IFS=$'\n'; COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list-names gateways 2>/dev/null)" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair node run|--commands") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair node run|--display-name") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair node install|--gateway") local IFS=$'\n'; COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list-names gateways 2>/dev/null)" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
+        "clawpair node install|--commands") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair pair|--role") COMPREPLY=($(compgen -W "node operator" -- "$cur")); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair pair|--name") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
         "clawpair pair|--gateway-name") COMPREPLY=(); [[ -n "$eq" ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}"); return ;;
@@ -275,7 +292,7 @@ _clawpair() {
     esac
     local opts="" subs=""
     case "$path" in
-        "clawpair") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="discover advertise setup-code qr identity zone probe devices nodes pair gateways completions" ;;
+        "clawpair") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="discover advertise setup-code qr identity zone probe devices nodes node pair gateways completions" ;;
         "clawpair discover") opts="--timeout --backend --first --watch --domain --dns-server --local-only --wide-area-only --max-gateways --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair advertise") opts="--port --from-openclaw-config --name --display-name --tls --tls-fingerprint --mode --ssh-port --tailnet-dns --txt --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair setup-code") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="encode decode" ;;
@@ -304,7 +321,7 @@ _clawpair() {
         "clawpair devices rotate") opts="--device --role --scope --reveal --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices revoke") opts="--device --role --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair devices join-code") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair nodes") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list status describe pending approve reject rename remove" ;;
+        "clawpair nodes") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list status describe pending approve reject rename remove invoke" ;;
         "clawpair nodes list") opts="--connected --last-connected --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes status") opts="--connected --last-connected --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes describe") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
@@ -313,11 +330,17 @@ _clawpair() {
         "clawpair nodes reject") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes rename") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair nodes remove") opts="--url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair pair") opts="--role --name --gateway-name --code-file --target-file --wait --timeout --allow-insecure --v2 --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair nodes invoke") opts="--params --invoke-timeout --idempotency-key --url --gateway --token-file --password-file --token --password --timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair node") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="run install uninstall status" ;;
+        "clawpair node run") opts="--gateway --commands --display-name --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair node install") opts="--user --system --gateway --commands --print --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair node uninstall") opts="--user --system --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair node status") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair pair") opts="--role --name --gateway-name --code-file --target-file --wait --timeout --allow-insecure --v2 --make-default --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="list use check forget" ;;
         "clawpair gateways list") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways use") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
-        "clawpair gateways check") opts="--timeout --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
+        "clawpair gateways check") opts="--timeout --no-discover --trust --tls-fingerprint --json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair gateways forget") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
         "clawpair completions") opts="--json --no-color -q --quiet -v --verbose -h --help --version"; subs="" ;;
     esac
