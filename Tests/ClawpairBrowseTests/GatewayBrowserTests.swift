@@ -291,12 +291,12 @@ struct GatewayBrowserTests {
         #expect(log.all.contains("browse empty.example. via 100.100.100.100:53"))
     }
 
-    @Test("no tailnet fallback when it is off or tailscale lists no 100.64/10 address")
+    @Test("no tailnet fallback when it is off or tailscale lists no IPv4 address of this machine")
     func tailnetFallbackOff() throws {
         let log = Log()
         let backends = Fixture.backends(unicast: ["empty.example.": [[]]],
                                         magicDNS: ["empty.example.": [[Fixture.service("Tailnet", domain: "empty.example.")]]],
-                                        tailscaleStatus: #"{"Self": {"TailscaleIPs": ["192.0.2.1"]}}"#, log: log)
+                                        tailscaleStatus: #"{"Self": {"TailscaleIPs": ["fd7a:115c:a1e0::1"]}}"#, log: log)
         #expect(try browser(backends, local: false, domains: ["empty.example"]).scan().gateways.isEmpty)
         var options = browser(backends, local: false, domains: ["empty.example"]).options
         options.tailnetFallback = false

@@ -70,9 +70,12 @@ import Testing
         #expect(help.status == 0)
         let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         for word in ["--stagger", "--timeout", "--fastest", "--all", "--tls-fingerprint", "--trust", "--allow-insecure",
-                     "--discover", "--discover-backend", "connect.challenge", "never becomes a pin"] {
+                     "--discover", "--discover-backend", "connect.challenge", "man clawpair-probe"] {
             #expect(text.contains(word), "\(word) missing from --help")
         }
+        // The rules in full live once, in the man page's sections, where --help points.
+        let man = try String(contentsOf: SpecFiles.packageRoot.appendingPathComponent("Man/clawpair-probe.1"), encoding: .utf8)
+        #expect(man.contains("never becomes a pin"), "the man page says a beacon's fingerprint never becomes a pin")
     }
 
     @Test func refusedLoopbackAndNeedsWSSWithoutDialing() throws {

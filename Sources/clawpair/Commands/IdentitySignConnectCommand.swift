@@ -13,21 +13,12 @@ struct IdentitySignConnectCommand: ParsableCommand {
                 + "its UTF-8 bytes with the identity and prints the signature as base64url without padding: the "
                 + "connect's device.signature. v2 is what every nonce-checking gateway accepts; v3 is the payload "
                 + "upstream now calls preferred and what clawpair's own connects sign.",
-            "--v4 signs the length-prefixed payload of connects that assert a trusted broker profile (--broker-profile "
-                + "ID): v4 followed by |<n>:<value> for each of deviceId, clientId, clientMode, role, the scope count, "
-                + "each scope, signedAtMs, token, nonce, platform, deviceFamily and the profile id, <n> being the value's "
-                + "length in bytes (upstream's vectors are ASCII; a non-ASCII field is refused rather than guessed at). "
-                + "Ordinary connects keep signing v3.",
             "Scopes are trimmed and de-duplicated in order, exactly as a connect should send them. The token is the "
                 + "one the connect sends in auth.token, auth.deviceToken or auth.bootstrapToken (first non-empty); a "
                 + "password is never signed. --signed-at-ms should be the challenge's ts (default: now).",
-            "With --batch, standard input holds one JSON object per line with any of the keys nonce, signedAtMs, "
-                + "clientId, clientMode, role, scopes, token or auth ({token, deviceToken, bootstrapToken, password}), "
-                + "platform, deviceFamily, version (\"v2\" or \"v3\") and deviceId (checked against the identity); "
-                + "missing keys take the command-line values. One signature is written per line, in order; a line "
-                + "that fails gives an empty line (a JSON error object with --json), its error on standard error, "
-                + "and exit status 1 at the end. The key pair is checked once at load; --self-check also verifies "
-                + "each batch signature (single signatures are always verified before they are printed).",
+            "--v4 signs the length-prefixed payload of connects that assert a trusted broker profile (--broker-profile "
+                + "ID); --batch signs one JSON object per line of standard input (SIGNATURE V4 and BATCH in "
+                + "'man clawpair-identity-sign-connect'). A signature is always verified before it is printed.",
         ],
         options: [
             .value("nonce", "NONCE", help: "The nonce of the gateway's connect.challenge."),

@@ -13,19 +13,14 @@ struct PairCommand: ParsableCommand {
                 + "primary route), connects over the first that answers with this machine's device identity and the "
                 + "code's bootstrap token, and asks for the role given (node by default, as client node-host; operator "
                 + "as client cli with the scopes a setup code hands off).",
-            "Unless the gateway approves it at once (it does so for loopback connections), the device waits as a pending request: its request id "
-                + "and the exact approve command are printed (again every 30 s, with the time waited; on a terminal a live line shows the time "
-                + "waited and left in between). An operator pairing asks the gateway to hold the refused connection and tell it of the "
-                + "operator's decision at once (client cap device-pairing-wait); otherwise, and always for a node, the gateway is asked "
-                + "again with the same identity, role and scopes about once a second. Waiting ends when an operator approves the request, "
-                + "rejects it (exit 4), the gateway lets it expire (exit 4), or --wait runs out (after a last attempt at its end). Then the device token(s) the gateway issued are stored in the "
-                + "paired-gateways registry with the gateway's URLs and TLS pin ('clawpair gateways list').",
-            "A registry record is one gateway identity. Pairing updates an existing record only when the gateway that answered "
-                + "proved it is that record's gateway: its TLS certificate matches the record's pin, or it issued this device the "
-                + "token the record stores (or accepted it at one of the record's own URLs). Then only the URL that answered is "
-                + "added. Otherwise a new record is made, and no other record's URLs, pin or tokens change, whatever URLs the "
-                + "code lists. The first paired gateway becomes the one commands use by default; pairing never switches the "
-                + "default to another gateway unless --make-default is given: it says which gateway stays the default.",
+            "Unless the gateway approves it at once (it does so for loopback connections), the device waits as a pending "
+                + "request: its request id and the exact approve command are printed, and waiting ends when an operator approves "
+                + "it, rejects it (exit 4), the gateway lets it expire (exit 4), or --wait runs out. Then the device token(s) the "
+                + "gateway issued are stored in the paired-gateways registry ('clawpair gateways list'). WAITING FOR APPROVAL "
+                + "in 'man clawpair-pair' has the details.",
+            "A gateway already in the registry keeps its one record, changed only when the gateway proves it is that "
+                + "gateway; pairing never switches the default gateway to another one unless --make-default is given "
+                + "(GATEWAY IDENTITY in 'man clawpair-pair').",
             "Ctrl-C at any point leaves nothing half-written: the registry record is written once, atomically, after "
                 + "the gateway issued the token.",
         ],
