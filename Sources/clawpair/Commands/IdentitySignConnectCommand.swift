@@ -52,6 +52,8 @@ struct IdentitySignConnectCommand: ParsableCommand {
                     "Sign from a script, one JSON object per line"),
         ],
         sections: [
+            .inManSource("SIGNATURE V4"),
+            .inManSource("BATCH"),
             .inManSource("JSON OUTPUT"),
             DocSection("ENVIRONMENT", [
                 "CLAWPAIR_CONNECT_TOKEN holds the signed token when neither --token-file nor --token is given.",

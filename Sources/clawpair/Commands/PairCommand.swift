@@ -46,6 +46,7 @@ struct PairCommand: ParsableCommand {
             Example("clawpair pair --role operator --name build-box --code-file code.txt", "Pair as an operator"),
         ],
         sections: [
+            .inManSource("WAITING FOR APPROVAL"),
             .inManSource("JSON OUTPUT"),
             .inManSource("GATEWAY IDENTITY"),
             .inManSource("LIMITS"),
