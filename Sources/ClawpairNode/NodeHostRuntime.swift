@@ -3,7 +3,7 @@
 // injected clock, so every rule is tested without a network or root; the connect / reconnect /
 // relocation loop around it is ``NodeRunner``.
 //
-// Handlers run as tasks; the loop waits for events with a short, growing poll while any runs
+// Handlers run as tasks on the node's own threads (NodeHandlerExecutor); the loop waits for events with a short, growing poll while any runs
 // (1 ms doubling to 50 ms) so a fast handler's result goes out within a millisecond.
 
 import ClawpairCore
@@ -227,7 +227,7 @@ public final class NodeHostRuntime: Sendable {
                     let invocation = NodeInvocation(command: start.command, params: start.params,
                                                     idempotencyKey: start.idempotencyKey, deadline: start.deadline)
                     let completions = self.completions
-                    let task = Task {
+                    let task = Task(executorPreference: NodeHandlerExecutor.shared) {
                         let outcome: NodeInvokeOutcome
                         do {
                             outcome = .success(try await command.handler(invocation))
