@@ -12,7 +12,7 @@
 //                                refusal there only means "not this gateway": the token is kept.
 //
 // The route then goes first in the record's routes, in one transaction under the registry lock
-// (``GatewayRegistry/update(id:_:)``). A beacon at one of the record's own routes needs no proof:
+// (``GatewayRegistry/adoptRoute(_:forRecord:proof:nowMs:replacingRoutes:)``). A beacon at one of the record's own routes needs no proof:
 // it only triggers an immediate reconnect.
 
 import ClawpairBrowse
@@ -21,34 +21,6 @@ import ClawpairGateway
 import ClawpairIdentity
 import ClawpairSetupCode
 
-/// How the gateway at a new route proved it is a registry record's gateway.
-public enum RelocationProof: Sendable, Equatable {
-    /// Its TLS certificate has the record's stored SHA-256 fingerprint.
-    case pinMatched(fingerprint: String)
-    /// It reissued the token the record stores for `role`.
-    case storedTokenIssued(role: String)
-    /// It accepted the token the record stores for `role`.
-    case storedTokenAccepted(role: String)
-
-    /// The proof in a few words: `TLS pin matched`, `stored node token accepted`, …
-    public var summary: String {
-        switch self {
-        case .pinMatched: return "TLS pin matched"
-        case .storedTokenIssued(let role): return "stored \(role) token reissued"
-        case .storedTokenAccepted(let role): return "stored \(role) token accepted"
-        }
-    }
-
-    /// `{"kind": "pin" | "tokenIssued" | "tokenAccepted", "fingerprint"? , "role"?}` (no secret).
-    public var json: JSONValue {
-        switch self {
-        case .pinMatched(let fingerprint): return .object([("kind", "pin"), ("fingerprint", .string(fingerprint))])
-        case .storedTokenIssued(let role): return .object([("kind", "tokenIssued"), ("role", .string(role))])
-        case .storedTokenAccepted(let role): return .object([("kind", "tokenAccepted"), ("role", .string(role))])
-        }
-    }
-}
-
 /// Looks for a paired gateway through discovery and proves each candidate's identity.
 public struct GatewayRelocator: Sendable {
     /// What a search found.
@@ -56,7 +28,7 @@ public struct GatewayRelocator: Sendable {
         /// A beacon at one of the record's own routes (the gateway is back there).
         case knownRoute(String)
         /// The gateway proved itself at `url`; the registry now lists `routes` (url first).
-        case moved(url: String, proof: RelocationProof, routes: [String])
+        case moved(url: String, proof: GatewayIdentityProof, routes: [String])
     }
 
     /// The registry whose record is updated.
@@ -137,7 +109,7 @@ public struct GatewayRelocator: Sendable {
     }
 
     /// The proof that the gateway at `url` is `record`'s gateway, or nil (see the file's comment).
-    public func prove(_ record: PairedGateway, url: String) -> RelocationProof? {
+    public func prove(_ record: PairedGateway, url: String) -> GatewayIdentityProof? {
         guard var endpoint = try? ClawpairGateway.GatewayEndpoint(parsing: url) else { return nil }
         if endpoint.tls {
             guard let pin = record.tlsFingerprint else { return nil }
@@ -154,8 +126,7 @@ public struct GatewayRelocator: Sendable {
         defer { client.close() }
         let info: GatewayClientInfo = role == .node
             ? NodeClient.info(displayName: record.deviceName ?? HostName.current(fallback: "linux"))
-            : .operatorCLI(version: ClawpairVersion.current, platform: NodePlatform.platform,
-                           displayName: record.deviceName ?? HostName.current(fallback: "linux"))
+            : .operatorCLI(version: ClawpairVersion.current, displayName: record.deviceName ?? HostName.current(fallback: "linux"))
         let request = ConnectRequest(client: info, role: role, scopes: role == .node ? [] : stored.scopes,
                                      auth: ConnectAuth(token: stored.token))
         guard PlaintextPolicy.allowsPlaintext(host: endpoint.host), (try? client.open(timeout: proofTimeout)) != nil,
@@ -169,14 +140,8 @@ public struct GatewayRelocator: Sendable {
 extension GatewayRelocator {
     /// Puts `url` first in the record's routes under the registry lock, unless the record's pin
     /// changed meanwhile (a pin proof then no longer holds). The record as written, or nil.
-    func adopt(_ url: String, record: PairedGateway, proof: RelocationProof) -> PairedGateway? {
-        let canonical = { (text: String) in text.lowercased().hasSuffix("/") ? String(text.lowercased().dropLast()) : text.lowercased() }
-        return try? registry.update(id: record.id) { stored in
-            if case .pinMatched(let fingerprint) = proof, stored.tlsFingerprint?.lowercased() != fingerprint.lowercased() { return }
-            stored.urls.removeAll { canonical($0) == canonical(url) }
-            stored.urls.insert(url, at: 0)
-            stored.lastSeenAtMs = WallClock.nowMs()
-        }
+    func adopt(_ url: String, record: PairedGateway, proof: GatewayIdentityProof) -> PairedGateway? {
+        try? registry.adoptRoute(url, forRecord: record.id, proof: proof, nowMs: WallClock.nowMs())
     }
 }
 

@@ -5,17 +5,11 @@
 import ClawpairCore
 import ClawpairGateway
 
-/// The platform and device family a Linux node declares.
-enum NodePlatform {
-    static let platform = "linux"
-    static let deviceFamily = "Linux"
-}
-
 /// The `client` block of a node host's `connect`.
 public enum NodeClient {
-    /// `node-host`/`node`, this clawpair's version, platform `linux`, deviceFamily `Linux`.
+    /// `node-host`/`node`, this clawpair's version, platform `linux`, deviceFamily `Linux`
+    /// (``GatewayClientInfo/nodeHost(version:platform:displayName:)``, the library's one definition).
     public static func info(displayName: String) -> GatewayClientInfo {
-        GatewayClientInfo(id: "node-host", displayName: displayName, version: ClawpairVersion.current,
-                          platform: NodePlatform.platform, deviceFamily: NodePlatform.deviceFamily, mode: "node")
+        .nodeHost(version: ClawpairVersion.current, displayName: displayName)
     }
 }

@@ -91,7 +91,7 @@ public enum NodeRunnerEvent: Sendable {
     /// The gateway's beacon is (again) at a known route: reconnecting now.
     case beaconSeen(url: String)
     /// The gateway was found at `url` (proved by `proof`) and the registry's routes were updated.
-    case relocated(url: String, proof: RelocationProof)
+    case relocated(url: String, proof: GatewayIdentityProof)
     /// Something the runtime did on the connection.
     case host(NodeHostEvent)
 }
