@@ -68,13 +68,8 @@ struct NodeServiceUnitTests {
 
     @Test("both units keep upstream's restart policy, are Type=notify with a watchdog, and verify")
     func policyAndVerify() throws {
-        let prefix = NSTemporaryDirectory() + "clawpair-nodeunits-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let prefix = try SystemdUnitTests.installUnits(name: "clawpair-nodeunits")
         defer { try? FileManager.default.removeItem(atPath: prefix) }
-        let make = try ClawpairBinary.runProgram("/usr/bin/make", ["-s", "-C", SpecFiles.packageRoot.path, "install-units",
-                                                                   "PREFIX=\(prefix)"])
-        #expect(make.status == 0 && make.stderr.isEmpty, "\(make)")
-        try FileManager.default.createDirectory(atPath: "\(prefix)/bin", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: ClawpairBinary.path, toPath: "\(prefix)/bin/clawpair")
         let runtime = "\(prefix)/run"
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
         let env = ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime]

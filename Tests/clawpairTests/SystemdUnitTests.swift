@@ -11,15 +11,23 @@ struct SystemdUnitTests {
     static let systemUnit = SpecFiles.packageRoot.appendingPathComponent("packaging/systemd/clawpair-advertise@.service").path
     static let userUnit = SpecFiles.packageRoot.appendingPathComponent("packaging/systemd/clawpair-advertise.service").path
 
-    @Test("make install-units installs both units, and systemd-analyze verify accepts them")
-    func installAndVerify() throws {
-        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("clawpair-units-\(getpid())-\(UUID())").path
-        defer { try? FileManager.default.removeItem(atPath: prefix) }
+    /// Runs `make install-units PREFIX=<a fresh temporary directory>` and puts the binary under test
+    /// at `<prefix>/bin/clawpair`, where the installed units' ExecStart points; returns the prefix
+    /// (the caller removes it).
+    static func installUnits(name: String) throws -> String {
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(getpid())-\(UUID())").path
         let make = try ClawpairBinary.runProgram("/usr/bin/make", ["-s", "-C", SpecFiles.packageRoot.path, "install-units",
                                                                    "PREFIX=\(prefix)"])
         #expect(make.status == 0 && make.stderr.isEmpty, "\(make)")
         try FileManager.default.createDirectory(atPath: "\(prefix)/bin", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: ClawpairBinary.path, toPath: "\(prefix)/bin/clawpair")
+        return prefix
+    }
+
+    @Test("make install-units installs both units, and systemd-analyze verify accepts them")
+    func installAndVerify() throws {
+        let prefix = try Self.installUnits(name: "clawpair-units")
+        defer { try? FileManager.default.removeItem(atPath: prefix) }
 
         let system = "\(prefix)/lib/systemd/system/clawpair-advertise@.service"
         let user = "\(prefix)/lib/systemd/user/clawpair-advertise.service"
