@@ -202,9 +202,10 @@ public final class AvahiPublication {
             throw AvahiBrowser.error("avahi_entry_group_new", CAvahiClientShims_avahi_client_errno(client))
         }
         self.group = group
-        // avahi_string_list_add_arbitrary prepends: add the last string first.
+        // avahi_string_list_add_arbitrary prepends, and Avahi sends a list from its tail (the record
+        // is written in the order the strings were added, as avahi_string_list_new does): add in order.
         var txt: UnsafeMutablePointer<AvahiStringList>?
-        for string in service.txt.reversed() {
+        for string in service.txt {
             let bytes = Array(string.prefix(255))
             txt = bytes.withUnsafeBufferPointer { CAvahiClientShims_avahi_string_list_add_arbitrary(txt, $0.baseAddress, $0.count) }
         }
