@@ -146,6 +146,44 @@ struct AdvertiseCLITests {
         }
     }
 
+    @Test("avahi-daemon going away ends advertise with exit 1 and says so")
+    func daemonLeaves() async throws {
+        try await withNetworkLab { lab in
+            let (a, _, bus, avahi) = try await lab.startAvahiLink()
+            let advertiser = try a.spawn([ClawpairBinary.path, "advertise", "--port", "18794", "--name", "Leaving OpenClaw"],
+                                         environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], label: "advertise")
+            _ = try await advertiser.waitForLine(containing: "Advertising", timeout: .seconds(15))
+            avahi.process.signal(SIGKILL)
+            #expect(try await advertiser.waitForExit(timeout: .seconds(15)) == .exited(1))
+            let error = try await advertiser.waitForLine(containing: "error:", on: .stderr, timeout: .seconds(5))
+            #expect(error == "error: avahi-daemon is not running (or the system D-Bus is not reachable), and advertising needs it")
+        }
+    }
+
+    @Test("OPENCLAW_MDNS_HOSTNAME naming another host's name stops with host-name-taken")
+    func hostNameTaken() async throws {
+        try await withNetworkLab { lab in
+            let (a, b, bus, _) = try await lab.startAvahiLink()
+            // B's own avahi-daemon owns taken-host.local.
+            let busB = try await lab.startDBus(in: b)
+            var options = AvahiOptions()
+            options.hostName = "taken-host"
+            try await lab.startAvahi(in: b, bus: busB, options: options)
+            let advertiser = try a.spawn([ClawpairBinary.path, "advertise", "--json", "--port", "18795", "--name", "Host OpenClaw"],
+                                         environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "OPENCLAW_MDNS_HOSTNAME": "taken-host"],
+                                         label: "advertise")
+            let status = try await advertiser.waitForExit(timeout: .seconds(30))
+            let result = (status: status, stdout: advertiser.stdout, stderr: advertiser.stderr)
+            #expect(result.status == .exited(1), "\(result)")
+            #expect(result.stdout.contains(#""code": "host-name-taken""#), "\(result.stdout)")
+            #expect(result.stderr == """
+                error: the host name taken-host.local is taken by another machine on this network
+                hint: set OPENCLAW_MDNS_HOSTNAME to a name no other host uses, or unset it
+
+                """, "\(result.stderr)")
+        }
+    }
+
     @Test("without avahi-daemon it says how to install and start it")
     func noDaemon() async throws {
         try await withNetworkLab { lab in
