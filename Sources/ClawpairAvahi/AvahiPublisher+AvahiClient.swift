@@ -173,6 +173,12 @@ public final class AvahiPublication {
     /// Adds the records to new entry groups and commits them.
     func populate() throws(AvahiError) {
         guard !withdrawn, let client = publisher.client else { return }
+        // While the daemon (re)registers its own host name, records wait for it to be running
+        // (daemonRunning() adds them then), as Avahi's client-publish-service example does.
+        guard CAvahiClientShims_avahi_client_get_state(client) == AVAHI_CLIENT_S_RUNNING else {
+            state = .registering
+            return
+        }
         serviceEstablished = false
         let context = Unmanaged.passUnretained(self).toOpaque()
         let host = ownHost
