@@ -248,6 +248,32 @@ struct AdvertiseCLITests {
         }
     }
 
+    @Test("--from-openclaw-config beside a beacon of the same name reports the rename, suggests turning the other off, and registers")
+    func fromConfigBesideItsOwnBeacon() async throws {
+        try await withNetworkLab { lab in
+            let (a, b, bus, avahi) = try await lab.startAvahiLink()
+            // The gateway's own advertiser (here on B) holds the name the config gives.
+            try await lab.startZeroconfAdvertiser(in: b, instance: "Dup Gateway (OpenClaw)", port: 18796, txt: ["role": "gateway"],
+                                                  server: "dup.local.")
+            let config = try lab.writeFile("openclaw.json", contents: """
+                { gateway: { port: 18796, bind: 'lan' }, plugins: { entries: { bonjour: { config: { instanceName: 'Dup Gateway' } } } } }
+                """)
+            let gateway = try await startTestGateway(TestGatewayOptions(hosts: ["127.0.0.1"], port: 18796), in: a)
+            let advertiser = try a.spawn([ClawpairBinary.path, "advertise", "--from-openclaw-config", config],
+                                         environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "OPENCLAW_GATEWAY_PORT": nil],
+                                         label: "advertise")
+            let warning = try await advertiser.waitForLine(containing: "warning:", on: .stderr, timeout: .seconds(20))
+            #expect(warning == "warning: the name \"Dup Gateway (OpenClaw)\" is taken on this network; renamed to "
+                    + "\"Dup Gateway (OpenClaw) #2\" (rename 1 of at most 32)")
+            _ = try await advertiser.waitForLine(containing: "OPENCLAW_DISABLE_BONJOUR=1", on: .stderr, timeout: .seconds(5))
+            let line = try await advertiser.waitForLine(containing: "Advertising", timeout: .seconds(15))
+            #expect(line == "Advertising \"Dup Gateway (OpenClaw) #2\" (_openclaw-gw._tcp, port 18796, host \(avahi.hostName), "
+                    + "every interface) until interrupted.")
+            #expect(await advertiser.terminate() == .exited(0))
+            await gateway.stop()
+        }
+    }
+
     @Test("--json prints one object per event, the withdrawal with its reason")
     func jsonEvents() async throws {
         try await withNetworkLab { lab in

@@ -133,5 +133,11 @@ struct AdvertiseCommand: ParsableCommand {
             }
         }
         if case .registered = event { context.note(context.errorStyle.dim("Check it from another machine: clawpair discover")) }
+        // The gateway's own Bonjour advertiser holding the config's instance name is the usual
+        // squatter here: each would rename against the other.
+        if case .renamed(_, _, 1, _) = event, case .config = source {
+            context.note(context.errorStyle.dim("If the gateway advertises itself too, turn that off: OPENCLAW_DISABLE_BONJOUR=1 "
+                + "in the gateway's environment (clawpair-advertise(1))."))
+        }
     }
 }
