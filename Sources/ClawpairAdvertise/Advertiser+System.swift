@@ -52,20 +52,23 @@ public final class AvahiServiceRegistrar: ServiceRegistrar {
     /// daemon comes back as a registration in state ``RegistrationState/conflict``, other
     /// failures are thrown.
     public func register(name: String, type: String, plan: ServicePlan) throws(ClawpairErrorBox) -> any ServiceRegistration {
-        do throws(AvahiError) {
-            let publisher: AvahiPublisher
-            if let existing = self.publisher {
-                publisher = existing
-            } else {
-                publisher = try AvahiPublisher(clock: clock)
-                self.publisher = publisher
-            }
-            let host = plan.hostLabel.map { "\($0).local" }
-            let addresses = host == nil ? [] : AdvertiseInterface.addresses(of: plan.interfaces).map {
-                AvahiHostAddress(interface: $0.interface, address: $0.address)
-            }
-            let service = AvahiService(name: name, type: type, port: UInt16(clamping: plan.port), txt: plan.txtStrings,
-                                       interfaces: plan.interfaces.map(\.index), host: host, hostAddresses: addresses)
+        let publisher: AvahiPublisher
+        if let existing = self.publisher {
+            publisher = existing
+        } else {
+            do { publisher = try AvahiPublisher(clock: clock) } catch { throw Self.mapped(error) }
+            self.publisher = publisher
+        }
+        let host = plan.hostLabel.map { "\($0).local" }
+        let addresses = host == nil ? [] : AdvertiseInterface.addresses(of: plan.interfaces).map {
+            AvahiHostAddress(interface: $0.interface, address: $0.address)
+        }
+        if let host, addresses.isEmpty, publisher.hostName?.lowercased() != host.lowercased() {
+            throw ClawpairErrorBox(AdvertiserError.noHostAddress(host))
+        }
+        let service = AvahiService(name: name, type: type, port: UInt16(clamping: plan.port), txt: plan.txtStrings,
+                                   interfaces: plan.interfaces.map(\.index), host: host, hostAddresses: addresses)
+        do {
             return AvahiServiceRegistration(try publisher.publish(service), publisher: publisher)
         } catch {
             throw Self.mapped(error)

@@ -172,6 +172,9 @@ public enum AdvertiserError: ClawpairError, Equatable {
     case tooManyConflicts(lastName: String)
     /// The host name the SRV record was to point to is taken by another host.
     case hostNameTaken(String)
+    /// The SRV record was to point to a host name of its own, but the interfaces advertised on
+    /// have no address to publish for it.
+    case noHostAddress(String)
     /// The daemon refused the registration.
     case refused(String)
 
@@ -181,7 +184,7 @@ public enum AdvertiserError: ClawpairError, Equatable {
         switch self {
         case .tooManyConflicts: return "name-conflict"
         case .hostNameTaken: return "host-name-taken"
-        case .refused: return "error"
+        case .noHostAddress, .refused: return "error"
         }
     }
 
@@ -191,6 +194,8 @@ public enum AdvertiserError: ClawpairError, Equatable {
         case .tooManyConflicts(let name):
             return "every name up to \"\(TerminalText.sanitize(name))\" is taken on this network; gave up renaming"
         case .hostNameTaken(let host): return "the host name \(TerminalText.sanitize(host)) is taken by another machine on this network"
+        case .noHostAddress(let host):
+            return "no address to publish for \(TerminalText.sanitize(host)): the interfaces advertised on have none"
         case .refused(let reason): return reason
         }
     }
@@ -200,6 +205,7 @@ public enum AdvertiserError: ClawpairError, Equatable {
         switch self {
         case .tooManyConflicts: return "choose another instance name, or find the host that claims every name"
         case .hostNameTaken: return "choose another host name"
+        case .noHostAddress: return "bring the interface up with an address, or advertise under the daemon's own host name"
         case .refused: return "check avahi-daemon's log (journalctl -u avahi-daemon)"
         }
     }

@@ -184,6 +184,21 @@ struct AdvertiseCLITests {
         }
     }
 
+    @Test("OPENCLAW_MDNS_HOSTNAME on an interface without an address is refused, not advertised unresolvable")
+    func hostNameWithoutAddress() async throws {
+        try await withNetworkLab { lab in
+            let (a, _, bus, _) = try await lab.startAvahiLink()
+            // A link that exists but is down: it has an index and no address.
+            _ = try await a.ip("link", "add", "dummy7", "type", "veth", "peer", "name", "dummy8")
+            let result = try await a.run([ClawpairBinary.path, "advertise", "--port", "18795", "--interface", "dummy7"],
+                                         environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "OPENCLAW_MDNS_HOSTNAME": "gw-7"],
+                                         timeout: .seconds(20))
+            #expect(result.status == .exited(1), "\(result)")
+            #expect(result.stderr.hasPrefix("error: no address to publish for gw-7.local: the interfaces advertised on have none\n"),
+                    "\(result.stderr)")
+        }
+    }
+
     @Test("without avahi-daemon it says how to install and start it")
     func noDaemon() async throws {
         try await withNetworkLab { lab in
