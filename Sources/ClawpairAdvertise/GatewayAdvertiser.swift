@@ -2,7 +2,8 @@
 // gateway answers its own port (a periodic probe), withdrawn when it stops answering and
 // announced again when it returns; the config is re-read at every check (and on request, e.g.
 // SIGHUP) and a changed beacon replaces the old one. A name taken on the network or on this
-// daemon moves to the name Avahi's rename rule gives (AlternativeName.swift).
+// daemon moves to the name Avahi's rename rule gives (AlternativeName.swift); every rename is an
+// event, and after `maxRenames` of them the run ends with an error rather than probing forever.
 //
 // The loop reads time only from its injected clock and talks to the gateway and avahi-daemon
 // only through the two protocols below, so tests drive it with a ManualClock, a fake check and a
