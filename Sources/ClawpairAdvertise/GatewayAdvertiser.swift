@@ -232,6 +232,8 @@ public final class GatewayAdvertiser {
     private var attemptName = ""
     private var renames = 0
     private var announced: String?
+    /// The SRV target ``announced`` was reported with (the daemon may rename its own host).
+    private var announcedHost: String?
     private var configError: String?
     /// While ``run(stopping:reload:)`` runs: the pipe its stop signal wakes the wait through.
     private var wake: WakePipe?
@@ -372,8 +374,10 @@ public final class GatewayAdvertiser {
         case .pending:
             return
         case .registered(let name):
-            guard name != announced else { return }
+            let host = registration.host
+            guard name != announced || host != announcedHost else { return }
             announced = name
+            announcedHost = host
             emit(.registered(name: name, plan: plan, host: registration.host))
         case .conflict:
             registration.withdraw()
@@ -399,7 +403,10 @@ public final class GatewayAdvertiser {
         registration?.withdraw()
         registration = nil
         plan = nil
-        defer { announced = nil }
+        defer {
+            announced = nil
+            announcedHost = nil
+        }
         return announced
     }
 

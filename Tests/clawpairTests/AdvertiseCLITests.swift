@@ -199,6 +199,41 @@ struct AdvertiseCLITests {
         }
     }
 
+    @Test("avahi-daemon renaming its own host after a conflict: the beacon is registered again and stays")
+    func daemonHostRename() async throws {
+        try await withNetworkLab { lab in
+            let (a, b, bus, avahi) = try await lab.startAvahiLink()
+            let environment: [String: String?] = ["DBUS_SYSTEM_BUS_ADDRESS": bus.address]
+            let advertiser = try a.spawn([ClawpairBinary.path, "advertise", "--port", "18798", "--name", "Stay OpenClaw"],
+                                         environment: environment, label: "advertise")
+            _ = try await advertiser.waitForLine(containing: "Advertising", timeout: .seconds(15))
+            // B announces A's host name with another address: A's daemon renames itself (S_COLLISION,
+            // S_REGISTERING, S_RUNNING) and the advertiser adds its records again.
+            try await lab.startZeroconfAdvertiser(in: b, instance: "Host Thief", type: "_http._tcp.local.", port: 80,
+                                                  addresses: ["10.99.0.9"], server: "\(avahi.hostName).")
+            let label = String(avahi.hostName.dropLast(".local".count))
+            _ = try await avahi.process.waitForLine(containing: "\(label)-2.local", on: .stderr, timeout: .seconds(20))
+            // avahi-browse resolves from the daemon's cache, where the old records linger a moment.
+            var last = ""
+            var moved = false
+            for _ in 0..<20 where !moved {
+                let browse = try await a.run(["avahi-browse", "-rpt", "_openclaw-gw._tcp"], environment: environment, timeout: .seconds(15))
+                last = browse.stdout
+                moved = browse.stdout.split(separator: "\n").contains {
+                    $0.hasPrefix("=") && $0.contains("Stay\\032OpenClaw") && $0.contains(";\(label)-2.local;")
+                }
+                if !moved { try await Task.sleep(for: .milliseconds(500)) }
+            }
+            #expect(moved, "registered again under the daemon's new name: \(last)\n\(advertiser.stderr)")
+            #expect(!advertiser.hasExited, "\(advertiser.stderr)")
+            // And it says where it is now.
+            let again = try await advertiser.waitForLine(containing: "host \(label)-2.local", timeout: .seconds(10))
+            #expect(again == "Advertising \"Stay OpenClaw\" (_openclaw-gw._tcp, port 18798, host \(label)-2.local, every interface) "
+                    + "until interrupted.")
+            #expect(await advertiser.terminate() == .exited(0))
+        }
+    }
+
     @Test("without avahi-daemon it says how to install and start it")
     func noDaemon() async throws {
         try await withNetworkLab { lab in
