@@ -21,12 +21,12 @@ deps:
 # of libpng, libjpeg, zlib, libsodium and OpenSSL apply (issue #16): libpng (+ zlib), libjpeg,
 # libsodium and libqrencode are linked, which costs `clawpair --version` about 0.3 ms over the
 # static copies (bench/startup, same machine and run: 1.63 -> 1.90 ms, 1.75x -> 2.02x
-# `qrencode -V`; goal <= 3x). Four stay loaded with dlopen on first use, each from its Debian
+# `qrencode -V`; goal <= 3x). Three stay loaded with dlopen on first use, each from its Debian
 # package by soname (scripts/build-deb declares them in Depends): OpenSSL (TLS commands only;
 # libssl + libcrypto are 5.4 MB with ~24,000 relocations, and preloading them took
 # `clawpair --version` from 3.1 to 7.3 ms on a busy machine),
-# libavahi-client (its libdbus/libsystemd/libgcrypt chain, ~0.7 ms a command), Avahi's dns_sd
-# (advertise only) and zbar (qr scan only, with its own chain of image libraries).
+# libavahi-client (its libdbus/libsystemd/libgcrypt chain, ~0.7 ms a command; browse and advertise)
+# and zbar (qr scan only, with its own chain of image libraries).
 # They stay position-independent (ASLR) and start about as fast as a non-PIE build:
 # - lld packs the ~24,000 relative relocations (the Swift runtime's and the program's metadata)
 #   as DT_RELR (glibc >= 2.36): a few KiB instead of ~0.5 MiB of .rela.dyn read at every start;

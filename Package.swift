@@ -48,9 +48,9 @@
 //                        uses ClawpairCore, CSodium, CSQLite
 //   ClawpairDiscovery    beacons: TXT rules, display names, endpoint selection, wide-area zones
 //                        uses ClawpairCore, ClawpairDNS, ClawpairSetupCode
-//   ClawpairAvahi        browse/resolve through avahi-daemon with libavahi-client (CAvahiClientShims);
-//                        registration with Avahi's Bonjour-compat dns_sd API (CDNSSDShims)
-//                        uses ClawpairCore, CAvahiClientShims, CDNSSDShims
+//   ClawpairAvahi        browse/resolve and publish (entry groups) through avahi-daemon with libavahi-client
+//                        (CAvahiClientShims)
+//                        uses ClawpairCore, CAvahiClientShims
 //   ClawpairMDNS         built-in one-shot mDNS querier: record cache + browse state machine + sockets
 //                        uses ClawpairCore, ClawpairDNS
 //   ClawpairWideArea     unicast DNS-SD browse (resolv.conf, UDP with TCP fallback), the tailnet fallback
@@ -74,7 +74,6 @@
 //   C<Lib>               system-library shims found through pkg-config (one per C library)
 //   CLazyLibrary         dlopen on first use, into a table of typed function pointers (for the shims below)
 //   COpenSSLShims        OpenSSL loaded with dlopen when TLS is first used; forwarders for its macros
-//   CDNSSDShims          Avahi's dns_sd API loaded with dlopen on first use (keeps start-up fast)
 //   CAvahiClientShims    libavahi-client (+ libavahi-common) loaded with dlopen on first use: linked,
 //                        its libdbus/libsystemd/libgcrypt chain costs every command ~0.7 ms
 //   CSystemdShims        libsystemd loaded with dlopen on first use (sd_notify, the journal, one sd-bus call to
@@ -115,7 +114,6 @@ let package = Package(
     ],
     targets: [
         // C libraries.
-        systemLibrary("CDNSSD", pkgConfig: "avahi-compat-libdns_sd", apt: ["libavahi-compat-libdnssd-dev"]),
         systemLibrary("CAvahiClient", pkgConfig: "avahi-client", apt: ["libavahi-client-dev"]),
         systemLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
         systemLibrary("CSodium", pkgConfig: "libsodium", apt: ["libsodium-dev"]),
@@ -127,7 +125,6 @@ let package = Package(
         systemLibrary("CSystemd", pkgConfig: "libsystemd", apt: ["libsystemd-dev"]),
         .target(name: "CLazyLibrary", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "COpenSSLShims", dependencies: ["CLazyLibrary"]),
-        .target(name: "CDNSSDShims", dependencies: ["CLazyLibrary"]),
         .target(name: "CAvahiClientShims", dependencies: ["CLazyLibrary"]),
         .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG", "CLazyLibrary"]),
         .target(name: "CProcessShims"),
@@ -141,7 +138,7 @@ let package = Package(
         .target(name: "ClawpairQR", dependencies: ["ClawpairCore", "CQRencode", "CPNG", "CJPEG", "CImageShims"]),
         .target(name: "ClawpairDNS", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairDiscovery", dependencies: ["ClawpairCore", "ClawpairDNS", "ClawpairSetupCode"]),
-        .target(name: "ClawpairAvahi", dependencies: ["ClawpairCore", "CAvahiClientShims", "CDNSSDShims"]),
+        .target(name: "ClawpairAvahi", dependencies: ["ClawpairCore", "CAvahiClientShims"]),
         .target(name: "ClawpairMDNS", dependencies: ["ClawpairCore", "ClawpairDNS"]),
         .target(name: "ClawpairConfig", dependencies: ["ClawpairCore"]),
         .target(name: "ClawpairWideArea", dependencies: ["ClawpairCore", "ClawpairConfig", "ClawpairDNS"]),
@@ -214,7 +211,7 @@ let package = Package(
         .testTarget(name: "ClawpairNodeTests", dependencies: ["ClawpairNode", "ClawpairGateway", "ClawpairIdentity", "ClawpairTestSupport"]),
         .testTarget(
             name: "CLibraryTests",
-            dependencies: ["CDNSSD", "CAvahiClient", "CQRencode", "ClawpairQR", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",
+            dependencies: ["CAvahiClient", "CQRencode", "ClawpairQR", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",
                            "CSystemd", "ClawpairTestSupport"]
         ),
         .testTarget(name: "clawpairTests", dependencies: ["ClawpairTestSupport"]),

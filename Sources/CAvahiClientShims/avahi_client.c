@@ -10,7 +10,11 @@
     F(avahi_client_new) F(avahi_client_free) F(avahi_client_errno) F(avahi_service_browser_new) \
     F(avahi_service_browser_free) F(avahi_service_resolver_new) F(avahi_service_resolver_free) F(avahi_strerror) \
     F(avahi_address_snprint) F(avahi_string_list_get_next) F(avahi_string_list_get_text) \
-    F(avahi_string_list_get_size)
+    F(avahi_string_list_get_size) \
+    F(avahi_client_get_state) F(avahi_client_get_host_name_fqdn) F(avahi_entry_group_new) F(avahi_entry_group_free) \
+    F(avahi_entry_group_commit) F(avahi_entry_group_get_state) F(avahi_entry_group_add_service_strlst) \
+    F(avahi_entry_group_add_address) F(avahi_string_list_add_arbitrary) F(avahi_string_list_free) \
+    F(avahi_alternative_service_name) F(avahi_free) F(avahi_address_parse)
 
 static struct {
     AVAHI_FUNCTIONS(CLAZY_FIELD)
@@ -103,4 +107,56 @@ uint8_t *CAvahiClientShims_avahi_string_list_get_text(AvahiStringList *list) {
 
 size_t CAvahiClientShims_avahi_string_list_get_size(AvahiStringList *list) {
     return avahi.avahi_string_list_get_size(list);
+}
+
+AvahiClientState CAvahiClientShims_avahi_client_get_state(AvahiClient *client) {
+    return avahi.avahi_client_get_state(client);
+}
+
+const char *CAvahiClientShims_avahi_client_get_host_name_fqdn(AvahiClient *client) {
+    return avahi.avahi_client_get_host_name_fqdn(client);
+}
+
+AvahiEntryGroup *CAvahiClientShims_avahi_entry_group_new(AvahiClient *client, AvahiEntryGroupCallback callback,
+                                                         void *userdata) {
+    return avahi.avahi_entry_group_new(client, callback, userdata);
+}
+
+int CAvahiClientShims_avahi_entry_group_free(AvahiEntryGroup *group) { return avahi.avahi_entry_group_free(group); }
+
+int CAvahiClientShims_avahi_entry_group_commit(AvahiEntryGroup *group) { return avahi.avahi_entry_group_commit(group); }
+
+int CAvahiClientShims_avahi_entry_group_get_state(AvahiEntryGroup *group) {
+    return avahi.avahi_entry_group_get_state(group);
+}
+
+int CAvahiClientShims_avahi_entry_group_add_service_strlst(AvahiEntryGroup *group, AvahiIfIndex interface,
+                                                          AvahiProtocol protocol, AvahiPublishFlags flags,
+                                                          const char *name, const char *type, const char *domain,
+                                                          const char *host, uint16_t port, AvahiStringList *txt) {
+    return avahi.avahi_entry_group_add_service_strlst(group, interface, protocol, flags, name, type, domain, host, port,
+                                                      txt);
+}
+
+int CAvahiClientShims_avahi_entry_group_add_address(AvahiEntryGroup *group, AvahiIfIndex interface,
+                                                   AvahiProtocol protocol, AvahiPublishFlags flags, const char *name,
+                                                   const AvahiAddress *address) {
+    return avahi.avahi_entry_group_add_address(group, interface, protocol, flags, name, address);
+}
+
+AvahiStringList *CAvahiClientShims_avahi_string_list_add_arbitrary(AvahiStringList *list, const uint8_t *text,
+                                                                   size_t size) {
+    return avahi.avahi_string_list_add_arbitrary(list, text, size);
+}
+
+void CAvahiClientShims_avahi_string_list_free(AvahiStringList *list) { avahi.avahi_string_list_free(list); }
+
+char *CAvahiClientShims_avahi_alternative_service_name(const char *name) {
+    return avahi.avahi_alternative_service_name(name);
+}
+
+void CAvahiClientShims_avahi_free(void *pointer) { avahi.avahi_free(pointer); }
+
+AvahiAddress *CAvahiClientShims_avahi_address_parse(const char *text, AvahiProtocol family, AvahiAddress *address) {
+    return avahi.avahi_address_parse(text, family, address);
 }

@@ -1,5 +1,8 @@
-// The advertiser's real collaborators: avahi-daemon through Avahi's dns_sd compat API
-// (ClawpairAvahi's AvahiRegistration) and the gateway probe (ClawpairProbe).
+// The advertiser's real collaborators: avahi-daemon through Avahi's client library, one entry
+// group per registration (ClawpairAvahi's AvahiPublisher), and the gateway probe (ClawpairProbe).
+// Avahi's Bonjour-compat layer, used before, renamed silently on a conflict with another host,
+// so renames went unreported and no limit applied; with entry groups every collision comes back
+// here and the advertiser chooses (and reports) the next name.
 
 import ClawpairAvahi
 import ClawpairCore
@@ -10,14 +13,17 @@ import ClawpairProbe
 public enum AdvertiseDaemonError: ClawpairError, Equatable {
     /// The daemon (or the system D-Bus it listens on) is not running.
     case notRunning
-    /// Avahi's dns_sd compat library could not be loaded.
+    /// Avahi's client library could not be loaded.
     case libraryUnavailable(String)
+
+    /// `avahi-unavailable` (``ClawpairError/code``).
+    public var code: String { "avahi-unavailable" }
 
     /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
         case .notRunning: return "avahi-daemon is not running (or the system D-Bus is not reachable), and advertising needs it"
-        case .libraryUnavailable(let reason): return "Avahi's dns_sd library could not be loaded: \(reason)"
+        case .libraryUnavailable(let reason): return "Avahi's client library could not be loaded: \(reason)"
         }
     }
 
@@ -27,62 +33,86 @@ public enum AdvertiseDaemonError: ClawpairError, Equatable {
         case .notRunning:
             return "install and start it: sudo apt-get install avahi-daemon && sudo systemctl enable --now avahi-daemon"
         case .libraryUnavailable:
-            return "install it: sudo apt-get install libavahi-compat-libdnssd1 avahi-daemon"
+            return "install it: sudo apt-get install libavahi-client3 avahi-daemon"
         }
     }
 }
 
-/// Registers with avahi-daemon (DNSServiceRegister of Avahi's compat library).
-public struct AvahiServiceRegistrar: ServiceRegistrar {
-    /// kDNSServiceErr_NameConflict: the name is already registered on this daemon.
-    static let nameConflict: Int32 = -65548
+/// Registers with the system's avahi-daemon: one connection, made at the first registration and
+/// kept for the next ones, and an entry group per registration. A custom host label gets its
+/// address records (the addresses of the plan's interfaces) published too.
+public final class AvahiServiceRegistrar: ServiceRegistrar {
+    private let clock: any MonotonicClock
+    private var publisher: AvahiPublisher?
 
-    /// A registrar on the system's avahi-daemon.
-    public init() {}
+    /// A registrar on the system's avahi-daemon, waiting on `clock`.
+    public init(clock: any MonotonicClock = SystemMonotonicClock()) { self.clock = clock }
 
-    /// Registers the service with avahi-daemon (Avahi's dns_sd API); a name already taken comes back as a registration that reports the conflict, other failures are thrown.
-    public func register(name: String, type: String, port: UInt16, txt: [[UInt8]]) throws(ClawpairErrorBox) -> any ServiceRegistration {
+    /// Registers `plan` as `name` of `type` with avahi-daemon; a name already taken on this
+    /// daemon comes back as a registration in state ``RegistrationState/conflict``, other
+    /// failures are thrown.
+    public func register(name: String, type: String, plan: ServicePlan) throws(ClawpairErrorBox) -> any ServiceRegistration {
+        let publisher: AvahiPublisher
+        if let existing = self.publisher {
+            publisher = existing
+        } else {
+            do { publisher = try AvahiPublisher(clock: clock) } catch { throw Self.mapped(error) }
+            self.publisher = publisher
+        }
+        let host = plan.hostLabel.map { "\($0).local" }
+        let addresses = host == nil ? [] : AdvertiseInterface.addresses(of: plan.interfaces).map {
+            AvahiHostAddress(interface: $0.interface, address: $0.address)
+        }
+        if let host, addresses.isEmpty, publisher.hostName?.lowercased() != host.lowercased() {
+            throw ClawpairErrorBox(AdvertiserError.noHostAddress(host))
+        }
+        let service = AvahiService(name: name, type: type, port: UInt16(clamping: plan.port), txt: plan.txtStrings,
+                                   interfaces: plan.interfaces.map(\.index), host: host, hostAddresses: addresses)
         do {
-            return AvahiServiceRegistration(try AvahiRegistration(name: name, type: type, port: port, txt: txt))
-        } catch .call(_, Self.nameConflict) {
-            return AvahiServiceRegistration(nil)
-        } catch .daemonNotRunning {
-            throw ClawpairErrorBox(AdvertiseDaemonError.notRunning)
-        } catch .libraryUnavailable(let reason) {
-            throw ClawpairErrorBox(AdvertiseDaemonError.libraryUnavailable(reason))
+            return AvahiServiceRegistration(try publisher.publish(service), publisher: publisher)
         } catch {
-            throw ClawpairErrorBox(error)
+            throw Self.mapped(error)
+        }
+    }
+
+    static func mapped(_ error: AvahiError) -> ClawpairErrorBox {
+        switch error {
+        case .daemonNotRunning: return ClawpairErrorBox(AdvertiseDaemonError.notRunning)
+        case .libraryUnavailable(let reason): return ClawpairErrorBox(AdvertiseDaemonError.libraryUnavailable(reason))
+        default: return ClawpairErrorBox(error)
         }
     }
 }
 
-/// An ``AvahiRegistration`` (nil: refused at once for a name conflict).
+/// An ``AvahiPublication`` as the advertiser sees it.
 final class AvahiServiceRegistration: ServiceRegistration {
-    let registration: AvahiRegistration?
+    let publication: AvahiPublication
+    let publisher: AvahiPublisher
 
-    init(_ registration: AvahiRegistration?) { self.registration = registration }
-
-    var descriptor: Int32 { registration?.descriptor ?? -1 }
+    init(_ publication: AvahiPublication, publisher: AvahiPublisher) {
+        self.publication = publication
+        self.publisher = publisher
+    }
 
     var state: RegistrationState {
-        guard let registration else { return .conflict }
-        switch registration.state {
-        case .pending: return .pending
-        case .registered(let name): return .registered(name)
-        case .failed(AvahiServiceRegistrar.nameConflict): return .conflict
-        case .failed(let code): return .failed("avahi-daemon refused the registration (dns_sd error \(code))")
+        switch publication.state {
+        case .registering: return .pending
+        case .established: return .registered(publication.service.name)
+        case .collision: return .conflict
+        case .hostCollision: return .hostConflict
+        case .failed(.daemonNotRunning): return .failed(AdvertiseDaemonError.notRunning.message)
+        case .failed(let error): return .failed("avahi-daemon refused the registration: \(error.message)")
         }
     }
 
-    func process() throws(ClawpairErrorBox) {
-        do { try registration?.process() } catch .daemonNotRunning {
-            throw ClawpairErrorBox(AdvertiseDaemonError.notRunning)
-        } catch {
-            throw ClawpairErrorBox(error)
-        }
+    var host: String? { publication.service.host ?? publisher.hostName }
+
+    func wait(until deadline: Monotonic.Instant, wake: Int32?) throws(ClawpairErrorBox) -> Bool {
+        do { try publisher.run(until: deadline, wake: wake) } catch { throw AvahiServiceRegistrar.mapped(error) }
+        return true
     }
 
-    func withdraw() { registration?.withdraw() }
+    func withdraw() { publication.withdraw() }
 }
 
 /// Checks the gateway with the probe (TCP, TLS, WebSocket upgrade, connect.challenge). A TLS

@@ -1,4 +1,5 @@
 import ClawpairCore
+import ClawpairDiscovery
 
 extension AdvertiserEvent {
     /// The event as one JSON object (an event log holds one per line).
@@ -7,9 +8,15 @@ extension AdvertiserEvent {
         switch self {
         case .waiting(let url):
             return event("waiting", [("url", .string(url))])
-        case let .registered(name, plan):
+        case let .registered(name, plan, host):
             return event("registered", [("name", .string(name)), ("requestedName", .string(plan.name)),
-                                        ("port", .int(Int64(plan.port))), ("txt", .object(plan.txt.map { ($0.key, .string($0.value)) }))])
+                                        ("type", .string(BeaconIdentity.serviceType)), ("port", .int(Int64(plan.port))),
+                                        ("host", host.map(JSONValue.string) ?? .null),
+                                        ("interfaces", .array(plan.interfaces.map { .string($0.name) })),
+                                        ("txt", .object(plan.txt.map { ($0.key, .string($0.value)) }))])
+        case let .renamed(from, to, count, limit):
+            return event("renamed", [("name", .string(from)), ("newName", .string(to)), ("renames", .int(Int64(count))),
+                                     ("maxRenames", .int(Int64(limit)))])
         case let .gatewayDown(name, detail):
             return event("withdrawn", [("name", .string(name)), ("reason", .string("gateway-down")), ("detail", .string(detail))])
         case .configChanged(let name):
@@ -39,10 +46,16 @@ extension AdvertiserEvent {
         switch self {
         case .waiting(let url):
             return [.note("Waiting for the gateway at \(url) to answer before advertising.")]
-        case let .registered(name, plan):
-            let renamed: [AdvertiserLine] = name == plan.name ? []
-                : [.warning("the name \(quoted(plan.name)) is taken on this network; advertising as \(quoted(name))")]
-            return renamed + [.output("Advertising \(quoted(name)) (_openclaw-gw._tcp, port \(plan.port)) until interrupted.")]
+        case let .registered(name, plan, host):
+            let on = plan.interfaces.isEmpty ? "every interface"
+                : (plan.interfaces.count == 1 ? "interface " : "interfaces ")
+                    + plan.interfaces.map { TerminalText.sanitize($0.name) }.joined(separator: ", ")
+            let at = host.map { ", host \(TerminalText.sanitize($0))" } ?? ""
+            return [.output("Advertising \(quoted(name)) (\(BeaconIdentity.serviceType), port \(plan.port)\(at), \(on)) "
+                + "until interrupted.")]
+        case let .renamed(from, to, count, limit):
+            return [.warning("the name \(quoted(from)) is taken on this network; renamed to \(quoted(to)) "
+                + "(rename \(count) of at most \(limit))")]
         case let .gatewayDown(name, detail):
             return [.warning("the gateway stopped answering (\(TerminalText.sanitize(detail))); withdrew \(quoted(name)) until it answers")]
         case .configChanged(let name):

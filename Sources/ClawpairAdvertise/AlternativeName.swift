@@ -1,10 +1,8 @@
-// The name avahi-daemon's Bonjour-compat layer moves to when a name is taken. On a conflict with
-// another host during probing it renames by itself (avahi-compat-libdns_sd/compat.c,
-// AVAHI_ENTRY_GROUP_COLLISION → avahi_alternative_service_name); when the name is already
-// registered on this daemon (by avahi-publish, another advertiser, a second `clawpair advertise`)
-// DNSServiceRegister fails with kDNSServiceErr_NameConflict instead, and the advertiser renames
-// with the same rule (avahi-common/alternative.c), so both cases end on the name Avahi's own
-// rename would choose.
+// The name the advertiser moves to when a name is taken: Avahi's own rule
+// (avahi-common/alternative.c, avahi_alternative_service_name, which avahi-daemon's Bonjour-compat
+// layer and its examples use after AVAHI_ENTRY_GROUP_COLLISION). The entry-group registrar
+// reports every collision (on this daemon at add time, or with another host while probing or
+// later) and the advertiser renames with this rule, reporting each rename, up to its limit.
 
 /// Avahi's rule for the next service name after a conflict.
 public enum AlternativeServiceName {

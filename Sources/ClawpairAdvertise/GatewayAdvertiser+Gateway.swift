@@ -19,13 +19,16 @@ extension GatewayAdvertiser {
 
     /// An advertiser of the gateway of `source` on the machine named `osHostname`, as
     /// `_openclaw-gw._tcp` with the beacon ``ServicePlan/beacon(_:health:overrides:osHostname:environment:)``
-    /// composes with `overrides`. A config source is checked with `healthCheck` (by default a
-    /// probe of the gateway's port). Registers through `registrar`, by default the system's
-    /// avahi-daemon. Throws what loading the config first throws.
+    /// composes with `overrides`, on `interfaces` (empty: every interface the daemon uses). A
+    /// config source is checked with `healthCheck` (by default a probe of the gateway's port).
+    /// Registers through `registrar`, by default the system's avahi-daemon, renaming at most
+    /// `schedule.maxRenames` times after name conflicts. Throws what loading the config first throws.
     public static func gateway(_ source: Source, overrides: BeaconOverrides = BeaconOverrides(), osHostname: String,
+                               interfaces: [AdvertiseInterface] = [],
                                healthCheck: any GatewayHealthCheck = ProbeHealthCheck(),
                                registrar: any ServiceRegistrar = AvahiServiceRegistrar(),
                                clock: any MonotonicClock = SystemMonotonicClock(),
+                               schedule: AdvertiserSchedule = AdvertiserSchedule(),
                                events: @escaping (AdvertiserEvent) -> Void) throws(ClawpairErrorBox) -> GatewayAdvertiser {
         let load: () throws(ClawpairErrorBox) -> AdvertiseSettings
         let environment: [String: String]
@@ -42,9 +45,11 @@ extension GatewayAdvertiser {
         return try GatewayAdvertiser(
             serviceType: BeaconIdentity.serviceType, load: load,
             compose: { (settings, health) throws(ClawpairErrorBox) in
-                try ServicePlan.beacon(settings, health: health, overrides: overrides, osHostname: osHostname,
-                                       environment: environment)
+                var plan = try ServicePlan.beacon(settings, health: health, overrides: overrides, osHostname: osHostname,
+                                                  environment: environment)
+                plan.interfaces = interfaces
+                return plan
             },
-            healthCheck: check, registrar: registrar, clock: clock, events: events)
+            healthCheck: check, registrar: registrar, clock: clock, schedule: schedule, events: events)
     }
 }

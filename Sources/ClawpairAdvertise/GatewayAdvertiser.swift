@@ -2,7 +2,8 @@
 // gateway answers its own port (a periodic probe), withdrawn when it stops answering and
 // announced again when it returns; the config is re-read at every check (and on request, e.g.
 // SIGHUP) and a changed beacon replaces the old one. A name taken on the network or on this
-// daemon moves to the name Avahi's rename rule gives (AlternativeName.swift).
+// daemon moves to the name Avahi's rename rule gives (AlternativeName.swift); every rename is an
+// event, and after `maxRenames` of them the run ends with an error rather than probing forever.
 //
 // The loop reads time only from its injected clock and talks to the gateway and avahi-daemon
 // only through the two protocols below, so tests drive it with a ManualClock, a fake check and a
@@ -42,28 +43,41 @@ public enum RegistrationState: Sendable, Equatable {
     case pending
     /// Registered under this name.
     case registered(String)
-    /// The name is taken (and the daemon did not rename it).
+    /// The name is taken (on this daemon, or by another host on the network): the registration
+    /// is withdrawn and another name must be tried.
     case conflict
+    /// The SRV target host name is taken by another host on the network.
+    case hostConflict
     /// The daemon refused it, for this reason.
     case failed(String)
 }
 
 /// One service registered with the daemon; withdrawn by ``withdraw()``.
 public protocol ServiceRegistration: AnyObject {
-    /// The descriptor to poll for the daemon's replies, or -1 when there is none to poll.
-    var descriptor: Int32 { get }
     /// The latest state.
     var state: RegistrationState { get }
-    /// Handles the daemon's pending replies.
-    func process() throws(ClawpairErrorBox)
+    /// The host name the SRV record points to (e.g. `box.local`), once known.
+    var host: String? { get }
+    /// Waits for the daemon's replies until `deadline` (or until `wake`, a descriptor, is
+    /// readable, or the state changed) and handles them. Returns false when there is nothing to
+    /// wait for (the caller then waits by itself).
+    func wait(until deadline: Monotonic.Instant, wake: Int32?) throws(ClawpairErrorBox) -> Bool
     /// Withdraws the service (goodbye packets). Safe to call more than once.
     func withdraw()
 }
 
+extension ServiceRegistration {
+    /// No host name known.
+    public var host: String? { nil }
+    /// Nothing to wait for: the advertiser waits by itself.
+    public func wait(until deadline: Monotonic.Instant, wake: Int32?) throws(ClawpairErrorBox) -> Bool { false }
+}
+
 /// Registers services with the daemon.
 public protocol ServiceRegistrar {
-    /// Asks the daemon to advertise `name` of `type` on `port` with TXT character-strings `txt`.
-    func register(name: String, type: String, port: UInt16, txt: [[UInt8]]) throws(ClawpairErrorBox) -> any ServiceRegistration
+    /// Asks the daemon to advertise `plan` as instance `name` of `type` (`name` is `plan.name`
+    /// or the name a conflict moved it to).
+    func register(name: String, type: String, plan: ServicePlan) throws(ClawpairErrorBox) -> any ServiceRegistration
 }
 
 /// A service as it should be advertised: name, port and TXT pairs in order.
@@ -74,12 +88,19 @@ public struct ServicePlan: Sendable, Equatable {
     public var port: Int
     /// TXT pairs in order.
     public var txt: [TXTPair]
+    /// The interfaces to advertise on; empty for every interface the daemon uses.
+    public var interfaces: [AdvertiseInterface]
+    /// The host label the SRV record points to (`label.local`); nil for the daemon's own host name.
+    public var hostLabel: String?
 
-    /// A plan to register instance `name` on `port` with these TXT pairs.
-    public init(name: String, port: Int, txt: [TXTPair]) {
+    /// A plan to register instance `name` on `port` with these TXT pairs, on `interfaces` (empty:
+    /// every one) and host `hostLabel` (nil: the daemon's).
+    public init(name: String, port: Int, txt: [TXTPair], interfaces: [AdvertiseInterface] = [], hostLabel: String? = nil) {
         self.name = name
         self.port = port
         self.txt = txt
+        self.interfaces = interfaces
+        self.hostLabel = hostLabel
     }
 
     /// The TXT character-strings.
@@ -103,8 +124,12 @@ public struct TXTPair: Sendable, Equatable {
 public enum AdvertiserEvent: Sendable, Equatable {
     /// Waiting for the gateway at `url` to answer before advertising.
     case waiting(url: String)
-    /// The daemon registered the service as `name` (`plan.name` was asked for).
-    case registered(name: String, plan: ServicePlan)
+    /// The daemon registered the service as `name` (`plan.name` was asked for) with its SRV
+    /// record pointing to `host` (nil: not known).
+    case registered(name: String, plan: ServicePlan, host: String?)
+    /// The name `from` is taken on the network or on this daemon: the service is registered anew
+    /// as `to`. This is rename `count` of at most `limit`.
+    case renamed(from: String, to: String, count: Int, limit: Int)
     /// The gateway stopped answering (`detail`): the service `name` was withdrawn.
     case gatewayDown(name: String, detail: String)
     /// The config changed: the service `name` is withdrawn to be announced anew.
@@ -143,15 +168,35 @@ public struct AdvertiserSchedule: Sendable, Equatable {
 
 /// Why the advertiser stopped with an error.
 public enum AdvertiserError: ClawpairError, Equatable {
-    /// Every name tried was taken.
+    /// Every name tried was taken: the service was renamed ``AdvertiserSchedule/maxRenames``
+    /// times and `lastName` was taken too.
     case tooManyConflicts(lastName: String)
+    /// The host name the SRV record was to point to is taken by another host.
+    case hostNameTaken(String)
+    /// The SRV record was to point to a host name of its own, but the interfaces advertised on
+    /// have no address to publish for it.
+    case noHostAddress(String)
     /// The daemon refused the registration.
     case refused(String)
+
+    /// `name-conflict` when every name was taken, `host-name-taken`, or `error`
+    /// (``ClawpairError/code``).
+    public var code: String {
+        switch self {
+        case .tooManyConflicts: return "name-conflict"
+        case .hostNameTaken: return "host-name-taken"
+        case .noHostAddress, .refused: return "error"
+        }
+    }
 
     /// What failed, in one sentence (``ClawpairError/message``).
     public var message: String {
         switch self {
-        case .tooManyConflicts(let name): return "every name up to \"\(name)\" is taken on this network"
+        case .tooManyConflicts(let name):
+            return "every name up to \"\(TerminalText.sanitize(name))\" is taken on this network; gave up renaming"
+        case .hostNameTaken(let host): return "the host name \(TerminalText.sanitize(host)) is taken by another machine on this network"
+        case .noHostAddress(let host):
+            return "no address to publish for \(TerminalText.sanitize(host)): the interfaces advertised on have none"
         case .refused(let reason): return reason
         }
     }
@@ -159,7 +204,9 @@ public enum AdvertiserError: ClawpairError, Equatable {
     /// What to do next, or nil (``ClawpairError/hint``).
     public var hint: String? {
         switch self {
-        case .tooManyConflicts: return "choose another instance name"
+        case .tooManyConflicts: return "choose another instance name, or find the host that claims every name"
+        case .hostNameTaken: return "choose another host name"
+        case .noHostAddress: return "bring the interface up with an address, or advertise under the daemon's own host name"
         case .refused: return "check avahi-daemon's log (journalctl -u avahi-daemon)"
         }
     }
@@ -185,6 +232,8 @@ public final class GatewayAdvertiser {
     private var attemptName = ""
     private var renames = 0
     private var announced: String?
+    /// The SRV target ``announced`` was reported with (the daemon may rename its own host).
+    private var announcedHost: String?
     private var configError: String?
     /// While ``run(stopping:reload:)`` runs: the pipe its stop signal wakes the wait through.
     private var wake: WakePipe?
@@ -305,16 +354,12 @@ public final class GatewayAdvertiser {
 
     private func register() throws(ClawpairErrorBox) {
         guard let plan else { return }
-        registration = try registrar.register(name: attemptName, type: serviceType, port: UInt16(clamping: plan.port),
-                                              txt: plan.txtStrings)
+        registration = try registrar.register(name: attemptName, type: serviceType, plan: plan)
     }
 
     private func wait(until deadline: Monotonic.Instant, stop: () -> Bool) throws(ClawpairErrorBox) {
-        if let registration, registration.descriptor >= 0 {
-            var descriptors = [PollDescriptor(registration.descriptor, .readable)]
-            if let wake { descriptors.append(PollDescriptor(wake.readEnd, .readable)) }
-            do { try Poll.wait(&descriptors, until: deadline, clock: clock) } catch { throw ClawpairErrorBox(error) }
-            if !descriptors[0].ready.isEmpty { try registration.process() }
+        if let registration, try registration.wait(until: deadline, wake: wake?.readEnd) {
+            return
         } else if let wake {
             var descriptors = [PollDescriptor(wake.readEnd, .readable)]
             do { try Poll.wait(&descriptors, until: deadline, clock: clock) } catch { throw ClawpairErrorBox(error) }
@@ -329,16 +374,25 @@ public final class GatewayAdvertiser {
         case .pending:
             return
         case .registered(let name):
-            guard name != announced else { return }
+            let host = registration.host
+            guard name != announced || host != announcedHost else { return }
             announced = name
-            emit(.registered(name: name, plan: plan))
+            announcedHost = host
+            emit(.registered(name: name, plan: plan, host: registration.host))
         case .conflict:
             registration.withdraw()
             self.registration = nil
+            announced = nil
             renames += 1
             guard renames <= schedule.maxRenames else { throw ClawpairErrorBox(AdvertiserError.tooManyConflicts(lastName: attemptName)) }
+            let taken = attemptName
             attemptName = AlternativeServiceName.next(after: attemptName)
+            emit(.renamed(from: taken, to: attemptName, count: renames, limit: schedule.maxRenames))
             try register()
+        case .hostConflict:
+            registration.withdraw()
+            self.registration = nil
+            throw ClawpairErrorBox(AdvertiserError.hostNameTaken(plan.hostLabel.map { "\($0).local" } ?? "of this machine"))
         case .failed(let reason):
             throw ClawpairErrorBox(AdvertiserError.refused(reason))
         }
@@ -349,7 +403,10 @@ public final class GatewayAdvertiser {
         registration?.withdraw()
         registration = nil
         plan = nil
-        defer { announced = nil }
+        defer {
+            announced = nil
+            announcedHost = nil
+        }
         return announced
     }
 

@@ -6,8 +6,8 @@
 // (`allForNow`, `cacheExhausted`); ``AvahiBrowser/pendingResolves`` says how many instances
 // still wait for their first answer. Every run is still bounded by the caller's deadline.
 //
-// Registration (`clawpair advertise`) goes through Avahi's Bonjour-compat dns_sd API instead
-// (AvahiRegistration+DNSSD.swift).
+// Registration (`clawpair advertise`) goes through the same library's entry groups
+// (AvahiPublisher+AvahiClient.swift).
 
 import ClawpairCore
 
@@ -80,11 +80,9 @@ public enum AvahiLimitCut: Sendable, Equatable {
 public enum AvahiError: Error, Sendable, Equatable {
     /// avahi-daemon (or the system D-Bus it listens on) is not running, or it left.
     case daemonNotRunning
-    /// An Avahi library could not be loaded: libavahi-client.so.3 (Debian's libavahi-client3) to
-    /// browse, libdns_sd.so.1 (libavahi-compat-libdnssd1) to register; the reason names it.
+    /// Avahi's client library could not be loaded: libavahi-client.so.3 (Debian's
+    /// libavahi-client3) or libavahi-common.so.3; the reason names it.
     case libraryUnavailable(String)
-    /// A dns_sd call failed with the given DNSServiceErrorType.
-    case call(String, Int32)
     /// poll() failed.
     case poll(Int32)
     /// avahi-daemon or its client library answered a call with an error (the call, then
@@ -120,7 +118,6 @@ extension AvahiError: ClawpairError {
         switch self {
         case .daemonNotRunning: return "avahi-daemon is not running (or the system D-Bus is not reachable)"
         case .libraryUnavailable(let reason): return "an Avahi library could not be loaded: \(reason)"
-        case .call(let call, let status): return "\(call) failed with dns_sd error \(status)"
         case .poll(let code): return "poll failed with errno \(code)"
         case .refused(let call, let error): return "avahi-daemon refused \(call): \(error)"
         }
@@ -129,7 +126,7 @@ extension AvahiError: ClawpairError {
     public var hint: String? {
         switch self {
         case .daemonNotRunning: return "start it (systemctl start avahi-daemon), or use the built-in mDNS querier"
-        case .libraryUnavailable: return "install libavahi-client3 and libavahi-compat-libdnssd1, or use the built-in mDNS querier"
+        case .libraryUnavailable: return "install libavahi-client3, or use the built-in mDNS querier"
         default: return nil
         }
     }

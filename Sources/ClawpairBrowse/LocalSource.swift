@@ -28,7 +28,7 @@ struct LocalSource: GatewaySource {
                 context.note("backend: native (no avahi-daemon on the system bus)")
                 try runNative(context)
             } catch AvahiError.libraryUnavailable {
-                context.note("backend: native (Avahi's dns_sd library is not installed)")
+                context.note("backend: native (Avahi's client library is not installed)")
                 try runNative(context)
             }
         }

@@ -31,8 +31,6 @@ import Testing
             self.state = state
             self.onWithdraw = onWithdraw
         }
-        var descriptor: Int32 { -1 }
-        func process() throws(ClawpairErrorBox) {}
         func withdraw() { onWithdraw() }
     }
 
@@ -45,8 +43,8 @@ import Testing
             self.script = script
             self.taken = taken
         }
-        func register(name: String, type: String, port: UInt16, txt: [[UInt8]]) throws(ClawpairErrorBox) -> any ServiceRegistration {
-            log.append("register \(name):\(port)@\(Int(script.seconds))")
+        func register(name: String, type: String, plan: ServicePlan) throws(ClawpairErrorBox) -> any ServiceRegistration {
+            log.append("register \(name):\(plan.port)@\(Int(script.seconds))")
             let state: RegistrationState = taken.contains(name) ? .conflict : .registered(name)
             var withdrawn = false
             return FakeRegistration(state) { [self] in
@@ -57,6 +55,7 @@ import Testing
     }
 
     func advertiser(_ script: Script, daemon: FakeDaemon, gateway: (any GatewayHealthCheck)?,
+                    schedule: AdvertiserSchedule = AdvertiserSchedule(),
                     load: @escaping () throws(ClawpairErrorBox) -> AdvertiseSettings,
                     events: @escaping (AdvertiserEvent) -> Void) throws -> GatewayAdvertiser {
         try GatewayAdvertiser(
@@ -64,14 +63,15 @@ import Testing
             compose: { (settings, health) throws(ClawpairErrorBox) in
                 try ServicePlan.beacon(settings, health: health, overrides: BeaconOverrides(), osHostname: "lab")
             },
-            healthCheck: gateway, registrar: daemon, clock: script.clock, events: events)
+            healthCheck: gateway, registrar: daemon, clock: script.clock, schedule: schedule, events: events)
     }
 
     func names(_ events: [AdvertiserEvent]) -> [String] {
         events.map {
             switch $0 {
             case .waiting: return "waiting"
-            case let .registered(name, _): return "registered \(name)"
+            case let .registered(name, _, _): return "registered \(name)"
+            case let .renamed(from, to, count, limit): return "renamed \(from) -> \(to) \(count)/\(limit)"
             case .gatewayDown(let name, let detail): return "down \(name): \(detail)"
             case .configChanged(let name): return "changed \(name)"
             case .configUnreadable(let message): return "unreadable: \(message)"
@@ -124,7 +124,7 @@ import Testing
         #expect(daemon.log == ["register lab (OpenClaw):18789@0", "withdraw@15", "register lab (OpenClaw):19000@15", "withdraw@31"])
         #expect(names(events) == ["waiting", "registered lab (OpenClaw)", "changed lab (OpenClaw)", "registered lab (OpenClaw)",
                                   "unreadable: no OpenClaw config at /etc/openclaw.json", "withdrawn lab (OpenClaw)"])
-        guard case let .registered(_, plan) = events[3] else { Issue.record("\(events)"); return }
+        guard case let .registered(_, plan, _) = events[3] else { Issue.record("\(events)"); return }
         #expect(plan.txt.contains(TXTPair("gatewayTlsSha256", "fp")), "the observed fingerprint is advertised")
     }
 
@@ -145,7 +145,7 @@ import Testing
         #expect(daemon.log == ["register lab (OpenClaw):18789@0", "withdraw@1", "register lab (OpenClaw):19001@1", "withdraw@3"])
     }
 
-    @Test("a name taken on this daemon moves to Avahi's next name")
+    @Test("a taken name moves to Avahi's next name, and every rename is reported with its count")
     func conflicts() throws {
         let script = Script()
         let daemon = FakeDaemon(script, taken: ["lab (OpenClaw)", "lab (OpenClaw) #2"])
@@ -155,19 +155,100 @@ import Testing
         try subject.run(stop: { script.seconds >= 1 })
         #expect(daemon.log == ["register lab (OpenClaw):18789@0", "register lab (OpenClaw) #2:18789@0",
                                "register lab (OpenClaw) #3:18789@0", "withdraw@1"])
-        guard case let .registered(name, plan) = events.first else { Issue.record("\(events)"); return }
+        #expect(names(events) == ["renamed lab (OpenClaw) -> lab (OpenClaw) #2 1/32", "renamed lab (OpenClaw) #2 -> lab (OpenClaw) #3 2/32",
+                                  "registered lab (OpenClaw) #3", "withdrawn lab (OpenClaw) #3"])
+        guard case let .registered(name, plan, _) = events[2] else { Issue.record("\(events)"); return }
         #expect(name == "lab (OpenClaw) #3")
         #expect(plan.name == "lab (OpenClaw)")
     }
 
-    @Test("gives up after too many conflicts")
+    @Test("gives up after the 32nd rename (the default limit), having reported each")
     func tooManyConflicts() throws {
         let script = Script()
         let taken = Set(["lab (OpenClaw)"] + (2...40).map { "lab (OpenClaw) #\($0)" })
         let daemon = FakeDaemon(script, taken: taken)
-        let subject = try advertiser(script, daemon: daemon, gateway: nil, load: { AdvertiseSettings(port: 18789) }, events: { _ in })
+        var events: [AdvertiserEvent] = []
+        let subject = try advertiser(script, daemon: daemon, gateway: nil, load: { AdvertiseSettings(port: 18789) },
+                                     events: { events.append($0) })
         let error = #expect(throws: ClawpairErrorBox.self) { try subject.run(stop: { script.seconds >= 10 }) }
-        #expect(error?.message == "every name up to \"lab (OpenClaw) #33\" is taken on this network")
+        #expect(error?.message == "every name up to \"lab (OpenClaw) #33\" is taken on this network; gave up renaming")
+        #expect(error?.code == "name-conflict")
+        #expect(daemon.log.count == 33, "the name and 32 renames were tried: \(daemon.log)")
+        let renames = names(events)
+        #expect(renames.count == 32)
+        #expect(renames.first == "renamed lab (OpenClaw) -> lab (OpenClaw) #2 1/32")
+        #expect(renames.last == "renamed lab (OpenClaw) #32 -> lab (OpenClaw) #33 32/32")
+    }
+
+    @Test("a smaller limit stops sooner; a limit of 0 never renames")
+    func smallerLimit() throws {
+        for limit in [0, 3] {
+            let script = Script()
+            let daemon = FakeDaemon(script, taken: Set(["lab (OpenClaw)"] + (2...9).map { "lab (OpenClaw) #\($0)" }))
+            var events: [AdvertiserEvent] = []
+            let subject = try advertiser(script, daemon: daemon, gateway: nil, schedule: AdvertiserSchedule(maxRenames: limit),
+                                         load: { AdvertiseSettings(port: 18789) }, events: { events.append($0) })
+            let error = #expect(throws: ClawpairErrorBox.self) { try subject.run(stop: { script.seconds >= 10 }) }
+            let last = limit == 0 ? "lab (OpenClaw)" : "lab (OpenClaw) #\(limit + 1)"
+            #expect(error?.message == "every name up to \"\(last)\" is taken on this network; gave up renaming")
+            #expect(events.count == limit)
+        }
+    }
+
+    @Test("a collision after the name was established renames too (another host claimed it later)")
+    func laterCollision() throws {
+        let script = Script()
+        final class Flipping: ServiceRegistration {
+            let clock: ManualClock
+            let flipAt: Monotonic.Instant
+            init(clock: ManualClock, flipAt: Monotonic.Instant) {
+                self.clock = clock
+                self.flipAt = flipAt
+            }
+            var state: RegistrationState { clock.now >= flipAt ? .conflict : .registered("lab (OpenClaw)") }
+            func withdraw() {}
+        }
+        final class Daemon: ServiceRegistrar {
+            let script: Script
+            var names: [String] = []
+            init(_ script: Script) { self.script = script }
+            func register(name: String, type: String, plan: ServicePlan) throws(ClawpairErrorBox) -> any ServiceRegistration {
+                names.append(name)
+                if names.count == 1 { return Flipping(clock: script.clock, flipAt: script.start + .seconds(2)) }
+                return FakeRegistration(.registered(name)) {}
+            }
+        }
+        let daemon = Daemon(script)
+        var events: [AdvertiserEvent] = []
+        let subject = try GatewayAdvertiser(
+            serviceType: "_openclaw-gw._tcp", load: { AdvertiseSettings(port: 18789) },
+            compose: { (settings, health) throws(ClawpairErrorBox) in
+                try ServicePlan.beacon(settings, health: health, overrides: BeaconOverrides(), osHostname: "lab")
+            },
+            healthCheck: nil, registrar: daemon, clock: script.clock, events: { events.append($0) })
+        try subject.run(stop: { script.seconds >= 4 })
+        #expect(daemon.names == ["lab (OpenClaw)", "lab (OpenClaw) #2"])
+        #expect(names(events) == ["registered lab (OpenClaw)", "renamed lab (OpenClaw) -> lab (OpenClaw) #2 1/32",
+                                  "registered lab (OpenClaw) #2", "withdrawn lab (OpenClaw) #2"])
+    }
+
+    @Test("a host name taken by another host stops the advertiser with its own error")
+    func hostConflict() throws {
+        let script = Script()
+        final class Daemon: ServiceRegistrar {
+            func register(name: String, type: String, plan: ServicePlan) throws(ClawpairErrorBox) -> any ServiceRegistration {
+                FakeRegistration(.hostConflict) {}
+            }
+        }
+        let subject = try GatewayAdvertiser(
+            serviceType: "_openclaw-gw._tcp", load: { AdvertiseSettings(port: 18789) },
+            compose: { (settings, health) throws(ClawpairErrorBox) in
+                try ServicePlan.beacon(settings, health: health, overrides: BeaconOverrides(hostLabel: "gw-1"), osHostname: "lab")
+            },
+            healthCheck: nil, registrar: Daemon(), clock: script.clock, events: { _ in })
+        let error = #expect(throws: ClawpairErrorBox.self) { try subject.run(stop: { script.seconds >= 4 }) }
+        #expect(error?.code == "host-name-taken")
+        #expect(error?.message == "the host name gw-1.local is taken by another machine on this network")
     }
 
     @Test("a stop request reported once (a signal taken from the queue) is not lost")

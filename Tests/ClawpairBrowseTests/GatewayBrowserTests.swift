@@ -242,9 +242,9 @@ struct GatewayBrowserTests {
         #expect(scan.localBackend == .native)
         #expect(scan.notes == ["backend: native (no avahi-daemon on the system bus)"])
 
-        let noLibrary = Fixture.backends(avahi: { throw AvahiError.libraryUnavailable("libdns_sd.so.1: not found") },
+        let noLibrary = Fixture.backends(avahi: { throw AvahiError.libraryUnavailable("libavahi-client.so.3: not found") },
                                          native: native, log: log)
-        #expect(try browser(noLibrary).scan().notes == ["backend: native (Avahi's dns_sd library is not installed)"])
+        #expect(try browser(noLibrary).scan().notes == ["backend: native (Avahi's client library is not installed)"])
 
         // Typed throws: the backend's error arrives as the BrowseError case that names the backend.
         let avahiDown = #expect(throws: BrowseError.self) { try browser(noDaemon, backend: .avahi).scan() }

@@ -83,7 +83,7 @@ import Testing
         // Depends: the linked libraries (dpkg-shlibdeps) and the dlopen'ed ones; avahi-daemon recommended.
         let depends = try package.field("Depends")
         for library in ["libc6", "libpng16-16", "libjpeg62-turbo", "libsodium23", "libqrencode4",
-                        "libssl3", "libzbar0", "libavahi-client3", "libavahi-common3", "libavahi-compat-libdnssd1"] {
+                        "libssl3", "libzbar0", "libavahi-client3", "libavahi-common3"] {
             #expect(depends.contains("\(library) ") || depends.contains("\(library),") || depends.hasSuffix(library),
                     "Depends lacks \(library): \(depends)")
         }

@@ -102,7 +102,6 @@ import Testing
     /// (shim header, the library header it guards, the system-library target, its Debian package)
     static let guarded = [
         ("COpenSSLShims/include/COpenSSLShims.h", "openssl/ssl.h", "COpenSSL", "libssl-dev"),
-        ("CDNSSDShims/include/CDNSSDShims.h", "avahi-compat-libdns_sd/dns_sd.h", "CDNSSD", "libavahi-compat-libdnssd-dev"),
         ("CAvahiClientShims/include/CAvahiClientShims.h", "avahi-client/client.h", "CAvahiClient", "libavahi-client-dev"),
         ("CImageShims/include/CImageShimsZBar.h", "zbar.h", "CZBar", "libzbar-dev"),
     ]

@@ -61,11 +61,30 @@ struct SystemdUnitTests {
         #expect(user.value("Install", "WantedBy") == "default.target")
     }
 
+    @Test("the system unit's exposure in systemd-analyze security --offline=true is at most 2.0")
+    func systemUnitExposure() throws {
+        let scratch = NSTemporaryDirectory() + "clawpair-advertise-exposure-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        // An instance of the template, as `systemctl enable clawpair-advertise@alice` makes it.
+        try FileManager.default.copyItem(atPath: Self.systemUnit, toPath: scratch + "/clawpair-advertise@alice.service")
+        let result = try ClawpairBinary.runProgram("/usr/bin/systemd-analyze",
+                                                   ["security", "--offline=true", "--no-pager", scratch + "/clawpair-advertise@alice.service"],
+                                                   environment: ["PATH": "/usr/bin:/bin"])
+        let line = result.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") }.map(String.init) ?? ""
+        let score = (line.components(separatedBy: ".service: ").dropFirst().first ?? "").split(separator: " ").first.flatMap { Double($0) }
+        #expect(score != nil, "\(result)")
+        #expect((score ?? 10) <= 2.0, "\(line)")
+        // What it needs: the network, D-Bus, and netlink for the interface addresses.
+        let unit = try SystemdUnit(path: Self.systemUnit)
+        #expect(unit.value("Service", "RestrictAddressFamilies") == "AF_UNIX AF_INET AF_INET6 AF_NETLINK")
+    }
+
     @Test("the system unit's ExecStart advertises a stand-in gateway while it runs and withdraws it when it stops",
           .networkLab)
     func unitRunsTheAdvertiser() async throws {
         try await withNetworkLab { lab in
-            let (a, b, bus, _) = try await lab.startAvahiLink()
+            let (a, b, bus, avahi) = try await lab.startAvahiLink()
             let home = try lab.makeDirectory("home-alice")
             try FileManager.default.createDirectory(atPath: "\(home)/.openclaw", withIntermediateDirectories: true)
             let config = "\(home)/.openclaw/openclaw.json"
@@ -85,7 +104,7 @@ struct SystemdUnitTests {
             let zeroconf = try await lab.startZeroconfBrowser(in: b)
             let gateway = try await startTestGateway(TestGatewayOptions(hosts: ["127.0.0.1"], port: 18796), in: a)
             let line = try await service.waitForLine(containing: "Advertising", timeout: .seconds(20))
-            #expect(line.hasSuffix("(_openclaw-gw._tcp, port 18796) until interrupted."), "\(line)")
+            #expect(line.hasSuffix("(_openclaw-gw._tcp, port 18796, host \(avahi.hostName), every interface) until interrupted."), "\(line)")
             let instance = String(line.dropFirst("Advertising \"".count).prefix { $0 != "\"" })
             let seen = try await zeroconf.waitForService(instance: instance, timeout: .seconds(10))
             #expect(seen.port == 18796 && seen.txt["gatewayDirectReachable"] == "1")
@@ -96,7 +115,8 @@ struct SystemdUnitTests {
             let reload = try await a.run(try unit.command("ExecReload", mainPID: service.pid))
             #expect(reload.status == .exited(0), "\(reload.stderr)")
             let renamed = try await service.waitForLine(containing: "Advertising \"Alice Gateway (OpenClaw)\"", timeout: .seconds(10))
-            #expect(renamed == "Advertising \"Alice Gateway (OpenClaw)\" (_openclaw-gw._tcp, port 18796) until interrupted.")
+            #expect(renamed == "Advertising \"Alice Gateway (OpenClaw)\" (_openclaw-gw._tcp, port 18796, host \(avahi.hostName), "
+                    + "every interface) until interrupted.")
             #expect(!service.hasExited)
 
             await gateway.stop()

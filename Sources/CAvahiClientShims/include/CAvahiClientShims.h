@@ -15,7 +15,10 @@
 #endif
 #include <avahi-client/client.h>
 #include <avahi-client/lookup.h>
+#include <avahi-client/publish.h>
 #include <avahi-common/address.h>
+#include <avahi-common/alternative.h>
+#include <avahi-common/malloc.h>
 #include <avahi-common/error.h>
 #include <avahi-common/simple-watch.h>
 #include <avahi-common/strlst.h>
@@ -91,3 +94,55 @@ uint8_t *CAvahiClientShims_avahi_string_list_get_text(AvahiStringList *list);
 
 /// avahi_string_list_get_size: the length of one TXT character-string.
 size_t CAvahiClientShims_avahi_string_list_get_size(AvahiStringList *list);
+
+// MARK: Publishing (clawpair advertise)
+
+/// avahi_client_get_state: RUNNING, REGISTERING or COLLISION (the daemon's own host name), FAILURE.
+AvahiClientState CAvahiClientShims_avahi_client_get_state(AvahiClient *client);
+
+/// avahi_client_get_host_name_fqdn: the daemon's host name, e.g. "box.local" (owned by the client).
+const char *CAvahiClientShims_avahi_client_get_host_name_fqdn(AvahiClient *client);
+
+/// avahi_entry_group_new: an empty group of records, published together; `callback` reports its
+/// state (UNCOMMITED, REGISTERING, ESTABLISHED, COLLISION, FAILURE), the first time from within this call.
+AvahiEntryGroup *CAvahiClientShims_avahi_entry_group_new(AvahiClient *client, AvahiEntryGroupCallback callback,
+                                                         void *userdata);
+
+/// avahi_entry_group_free: withdraws the group's records (goodbye packets) and frees it.
+int CAvahiClientShims_avahi_entry_group_free(AvahiEntryGroup *group);
+
+/// avahi_entry_group_commit: starts probing and announcing the group's records.
+int CAvahiClientShims_avahi_entry_group_commit(AvahiEntryGroup *group);
+
+/// avahi_entry_group_get_state.
+int CAvahiClientShims_avahi_entry_group_get_state(AvahiEntryGroup *group);
+
+/// avahi_entry_group_add_service_strlst: a service (PTR, SRV, TXT) on `interface` (AVAHI_IF_UNSPEC:
+/// every one), SRV target `host` (NULL: the daemon's host name). AVAHI_ERR_COLLISION when the name
+/// is already registered on this daemon.
+int CAvahiClientShims_avahi_entry_group_add_service_strlst(AvahiEntryGroup *group, AvahiIfIndex interface,
+                                                          AvahiProtocol protocol, AvahiPublishFlags flags,
+                                                          const char *name, const char *type, const char *domain,
+                                                          const char *host, uint16_t port, AvahiStringList *txt);
+
+/// avahi_entry_group_add_address: an A or AAAA record of host `name` on `interface`.
+int CAvahiClientShims_avahi_entry_group_add_address(AvahiEntryGroup *group, AvahiIfIndex interface,
+                                                   AvahiProtocol protocol, AvahiPublishFlags flags, const char *name,
+                                                   const AvahiAddress *address);
+
+/// avahi_string_list_add_arbitrary: prepends one character-string (the list comes out reversed).
+AvahiStringList *CAvahiClientShims_avahi_string_list_add_arbitrary(AvahiStringList *list, const uint8_t *text,
+                                                                   size_t size);
+
+/// avahi_string_list_free.
+void CAvahiClientShims_avahi_string_list_free(AvahiStringList *list);
+
+/// avahi_alternative_service_name: Avahi's next name after a conflict ("Name" -> "Name #2"),
+/// allocated (free with CAvahiClientShims_avahi_free).
+char *CAvahiClientShims_avahi_alternative_service_name(const char *name);
+
+/// avahi_free.
+void CAvahiClientShims_avahi_free(void *pointer);
+
+/// avahi_address_parse: an IPv4 or IPv6 address from text (`family` AVAHI_PROTO_UNSPEC: either); NULL if invalid.
+AvahiAddress *CAvahiClientShims_avahi_address_parse(const char *text, AvahiProtocol family, AvahiAddress *address);

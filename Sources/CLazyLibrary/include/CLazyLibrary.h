@@ -1,6 +1,6 @@
 #pragma once
 // Loading a C library with dlopen on first use instead of linking it, for the shims of
-// libraries only some commands need (Avahi's dns_sd, zbar, OpenSSL): a linked library costs
+// libraries only some commands need (Avahi's client library, zbar, OpenSSL): a linked library costs
 // every command start-up time. Each shim keeps a table of typed function pointers, declared
 // from the library's own header with an X-macro list, and fills it with CLazyLibrary_open:
 //

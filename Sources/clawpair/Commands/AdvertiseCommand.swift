@@ -21,8 +21,9 @@ struct AdvertiseCommand: ParsableCommand {
                 + "bonjour plugin's instanceName. It is advertised only while the gateway answers its port (checked every "
                 + "5 s), withdrawn after two failed checks and announced again when it answers; the TLS fingerprint is "
                 + "the one the gateway serves. The file is re-read at every check and on SIGHUP.",
-            "If another host already uses the name, avahi-daemon picks a new one (\"Name #2\"); the name actually "
-                + "registered is printed. Needs a running avahi-daemon (systemctl start avahi-daemon).",
+            "A taken name moves to Avahi's next one (\"Name #2\"), each rename reported; after --max-renames it stops "
+                + "(name-conflict). OPENCLAW_MDNS_HOSTNAME=LABEL makes LABEL.local the SRV target and TXT lanHost and "
+                + "publishes its addresses, as the gateway does. Needs a running avahi-daemon.",
         ],
         options: [
             .value("port", "PORT", help: "The gateway's WebSocket port (required without --from-openclaw-config)."),
@@ -39,23 +40,30 @@ struct AdvertiseCommand: ParsableCommand {
             .value("ssh-port", "PORT", help: "The SSH port advertised in full mode (default 22)."),
             .value("tailnet-dns", "NAME", help: "The tailnet DNS name advertised in full mode."),
             .repeated("txt", "KEY=VALUE", help: "An extra TXT entry, or one that replaces a standard key."),
+            .repeated("interface", "IFACE", help: "Advertise only on this interface (repeatable; default: all)."),
+            .value("max-renames", "N", help: "Give up after N renames of a taken name (default 32)."),
         ],
         arguments: [ArgumentSpec("config", help: "The gateway's openclaw.json (with --from-openclaw-config).", optional: true,
                                  completion: .file)],
         examples: [
             Example("clawpair advertise --port 18789", "Advertise a plaintext gateway on this machine"),
             Example("clawpair advertise --from-openclaw-config", "Advertise the gateway of ~/.openclaw/openclaw.json while it answers"),
+            Example("clawpair advertise --port 18789 --interface eth0", "Advertise on the wired LAN only (a multi-homed host)"),
             Example("clawpair advertise --port 18789 --tls-fingerprint \"$(cat fingerprint.txt)\" --mode full",
                     "Advertise a TLS gateway with its certificate fingerprint and SSH hints"),
         ],
         sections: [
             .inManSource("JSON OUTPUT"),
+            .inManSource("NAME CONFLICTS"),
+            .inManSource("INTERFACES AND HOST NAME"),
         ],
         runner: AdvertiseCommand.runner
     )
 
     let source: GatewayAdvertiser.Source
     let overrides: BeaconOverrides
+    let interfaces: [AdvertiseInterface]
+    let schedule: AdvertiserSchedule
 
     init(parsing arguments: ParsedArguments, context: CommandContext) throws {
         let fingerprint = try arguments.parsed("tls-fingerprint", TLSFingerprint.normalize) { _ in
@@ -63,8 +71,21 @@ struct AdvertiseCommand: ParsableCommand {
                        hint: "give 64 hex digits, optionally as colon-separated pairs")
         }
         let txt = try arguments.parsedValues("txt", isNot: "KEY=VALUE", TXTPair.init(entry:))
+        do {
+            interfaces = try AdvertiseInterface.named(arguments.values("interface"))
+        } catch {
+            throw UsageError("--interface: \(error.message)", hint: error.hint)
+        }
+        schedule = AdvertiserSchedule(maxRenames: try arguments.wholeNumber("max-renames", in: 0...1000,
+                                                                            default: AdvertiserSchedule.defaultMaxRenames))
+        let hostLabel: String?
+        do {
+            hostLabel = try context.environment[BeaconIdentity.hostnameVariable].flatMap(AdvertiseHostName.label)
+        } catch {
+            throw UsageError(error.message, hint: error.hint)
+        }
         overrides = BeaconOverrides(instanceName: arguments.value("name"), displayName: arguments.value("display-name"),
-                                    fingerprint: fingerprint, txt: txt)
+                                    fingerprint: fingerprint, txt: txt, hostLabel: hostLabel)
         if arguments.flag("from-openclaw-config") {
             for option in ["port", "tls", "mode", "ssh-port", "tailnet-dns"] where arguments.given(option) {
                 throw UsageError("--\(option) cannot be combined with --from-openclaw-config", hint: "set it in the config file")
@@ -95,6 +116,7 @@ struct AdvertiseCommand: ParsableCommand {
         let hangup = ReloadSignal()
         let advertiser = try GatewayAdvertiser.gateway(source, overrides: overrides,
                                                        osHostname: HostName.current(fallback: "openclaw"),
+                                                       interfaces: interfaces, schedule: schedule,
                                                        events: { report($0, context) })
         // SIGINT/SIGTERM raise the stop signal, which wakes the advertiser's wait at once.
         try advertiser.run(stopping: signals.stopSignal(), reload: { hangup.pending() })
@@ -111,5 +133,11 @@ struct AdvertiseCommand: ParsableCommand {
             }
         }
         if case .registered = event { context.note(context.errorStyle.dim("Check it from another machine: clawpair discover")) }
+        // The gateway's own Bonjour advertiser holding the config's instance name is the usual
+        // squatter here: each would rename against the other.
+        if case .renamed(_, _, 1, _) = event, case .config = source {
+            context.note(context.errorStyle.dim("If the gateway advertises itself too, turn that off: OPENCLAW_DISABLE_BONJOUR=1 "
+                + "in the gateway's environment (clawpair-advertise(1))."))
+        }
     }
 }

@@ -1,3 +1,4 @@
+import ClawpairAdvertise
 import ClawpairAvahi
 import ClawpairBrowse
 import ClawpairCLIKit
@@ -77,6 +78,10 @@ enum ErrorPresentation {
         ("approval-upgrade", "the device's request asks for more role or scope than was shown; nothing was approved (exit 4)"),
         ("io-error", "reading or writing a file failed"), ("input-too-large", "the input is over its size limit"),
         ("avahi-unavailable", "the Avahi daemon or library is missing"), ("mdns-error", "multicast DNS failed"),
+        ("name-conflict", "advertise: the instance name and every rename up to --max-renames were taken on the network"),
+        ("host-name-taken", "advertise: another host owns OPENCLAW_MDNS_HOSTNAME's name on the network"),
+        ("unknown-interface", "no network interface has the name given (a usage error on the command line, exit 2)"),
+        ("invalid-host-name", "OPENCLAW_MDNS_HOSTNAME is not a DNS host label (a usage error on the command line, exit 2)"),
         ("wide-area-error", "the wide-area DNS server failed"),
         ("configuration", "fix the configuration before running again (exit 78)"),
         ("not-running", "node status: no node runs with this clawpair home (exit 3)"),
@@ -247,7 +252,10 @@ enum ErrorPresentation {
         case NodeApprovalError.unknownRequest: return "'clawpair nodes pending' lists the current requests (a node's retry can replace its request)"
         case AvahiError.daemonNotRunning: return "start it (systemctl start avahi-daemon) or use --backend native"
         case AvahiError.libraryUnavailable:
-            return "install libavahi-client3 and libavahi-compat-libdnssd1, or use --backend native"
+            return "install libavahi-client3, or use --backend native"
+        case AdvertiserError.tooManyConflicts:
+            return "choose another name with --name; if one host claims every name, find it (avahi-browse -a) or raise --max-renames"
+        case AdvertiserError.hostNameTaken: return "set OPENCLAW_MDNS_HOSTNAME to a name no other host uses, or unset it"
         case MDNSError.noInterfaces: return "bring a LAN interface up, or use --domain for wide-area DNS-SD"
         case is WideAreaError: return "check --dns-server (or /etc/resolv.conf) and that the server serves the domain"
         default: return error.hint
