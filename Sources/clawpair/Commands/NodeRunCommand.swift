@@ -37,7 +37,8 @@ struct NodeRunCommand: ArgumentsCommand {
             "With --json, one JSON object per line on standard output, each with \"ts\" (ms) and \"event\": connecting "
                 + "{attempt, urls}, connected {url, protocol}, awaiting-approval {requestId, approveCommand}, disconnected "
                 + "{code, message, retryInMs}, certificate-changed {url, fingerprint, repinCommand}, pin-reloaded, searching, "
-                + "beacon-seen {url}, relocated {url, proof}, invoke {command, id, code, elapsedMs}, published {name, reason}, "
+                + "beacon-seen {url}, relocated {url, proof}, awaiting-command-approval {requestId, approveCommand}, commands-approved "
+                + "{requestId}, invoke {command, id, code, elapsedMs}, published {name, reason}, "
                 + "ended {status}. A final error document follows a failure.",
         ])],
         runner: NodeRunCommand.runner
@@ -195,6 +196,12 @@ final class NodeRunLog: Sendable {
         case .relocated(let url, let proof):
             emit("relocated", [("url", .string(url)), ("proof", proof.json)],
                  text: "found \(gatewayName) at \(url) (\(proof.summary)); its routes in the registry are updated")
+        case .commandsAwaitingApproval(let requestId):
+            let command = "clawpair nodes approve \(requestId ?? "<requestId>")"
+            emit("awaiting-command-approval", [("requestId", requestId.map { .string($0) } ?? .null), ("approveCommand", .string(command))],
+                 text: "waiting for the operator to approve this node's commands: \(command)")
+        case .commandsApproved(let requestId):
+            emit("commands-approved", [("requestId", requestId.map { .string($0) } ?? .null)], text: "commands approved")
         case .host(let hostEvent):
             switch hostEvent {
             case .answered(let command, let id, let code, let elapsed):
