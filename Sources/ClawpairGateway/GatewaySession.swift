@@ -68,6 +68,10 @@ public struct GatewaySessionOptions: Sendable {
     /// The close code sent when the session is stopped while connected: 1001 ("going away"), or
     /// 1000 for a program that ends normally (a node's service stop).
     public var stopCloseCode: UInt16
+    /// The credential to send instead of the device token stored for the role (a shared token,
+    /// a password, a device token from elsewhere); nil: the stored token. With one, the session
+    /// needs no stored token and never clears one.
+    public var credential: ConnectAuth?
 
     /// Options for a session as `role`.
     public init(role: GatewayRole, client: GatewayClientInfo? = nil, scopes: [String]? = nil, caps: [String] = [],
@@ -75,7 +79,7 @@ public struct GatewaySessionOptions: Sendable {
                 connectTimeout: Duration = .seconds(10), reconnect: ReconnectPolicy = ReconnectPolicy(),
                 connection: GatewayClientConfiguration = GatewayClientConfiguration(),
                 payloadVersion: ConnectPayloadVersion = .v3, negotiation: GatewayProtocolNegotiation? = nil,
-                stopCloseCode: UInt16 = 1001) {
+                stopCloseCode: UInt16 = 1001, credential: ConnectAuth? = nil) {
         self.role = role
         self.client = client
         self.scopes = scopes
@@ -89,6 +93,7 @@ public struct GatewaySessionOptions: Sendable {
         self.payloadVersion = payloadVersion
         self.negotiation = negotiation
         self.stopCloseCode = stopCloseCode
+        self.credential = credential
     }
 
     /// The negotiation in force: ``negotiation``, or the role's default.
@@ -224,7 +229,7 @@ public final class GatewaySession: Sendable {
          options: GatewaySessionOptions, clock: any MonotonicClock, resolver: any HostResolver,
          wallClockMs: @escaping @Sendable () -> Int64, jitterDraw: @escaping @Sendable () -> Double,
          connector: (any GatewaySessionConnector)?) throws(GatewayError) {
-        guard gateway.token(for: options.role.rawValue, deviceId: identity.deviceId) != nil else {
+        guard options.credential != nil || gateway.token(for: options.role.rawValue, deviceId: identity.deviceId) != nil else {
             throw .authRejected(GatewayErrorShape(code: "AUTH_TOKEN_MISSING",
                                                   message: "no device token for role \(options.role.rawValue) is stored for this device: pair first"))
         }
@@ -495,6 +500,7 @@ public final class GatewaySession: Sendable {
     /// when ``ReconnectPolicy/retriesChangedCertificate`` says so.
     private func needsSomeoneToAct(_ error: GatewayError) -> Bool {
         if options.reconnect.retriesChangedCertificate, case .tlsTrust(_, .pinMismatch) = error { return false }
+        if options.reconnect.retriedRefusals.contains(error.code) { return false }
         return Self.needsSomeoneToAct(error)
     }
 
@@ -519,7 +525,8 @@ public final class GatewaySession: Sendable {
     /// gateway, role and device) from the registry under its lock and from the session's record;
     /// the terminal error to end with.
     private func revokeToken(after error: GatewayError) -> GatewayError? {
-        guard let detail = Self.tokenRefusal(error) else { return nil }
+        // Only a stored token is cleared; a credential given in the options is the caller's.
+        guard options.credential == nil, let detail = Self.tokenRefusal(error) else { return nil }
         let role = options.role.rawValue
         let deviceId = identity.value.deviceId
         // The token that was sent; the registry's is removed only while it is still that one
@@ -580,7 +587,8 @@ public final class GatewaySession: Sendable {
         let scopes = options.scopes ?? (options.role == .node ? [] : token?.scopes ?? [])
         var request = ConnectRequest(client: client, role: options.role, scopes: scopes, caps: options.caps,
                                      commands: options.commands, permissions: options.permissions,
-                                     auth: ConnectAuth(token: token?.token), payloadVersion: options.payloadVersion)
+                                     auth: options.credential ?? ConnectAuth(token: token?.token),
+                                     payloadVersion: options.payloadVersion)
         request.protocolRange = offered
         return request
     }
@@ -747,6 +755,47 @@ public final class GatewaySession: Sendable {
             return failure
         }
     }
+}
+
+extension GatewaySession {
+    /// A session as an operator to `plan`'s target, with `plan`'s credential: any URL (a
+    /// command-line one, the local gateway, a registry entry) and any credential (a shared
+    /// token, a password, the stored device token), as ``OperatorSession`` connects once.
+    /// Nothing is written to a registry (tokens, last seen); a refused credential ends it.
+    public convenience init(operatorPlan plan: OperatorPlan, identity: DeviceIdentity, client: GatewayClientInfo,
+                            timeout: Duration, reconnect: ReconnectPolicy = ReconnectPolicy()) throws(GatewayError) {
+        let request = plan.connectRequest(client: client)
+        let target = plan.target
+        let record = PairedGateway(id: target.record?.id ?? PairedGateway.makeID(), name: target.record?.name ?? target.endpoint.host,
+                                   urls: [target.endpoint.url], tlsFingerprint: target.endpoint.pin, deviceId: identity.deviceId,
+                                   pairedAtMs: 0, deviceName: request.client.displayName)
+        let options = GatewaySessionOptions(role: .operator, client: request.client, scopes: request.scopes, pin: target.endpoint.pin,
+                                            connectTimeout: timeout, reconnect: reconnect, connection: .clawpair(timeout: timeout),
+                                            credential: plan.credential.auth)
+        try self.init(gateway: record, registry: nil, identity: identity, options: options)
+    }
+
+    /// The typed operator calls of ``OperatorSession`` over this session's current connection
+    /// (nil between connections); `plan` is the one the session was made from. They block the
+    /// calling thread, so never call them from an event handler (the session's thread).
+    public func operatorCalls(plan: OperatorPlan, timeout: Duration) -> OperatorSession? {
+        guard let hello else { return nil }
+        return OperatorSession(connection: SessionCalls(self), hello: hello, plan: plan, timeout: timeout)
+    }
+}
+
+/// A session as ``OperatorSession``'s connection: calls go through the session; closing it
+/// leaves the session alone.
+private final class SessionCalls: GatewayCalling {
+    let session: GatewaySession
+
+    init(_ session: GatewaySession) { self.session = session }
+
+    func call(_ method: String, params: JSONValue?, timeout: Duration) throws(GatewayError) -> JSONValue {
+        try session.call(method, params: params, timeout: timeout, stop: nil)
+    }
+
+    func close() {}
 }
 
 /// A subscription to a ``GatewaySession``'s events; ``cancel()`` ends it.

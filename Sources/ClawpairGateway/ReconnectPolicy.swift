@@ -44,12 +44,17 @@ public struct ReconnectPolicy: Sendable, Equatable {
     /// renewed it, and a pin stored in the registry meanwhile is picked up by the next attempt)
     /// rather than ending the session. The certificate is never accepted either way.
     public var retriesChangedCertificate: Bool
+    /// Codes (``GatewayError/code``) of refusals that are retried by the backoff instead of
+    /// ending the session: say `operator-access-denied`, which an administrator may lift while a
+    /// watch runs (upstream's clients keep retrying on it).
+    public var retriedRefusals: Set<String>
 
     /// Upstream's behaviour, with 20 % jitter and a stable connection after 60 s.
     public init(initialDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(30), multiplier: Double = 2,
                 jitter: Double = 0.2, stableAfter: Duration = .seconds(60), immediateCloseCodes: Set<UInt16> = [1012],
                 tickSilenceFactor: Int = 2, tickTimeoutCloseCode: UInt16 = 4000, defaultTickInterval: Duration = .seconds(30),
-                maxConsecutiveFailures: Int? = nil, approvalRetryDelay: Duration? = nil, retriesChangedCertificate: Bool = false) {
+                maxConsecutiveFailures: Int? = nil, approvalRetryDelay: Duration? = nil, retriesChangedCertificate: Bool = false,
+                retriedRefusals: Set<String> = []) {
         self.initialDelay = initialDelay
         self.maxDelay = maxDelay
         self.multiplier = multiplier
@@ -62,6 +67,7 @@ public struct ReconnectPolicy: Sendable, Equatable {
         self.maxConsecutiveFailures = maxConsecutiveFailures
         self.approvalRetryDelay = approvalRetryDelay
         self.retriesChangedCertificate = retriesChangedCertificate
+        self.retriedRefusals = retriedRefusals
     }
 
     /// The delay after `failures` failed attempts in a row (0: the first reconnect), before
