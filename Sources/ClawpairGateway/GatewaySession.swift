@@ -593,6 +593,20 @@ public final class GatewaySession: Sendable {
         return request
     }
 
+    /// For a link other than the network's (a scripted gateway in tests): the calls queued since
+    /// the last take, each to be answered through its completion.
+    func takeQueuedCalls() -> [(method: String, params: JSONValue?, completion: @Sendable (Result<JSONValue, GatewayError>) -> Void)] {
+        shared.withLock { state in
+            defer { state.calls.removeAll() }
+            return state.calls.map { ($0.method, $0.params, $0.completion) }
+        }
+    }
+
+    /// For a link other than the network's: reports a gateway event as the session does.
+    func report(_ event: GatewayEvent, _ onEvent: (GatewaySessionEvent) -> Void) {
+        publish(.event(event), onEvent)
+    }
+
     /// The endpoint to connect: the only route, or the winner of a race over several.
     private func chooseEndpoint(urls: [String], pin: String?) -> Result<GatewayEndpoint, GatewayError> {
         var endpoints: [GatewayEndpoint] = []
