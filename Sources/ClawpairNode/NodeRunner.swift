@@ -54,6 +54,11 @@ public struct NodeRunnerOptions: Sendable {
     /// The steady delay between attempts while the gateway holds this device's pairing request
     /// (device approval pending): 1 s, so the node is online within a second of the approval.
     public var approvalRetryDelay: Duration
+    /// How often, while connected, the node asks `node.list` for its own command-surface
+    /// `approvalState` (pending-approval or pending-reapproval: its commands wait for an operator)
+    /// until it reads approved. Only possible when this machine also holds an operator token for
+    /// the gateway (a node's own role cannot call `node.list`); nil: never asked.
+    public var commandApprovalCheck: Duration?
 
     /// Options for a node answering `host`'s commands.
     public init(host: NodeHostConfiguration, caps: [String] = [], displayName: String,
@@ -61,7 +66,7 @@ public struct NodeRunnerOptions: Sendable {
                 connectTimeout: Duration = .seconds(10),
                 discovery: GatewayBrowser.Options? = GatewayBrowser.Options(timeout: .milliseconds(1500)),
                 relocateAfterFailures: Int = 1, heartbeat: (@Sendable () -> Void)? = nil,
-                approvalRetryDelay: Duration = .seconds(1)) {
+                approvalRetryDelay: Duration = .seconds(1), commandApprovalCheck: Duration? = .seconds(5)) {
         self.host = host
         self.caps = caps
         self.displayName = displayName
@@ -72,6 +77,7 @@ public struct NodeRunnerOptions: Sendable {
         self.relocateAfterFailures = relocateAfterFailures
         self.heartbeat = heartbeat
         self.approvalRetryDelay = approvalRetryDelay
+        self.commandApprovalCheck = commandApprovalCheck
     }
 
     /// The session the runner holds: role `node`, this node's client block, caps and commands,
@@ -158,6 +164,10 @@ public final class NodeRunner: Sendable {
         var pin: String?
         /// Whether the command surface was last seen pending (nil: nothing seen).
         var commandsPending: Bool?
+        /// Whether a node.list check runs.
+        var checking = false
+        /// Whether the session ended.
+        var ended = false
     }
 
     /// A runner for the registry record `gateway`, signed by `identity`.
@@ -247,16 +257,10 @@ public final class NodeRunner: Sendable {
             }
             onEvent(.connected(url: url, protocolVersion: hello.protocolVersion))
             bridge.connected()
+            startApprovalCheck(session.record, onEvent: onEvent)
         case .event(let event):
             if let approval = Self.commandApproval(event, nodeId: identity.value.deviceId) {
-                let changed = hints.withLock { hints -> Bool in
-                    defer { hints.commandsPending = approval.pending }
-                    return hints.commandsPending != approval.pending
-                }
-                if changed {
-                    onEvent(approval.pending ? .commandsAwaitingApproval(requestId: approval.requestId)
-                                             : .commandsApproved(requestId: approval.requestId))
-                }
+                commandSurface(pending: approval.pending, requestId: approval.requestId, onEvent: onEvent)
                 return
             }
             bridge.push(NodeGatewayEvent(name: event.name, payload: event.payload))
@@ -285,8 +289,80 @@ public final class NodeRunner: Sendable {
                 startSearch(record, session: session, onEvent: onEvent)
             }
         case .ended(let error):
+            hints.withLock { $0.ended = true }
             bridge.end(error)
         }
+    }
+
+    /// Reports a change of the command surface's state: pending (each time it becomes so), or
+    /// approved after it was seen pending (an approved surface seen first says nothing).
+    private func commandSurface(pending: Bool, requestId: String?, onEvent: @Sendable (NodeRunnerEvent) -> Void) {
+        let previous = hints.withLock { hints -> Bool? in
+            defer { hints.commandsPending = pending }
+            return hints.commandsPending
+        }
+        if pending, previous != true { onEvent(.commandsAwaitingApproval(requestId: requestId)) }
+        if !pending, previous == true { onEvent(.commandsApproved(requestId: requestId)) }
+    }
+
+    /// While connected: asks `node.list`, over an operator session with this machine's stored
+    /// operator token, for this node's `approvalState` every ``NodeRunnerOptions/commandApprovalCheck``
+    /// until it reads approved (or anything but pending), the connection ends or the runner stops.
+    /// Without an operator token, or when the gateway refuses the call, nothing is said.
+    private func startApprovalCheck(_ record: PairedGateway, onEvent: @escaping @Sendable (NodeRunnerEvent) -> Void) {
+        let deviceId = identity.value.deviceId
+        guard let interval = options.commandApprovalCheck, record.token(for: GatewayRole.operator.rawValue, deviceId: deviceId) != nil,
+              hints.withLock({ hints -> Bool in
+                  defer { hints.checking = true }
+                  return !hints.checking
+              }) else { return }
+        let options = GatewaySessionOptions(role: .operator, connectTimeout: self.options.connectTimeout,
+                                            reconnect: ReconnectPolicy(maxConsecutiveFailures: 1),
+                                            connection: .clawpair(timeout: self.options.connectTimeout))
+        let registry = registry, identity = identity.value, timeout = self.options.host.requestTimeout
+        BackgroundThread.detached {
+            defer { self.hints.withLock { $0.checking = false } }
+            guard let operatorSession = try? GatewaySession(gateway: record, registry: registry, identity: identity, options: options)
+            else { return }
+            operatorSession.start()
+            defer { operatorSession.stop() }
+            let connected = { !self.isStopped && self.hints.withLock { $0.connected && !$0.ended } }
+            while connected() {
+                guard let list = try? operatorSession.call("node.list", params: .object([]), timeout: timeout),
+                      let state = Self.approvalState(list, nodeId: deviceId) else { return }
+                guard state.pending else {
+                    self.commandSurface(pending: false, requestId: nil, onEvent: onEvent)
+                    return
+                }
+                var requestId = state.requestId
+                if requestId == nil, let pairing = try? operatorSession.call("node.pair.list", params: .object([]), timeout: timeout) {
+                    requestId = Self.pendingRequestId(pairing, nodeId: deviceId)
+                }
+                self.commandSurface(pending: true, requestId: requestId, onEvent: onEvent)
+                let until = Monotonic.now + interval
+                while connected(), Monotonic.now < until { SystemMonotonicClock().sleep(until: min(until, Monotonic.now + .milliseconds(100)),
+                                                                                          unless: { !connected() }) }
+            }
+        }
+    }
+
+    /// This node's entry in a `node.list` answer: whether its command surface waits for an
+    /// operator (`approvalState` pending-approval or pending-reapproval; `packages/gateway-protocol`
+    /// built d.ts, `upstream-2026-10.md` §1.7) and the request to approve when the entry names it;
+    /// nil when the node is not listed or its state is neither pending nor approved.
+    static func approvalState(_ list: JSONValue, nodeId: String) -> (pending: Bool, requestId: String?)? {
+        guard let nodes = try? NodeList(json: list).nodes, let node = nodes.first(where: { $0.nodeId == nodeId }) else { return nil }
+        switch node.approvalState {
+        case "pending-approval", "pending-reapproval": return (true, node.pendingRequestId.map { String($0.prefix(128)) })
+        case "approved": return (false, nil)
+        default: return nil
+        }
+    }
+
+    /// The id of this node's pending request in a `node.pair.list` answer, if any.
+    static func pendingRequestId(_ list: JSONValue, nodeId: String) -> String? {
+        guard let pending = try? NodePairingList(json: list).pending else { return nil }
+        return pending.first { $0.nodeId == nodeId }.map { String($0.requestId.prefix(128)) }
     }
 
     /// Starts discovery on a thread of its own unless a search runs; it ends once connected.

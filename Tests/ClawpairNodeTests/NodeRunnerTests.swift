@@ -69,4 +69,20 @@ import Testing
         #expect(NodeRunner.commandApproval(event("node.pair.resolved", [("nodeId", "me"), ("decision", "rejected")]), nodeId: "me") == nil)
         #expect(NodeRunner.commandApproval(event("node.invoke.request", [("nodeId", "me")]), nodeId: "me") == nil)
     }
+
+    @Test func nodeListSaysWhetherThisNodesCommandsWaitForAnOperator() {
+        func list(_ state: String, request: String? = nil) -> JSONValue {
+            var me: [(String, JSONValue)] = [("nodeId", "me"), ("approvalState", .string(state))]
+            if let request { me.append(("pendingRequestId", .string(request))) }
+            return .object([("ts", 1), ("nodes", .array([.object([("nodeId", "other"), ("approvalState", "pending-approval")]), .object(me)]))])
+        }
+        #expect(NodeRunner.approvalState(list("pending-approval", request: "nr-7"), nodeId: "me")! == (true, "nr-7"))
+        #expect(NodeRunner.approvalState(list("pending-reapproval"), nodeId: "me")! == (true, nil))
+        #expect(NodeRunner.approvalState(list("approved"), nodeId: "me")! == (false, nil))
+        #expect(NodeRunner.approvalState(list("unapproved"), nodeId: "me") == nil)
+        #expect(NodeRunner.approvalState(list("approved"), nodeId: "absent") == nil)
+        let pairing: JSONValue = .object([("pending", .array([.object([("requestId", "nr-9"), ("nodeId", "me")])])), ("paired", .array([]))])
+        #expect(NodeRunner.pendingRequestId(pairing, nodeId: "me") == "nr-9")
+        #expect(NodeRunner.pendingRequestId(pairing, nodeId: "other") == nil)
+    }
 }
