@@ -17,11 +17,14 @@ struct NodeRunCommand: ArgumentsCommand {
             "Connects with role node as client node-host (mode node, platform linux, deviceFamily Linux), signed by this "
                 + "machine's identity with the node token 'clawpair pair' stored, declares its commands, and answers them. "
                 + "After each connect it reports presence (node.presence.alive) and host stats (node.host.stats, then every 60 s).",
-            "It reconnects after a gateway restart (250 ms doubling to 4 s, at once after a 1012 close); when the known routes "
+            "It offers protocol 4, and 3 at once when an older gateway asks for it. It reconnects after a gateway restart (250 ms "
+                + "doubling to 4 s, at once after a 1012 close; every second while a device approval is pending); when the known routes "
                 + "stop answering it looks for the gateway through mDNS and the wide-area domain and moves to an address where "
                 + "the gateway proves its identity (the pinned certificate, or a reissue of the stored token), updating the "
                 + "registry. A gateway whose certificate changed is never accepted silently: the new fingerprint is logged with "
                 + "the command that pins it, and a pin stored meanwhile is used without a restart.",
+            "When its commands wait for an operator's approval it says so, with the command that approves them; it learns that "
+                + "from the gateway, or from node.list when this machine also holds an operator token for the gateway.",
             "One line per state change on standard error (with --json, JSON lines on standard output). Exit status: 0 after "
                 + "SIGTERM or SIGINT (the connection closes with 1000), 78 when the gateway no longer accepts the node token "
                 + "(it is cleared: pair again), otherwise the status of the error, so a service manager restarts it.",
