@@ -16,6 +16,8 @@ import Testing
         case refuse(GatewayError)
         /// hello-ok at this protocol; the connection then ends with `end`.
         case hello(protocolVersion: Int64, end: GatewayError)
+        /// hello-ok; the connection lasts until the session is stopped.
+        case helloUntilStopped
     }
 
     /// Answers attempts in order; stops the session when the script runs out.
@@ -44,6 +46,11 @@ import Testing
                 return .success(ScriptedLink(url: urls.first ?? "", hello: HelloOK(payload)!, end: end) { code, reason in
                     self.state.withLock { $0.closes.append((code, reason)) }
                 })
+            case .helloUntilStopped:
+                let payload: JSONValue = .object([("type", "hello-ok"), ("protocol", 4)])
+                return .success(ScriptedLink(url: urls.first ?? "", hello: HelloOK(payload)!, end: nil) { code, reason in
+                    self.state.withLock { $0.closes.append((code, reason)) }
+                })
             }
         }
     }
@@ -51,17 +58,22 @@ import Testing
     final class ScriptedLink: GatewaySessionLink {
         let url: String
         let hello: HelloOK
-        let end: GatewayError
+        /// nil: until the session stops.
+        let end: GatewayError?
         let onClose: (UInt16, String) -> Void
 
-        init(url: String, hello: HelloOK, end: GatewayError, onClose: @escaping (UInt16, String) -> Void) {
+        init(url: String, hello: HelloOK, end: GatewayError?, onClose: @escaping (UInt16, String) -> Void) {
             self.url = url
             self.hello = hello
             self.end = end
             self.onClose = onClose
         }
 
-        func serve(_ session: GatewaySession, onEvent: (GatewaySessionEvent) -> Void) -> GatewayError { end }
+        func serve(_ session: GatewaySession, onEvent: (GatewaySessionEvent) -> Void) -> GatewayError {
+            if let end { return end }
+            session.stopSignal.sleep(until: Monotonic.now + .seconds(30), clock: SystemMonotonicClock())
+            return .cancelled
+        }
         func close(code: UInt16, reason: String) { onClose(code, reason) }
     }
 
@@ -72,6 +84,10 @@ import Testing
             events.withLock { $0 }.compactMap { if case .disconnected(let e, let r) = $0 { return (e, r) } else { return nil } }
         }
         var connected: Int { events.withLock { $0 }.filter { if case .connected = $0 { return true } else { return false } }.count }
+        var ended: GatewayError?? {
+            for event in events.withLock({ $0 }) { if case .ended(let error) = event { return .some(error) } }
+            return nil
+        }
     }
 
     static func shape(_ detail: String, _ extra: [(String, JSONValue)] = []) -> GatewayErrorShape {
@@ -206,5 +222,26 @@ import Testing
         #expect(n.fallback(after: three, offered: 3...3) == nil)
         #expect(GatewayProtocolNegotiation.wholeRange.fallback(after: three, offered: 3...4) == nil)
         #expect(n.fallback(after: .notConnected, offered: 4...4) == nil)
+    }
+
+    @Test("a stopped session closes its connection with stopCloseCode: 1001 by default, 1000 for a node's service stop")
+    func stopCloseCode() async throws {
+        for (code, expected) in [(nil, UInt16(1001)), (UInt16(1000), UInt16(1000))] as [(UInt16?, UInt16)] {
+            let (registry, record, identity) = try Self.paired()
+            let connector = ScriptedConnector([.helloUntilStopped])
+            var options = GatewaySessionOptions(role: .node)
+            if let code { options.stopCloseCode = code }
+            let session = try GatewaySession(gateway: record, registry: registry, identity: identity, options: options,
+                                             clock: ManualClock(), resolver: SystemResolver(), wallClockMs: { 0 }, jitterDraw: { 0 },
+                                             connector: connector)
+            let events = Events()
+            session.start { events.append($0) }
+            let deadline = Monotonic.now + .seconds(30)  // a hang bound, not a timing assertion
+            while events.connected == 0, Monotonic.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            session.stop()
+            while events.ended == nil, Monotonic.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(connector.closes.map(\.0) == [expected])
+            #expect(events.ended == .some(nil))
+        }
     }
 }
