@@ -630,10 +630,16 @@ public final class GatewaySession: Sendable {
             routes += more
         }
         let configuration = ProbeConfiguration(timeout: options.connectTimeout, allowInsecure: true)
-        guard let report = try? Prober.run(routes: routes, configuration: configuration, resolver: resolver, clock: clock,
-                                           stop: stopSignal),
-              let winner = report.winningResult else {
+        let report = try? Prober.run(routes: routes, configuration: configuration, resolver: resolver, clock: clock, stop: stopSignal)
+        guard let report, let winner = report.winningResult else {
             if stopSignal.isStopped { return .failure(.cancelled) }
+            // A route that presented another certificate than the pin says more than "nothing
+            // answered": the gateway may have renewed it (never accepted; the caller may retry).
+            for result in report?.results ?? [] {
+                if case .pinMismatch(let expected, let observed)? = result.failure {
+                    return .failure(.tlsTrust(url: result.route.url, .pinMismatch(expected: expected, observed: observed)))
+                }
+            }
             return .failure(.unreachable(url: first.url, phase: "race", reason: "no route of the gateway answered"))
         }
         var endpoint = GatewayEndpoint(route: winner.route)

@@ -260,6 +260,37 @@ struct GatewaySessionLoopbackTests {
         }
     }
 
+    @Test("a renewed certificate behind several routes is reported as a pin mismatch, never accepted, and retried when the policy says so")
+    func pinMismatchAcrossRoutes() async throws {
+        let certificate = try await TestCertificate.make()
+        defer { certificate.remove() }
+        var options = TestGatewayOptions(token: Self.token)
+        options.certificate = certificate
+        try await withTestGateway(options) { gateway in
+            let identity = try DeviceIdentity.generate(createdAtMs: 0)
+            let stale = String(repeating: "ab", count: 32)
+            // Two routes: the gateway (its certificate renewed) and one where nothing listens, so they are raced.
+            let record = PairedGateway(name: "lab", urls: [gateway.url, "wss://127.0.0.1:9"], tlsFingerprint: stale, deviceId: identity.deviceId,
+                                       tokens: [StoredDeviceToken(token: "t", role: "operator", scopes: [], issuedAtMs: nil)], pairedAtMs: 0)
+            let session = try GatewaySession(gateway: record, registry: nil, identity: identity,
+                                             options: GatewaySessionOptions(role: .operator, connectTimeout: .seconds(5),
+                                                                            reconnect: ReconnectPolicy(initialDelay: .milliseconds(50), jitter: 0,
+                                                                                                       retriesChangedCertificate: true)))
+            let log = EventLog()
+            session.start { log.append($0) }
+            defer { session.stop() }
+            try await log.wait("two refused attempts") { log.disconnects.count >= 2 }
+            for (error, retry) in log.disconnects.prefix(2) {
+                guard case .tlsTrust(let url, .pinMismatch(let expected, let observed)) = error else {
+                    throw TestError("not a pin mismatch: \(error)")
+                }
+                #expect(url.hasPrefix("wss://127.0.0.1:") && expected == stale && observed == certificate.fingerprint)
+                #expect(retry != nil)
+            }
+            #expect(log.connectedCount == 0)
+        }
+    }
+
     @Test("a session without a stored token for its role is refused before it starts")
     func noToken() throws {
         let identity = try DeviceIdentity.generate(createdAtMs: 0)
