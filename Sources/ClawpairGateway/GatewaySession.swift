@@ -108,6 +108,9 @@ public struct GatewaySessionOptions: Sendable {
 /// legacy connection's hello-ok reports a newer protocol it closes with 1012 "gateway protocol
 /// upgraded" and connects again on the preferred range).
 ///
+/// A legacy offer lasts across failed attempts; once a legacy connection ends, the next attempt
+/// offers the preferred range again (a gateway upgraded while it restarted answers it).
+///
 /// The legacy offer differs from the preferred one in its protocol range only: clawpair sends
 /// none of the newer connect fields upstream leaves out of its legacy envelope (`computerUse`,
 /// `workerRuns`), and it keeps the client block (platform `linux`, deviceFamily `Linux`) that its
@@ -446,7 +449,12 @@ public final class GatewaySession: Sendable {
                 publish(.disconnected(error, retryIn: .zero), onEvent)
                 continue
             }
-            if case .closed(1012, Self.protocolUpgradedReason, _) = error { offered = negotiation.preferred }
+            // After a legacy connection that got hello-ok ends (`attempt` was reset), or a legacy
+            // gateway reported an upgrade, the next attempt offers the preferred range again: a
+            // gateway upgraded while it restarted is spoken to at its newest protocol.
+            if attempt == 0 || error == .closed(code: 1012, reason: Self.protocolUpgradedReason, during: "connect") {
+                offered = negotiation.preferred
+            }
             if let revoked = revokeToken(after: error) {
                 publish(.disconnected(revoked, retryIn: nil), onEvent)
                 ending = revoked

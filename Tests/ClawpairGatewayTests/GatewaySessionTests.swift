@@ -179,8 +179,11 @@ import Testing
     @Test("a node offers 4…4; PROTOCOL_MISMATCH with expectedProtocol 3 is followed at once by a 3…3 offer")
     func fallsBackToLegacy() throws {
         let mismatch = GatewayError.protocolMismatch(Self.shape("PROTOCOL_MISMATCH", [("expectedProtocol", 3)]))
-        let run = try Self.run([.refuse(mismatch), .hello(protocolVersion: 3, end: .closed(code: 1006, reason: "", during: "x"))])
-        #expect(run.connector.requests.map(\.protocolRange) == [4...4, 3...3, 3...3], "legacy stays for reconnects")
+        let run = try Self.run([.refuse(mismatch), .hello(protocolVersion: 3, end: .closed(code: 1006, reason: "", during: "x")),
+                                .refuse(mismatch), .refuse(.unreachable(url: "ws://x", phase: "tcp", reason: "refused"))])
+        // After the legacy connection ends, 4…4 first again (the gateway may have been upgraded);
+        // the legacy offer lasts across failed attempts.
+        #expect(run.connector.requests.map(\.protocolRange) == [4...4, 3...3, 4...4, 3...3, 3...3])
         #expect(run.events.disconnects.first?.1 == .zero)
         #expect(run.events.connected == 1)
         // The legacy envelope keeps the client block the pairing stored.
