@@ -476,11 +476,14 @@ public final class GatewaySession: Sendable {
                 ending = error
                 break
             }
-            guard let delay = schedule.disconnected(reason, at: clock.now, draw: draw()) else {
+            guard var delay = schedule.disconnected(reason, at: clock.now, draw: draw()) else {
                 publish(.disconnected(error, retryIn: nil), onEvent)
                 ending = error
                 break
             }
+            // A gateway still starting names when to come back (`retryAfterMs`, clamped where it
+            // is read); upstream's client waits exactly that (docs/gateway/protocol/handshake.md).
+            if case .gatewayStarting(let retryAfter, _) = error, !requested { delay = retryAfter }
             publish(.disconnected(error, retryIn: delay), onEvent)
             waitBeforeReconnect(until: clock.now + delay)
         }

@@ -1,6 +1,7 @@
 import ClawpairCore
 import ClawpairIdentity
 import Foundation
+import ClawpairTestSupport
 import Synchronization
 import Testing
 @testable import ClawpairGateway
@@ -246,5 +247,15 @@ import Testing
             #expect(connector.closes.map(\.0) == [expected])
             #expect(events.ended == .some(nil))
         }
+    }
+
+    @Test("a gateway still starting is tried again after the retryAfterMs it names")
+    func gatewayStartingRetryAfter() throws {
+        let starting = GatewayError.connectFailure(GatewayErrorShape(code: "UNAVAILABLE", message: "gateway starting",
+                                                                     details: .object([("reason", "startup-sidecars"), ("retryAfterMs", 1200)])))
+        guard case .gatewayStarting = starting else { throw TestError("not gatewayStarting: \(starting)") }
+        let run = try Self.run([.refuse(starting)])
+        #expect(run.events.disconnects.map(\.1) == [.milliseconds(1200)])
+        #expect(run.end == nil)
     }
 }
