@@ -123,6 +123,9 @@ public struct ConnectRequest: Sendable, Equatable {
     /// `buildDeviceAuthPayloadV3`); gateways verify v3, then v2. v4 is only for connects that
     /// assert a trusted broker profile, which clawpair's do not.
     public var payloadVersion: ConnectPayloadVersion
+    /// The protocol versions offered (`minProtocol`…`maxProtocol`): every version spoken
+    /// (``protocolRange``) unless a negotiation narrows it (``GatewayProtocolNegotiation``).
+    public var protocolRange: ClosedRange<Int64> = ConnectRequest.protocolRange
 
     /// A request; `scopes` are trimmed and de-duplicated.
     public init(client: GatewayClientInfo, role: GatewayRole, scopes: [String], caps: [String] = [], commands: [String] = [],
@@ -145,7 +148,7 @@ public struct ConnectRequest: Sendable, Equatable {
         lhs.client == rhs.client && lhs.role == rhs.role && lhs.scopes == rhs.scopes && lhs.caps == rhs.caps
             && lhs.commands == rhs.commands && lhs.permissions.map(\.0) == rhs.permissions.map(\.0)
             && lhs.permissions.map(\.1) == rhs.permissions.map(\.1) && lhs.auth == rhs.auth && lhs.locale == rhs.locale
-            && lhs.userAgent == rhs.userAgent && lhs.payloadVersion == rhs.payloadVersion
+            && lhs.userAgent == rhs.userAgent && lhs.payloadVersion == rhs.payloadVersion && lhs.protocolRange == rhs.protocolRange
     }
 
     /// The payload this request signs for `challenge`: `signedAt` is the challenge's `ts` when it
@@ -166,7 +169,7 @@ public struct ConnectRequest: Sendable, Equatable {
     /// ConnectParams around an already built device block (closed object: only known keys).
     public func params(device: JSONValue) -> JSONValue {
         var members: [(String, JSONValue)] = [
-            ("minProtocol", .int(Self.minProtocol)), ("maxProtocol", .int(Self.maxProtocol)),
+            ("minProtocol", .int(protocolRange.lowerBound)), ("maxProtocol", .int(protocolRange.upperBound)),
             ("client", client.json),
             ("role", .string(role.rawValue)), ("scopes", .array(scopes.map(JSONValue.string))),
         ]

@@ -274,7 +274,11 @@ public final class GatewayClient {
         phase = .connecting
         let payload = try exchange(method: "connect", params: params, timeout: timeout, isConnect: true)
         let hello: HelloOK
-        switch HelloOK.accepting(payload, requested: ConnectRequest.protocolRange) {
+        // A hello-ok above the offered range is let through (up to the newest version spoken) so
+        // that a session can tell a gateway that upgraded under a legacy offer (upstream closes
+        // 1012 "gateway protocol upgraded" then, `upstream-2026-10.md` §2.3); below it, never.
+        let acceptable = request.protocolRange.lowerBound...max(request.protocolRange.upperBound, ConnectRequest.maxProtocol)
+        switch HelloOK.accepting(payload, requested: acceptable) {
         case .success(let accepted): hello = accepted
         case .failure(let refusal):
             fail(refusal)

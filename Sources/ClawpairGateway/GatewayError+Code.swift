@@ -7,7 +7,7 @@ extension GatewayError {
     /// The kebab-case name of the case: `invalid-url`, `unreachable`, `tls-trust`, `not-gateway`,
     /// `timeout`, `stalled`, `closed`, `protocol-violation`, `frame-too-large`, `pairing-required`,
     /// `pairing-rejected`, `pairing-expired`, `scope-mismatch`, `protocol-mismatch`,
-    /// `client-version-mismatch`, `auth-rejected`, `device-auth-rejected`, `operator-access-denied`,
+    /// `client-version-mismatch`, `auth-rejected`, `device-token-revoked`, `device-auth-rejected`, `operator-access-denied`,
     /// `identity-required`, `gateway-starting`, `connect-rejected`, `unsupported-method`, `rpc-failed` (`missing-scope`
     /// when the gateway names the scope a call lacked), `not-connected` or `cancelled`.
     public var code: String {
@@ -28,6 +28,7 @@ extension GatewayError {
         case .protocolMismatch: return "protocol-mismatch"
         case .clientVersionMismatch: return "client-version-mismatch"
         case .authRejected: return "auth-rejected"
+        case .deviceTokenRevoked: return "device-token-revoked"
         case .deviceAuthRejected: return "device-auth-rejected"
         case .operatorAccessDenied: return "operator-access-denied"
         case .identityRequired: return "identity-required"
@@ -46,7 +47,7 @@ extension GatewayError {
     /// (approve, pass a credential, check a certificate) before trying again helps.
     public var isRefusal: Bool {
         switch self {
-        case .tlsTrust, .pairingRequired, .authRejected, .deviceAuthRejected, .pairingRejected, .pairingExpired, .scopeMismatch,
+        case .tlsTrust, .pairingRequired, .authRejected, .deviceTokenRevoked, .deviceAuthRejected, .pairingRejected, .pairingExpired, .scopeMismatch,
              .operatorAccessDenied, .identityRequired:
             return true
         case .connectRejected, .rpcFailed: return isPermissionRefusal
@@ -72,6 +73,8 @@ extension GatewayError {
             return [("gateway", shape.json)]
         case .unsupportedMethod(let method, let version):
             return [("method", .string(method)), ("serverVersion", version.map(JSONValue.string) ?? .null)]
+        case .deviceTokenRevoked(let role, _):
+            return [("role", .string(role))]
         case .invalidURL, .unreachable, .tlsTrust, .notGateway, .timedOut, .stalled, .closed, .protocolViolation,
              .frameTooLarge, .notConnected, .cancelled:
             return []

@@ -190,6 +190,13 @@ public enum GatewayError: Error, Sendable, Equatable {
     case clientVersionMismatch(GatewayErrorShape)
     /// Wrong or missing token/password, or an invalid bootstrap token.
     case authRejected(GatewayErrorShape)
+    /// The gateway no longer accepts the device token stored for `role` (`AUTH_DEVICE_TOKEN_MISMATCH`,
+    /// a `1008` close "device token mismatch", or `AUTH_TOKEN_MISMATCH` when that stored token
+    /// was the only credential sent: revoked or rotated on the gateway). A ``GatewaySession``
+    /// removes that token from the registry, as upstream's client clears it
+    /// (`upstream-2026-10.md` §2.3), and ends: the device has to pair again. `detail` is the
+    /// gateway's code or close reason.
+    case deviceTokenRevoked(role: String, detail: String)
     /// The device proof was refused: signature, nonce, clock skew, key or id.
     case deviceAuthRejected(GatewayErrorShape)
     /// The gateway authenticated this client but grants it no operator access
@@ -270,6 +277,9 @@ extension GatewayError: ClawpairError {
             return "the gateway refused client version \(client): it wants its own version \(gateway) [CLIENT_VERSION_MISMATCH]"
         case .authRejected(let shape):
             return "the gateway refused the credentials: \(Self.describe(shape))"
+        case .deviceTokenRevoked(let role, let detail):
+            return "the gateway no longer accepts this device's \(TerminalText.sanitize(role, maxScalars: 40)) token "
+                + "[\(TerminalText.sanitize(detail, maxScalars: 80))]; it was removed from the registry"
         case .deviceAuthRejected(let shape):
             return "the gateway refused this device's proof: \(Self.deviceAuthReason(shape))"
         case .operatorAccessDenied(let shape):
@@ -324,6 +334,8 @@ extension GatewayError: ClawpairError {
         case .clientVersionMismatch: return "run a client of the gateway's own version"
         case .authRejected:
             return "pass the gateway's shared token or password"
+        case .deviceTokenRevoked:
+            return "the token was revoked or rotated on the gateway: pair this device again with a new setup code"
         case .deviceAuthRejected(let shape):
             switch shape.detailCode {
             case "DEVICE_AUTH_SIGNATURE_EXPIRED": return "this machine's clock and the gateway's differ by more than 2 minutes: sync the clock (timedatectl, chrony)"

@@ -7,12 +7,21 @@
 //   watch (2x tickIntervalMs of silence closes with 4000) → when the connection ends, the
 //   ``ReconnectPolicy`` says when to try again (at once after a 1012 close).
 //
+// Around each attempt: the registry's copy of the entry is re-read (a pin or routes stored
+// meanwhile count at once); the protocol range follows ``GatewayProtocolNegotiation`` (a node
+// offers 4…4, then 3…3 at once on PROTOCOL_MISMATCH with expectedProtocol 3, and back to 4
+// with a 1012 close when a legacy hello reports more); a refused device token
+// (AUTH_DEVICE_TOKEN_MISMATCH, a 1008 "device token mismatch" close) is removed from the
+// registry under its lock and ends the session with ``GatewayError/deviceTokenRevoked(role:detail:)``;
+// the other refusals that need someone to act end it with their own error.
+//
 // Threads: the session runs on one thread (its own after ``GatewaySession/start(onEvent:)``,
 // the caller's in ``GatewaySession/run(onEvent:)``), where its connection's event loop polls.
 // Other threads and tasks hand it calls through a queue that wakes that loop; answers come back
 // through completion handlers run on the session thread (the blocking and `async` calls wait for
 // those). ``GatewaySession/stop()`` (or cancelling the task of the `async` run) ends it within
-// milliseconds: the loop is woken through its mailbox pipe, the connection closes with 1001.
+// milliseconds: the loop is woken through its mailbox pipe, the connection closes with
+// ``GatewaySessionOptions/stopCloseCode`` (1001 unless set).
 //
 // Upstream: `src/gateway/client.ts` and the node host's `src/node-host/connection.ts`
 // (shared/spec/upstream-2026-10.md §2.3, §4).
@@ -52,13 +61,25 @@ public struct GatewaySessionOptions: Sendable {
     public var connection: GatewayClientConfiguration
     /// The signature payload (v3, as upstream's clients sign).
     public var payloadVersion: ConnectPayloadVersion
+    /// Which protocol versions `connect` offers, and the fallback; nil: upstream's node host
+    /// negotiation for a node (``GatewayProtocolNegotiation/newestThenLegacy``), every version
+    /// at once for an operator (``GatewayProtocolNegotiation/wholeRange``).
+    public var negotiation: GatewayProtocolNegotiation?
+    /// The close code sent when the session is stopped while connected: 1001 ("going away"), or
+    /// 1000 for a program that ends normally (a node's service stop).
+    public var stopCloseCode: UInt16
+    /// The credential to send instead of the device token stored for the role (a shared token,
+    /// a password, a device token from elsewhere); nil: the stored token. With one, the session
+    /// needs no stored token and never clears one.
+    public var credential: ConnectAuth?
 
     /// Options for a session as `role`.
     public init(role: GatewayRole, client: GatewayClientInfo? = nil, scopes: [String]? = nil, caps: [String] = [],
                 commands: [String] = [], permissions: [(String, Bool)] = [], pin: String? = nil,
                 connectTimeout: Duration = .seconds(10), reconnect: ReconnectPolicy = ReconnectPolicy(),
                 connection: GatewayClientConfiguration = GatewayClientConfiguration(),
-                payloadVersion: ConnectPayloadVersion = .v3) {
+                payloadVersion: ConnectPayloadVersion = .v3, negotiation: GatewayProtocolNegotiation? = nil,
+                stopCloseCode: UInt16 = 1001, credential: ConnectAuth? = nil) {
         self.role = role
         self.client = client
         self.scopes = scopes
@@ -70,6 +91,57 @@ public struct GatewaySessionOptions: Sendable {
         self.reconnect = reconnect
         self.connection = connection
         self.payloadVersion = payloadVersion
+        self.negotiation = negotiation
+        self.stopCloseCode = stopCloseCode
+        self.credential = credential
+    }
+
+    /// The negotiation in force: ``negotiation``, or the role's default.
+    public var effectiveNegotiation: GatewayProtocolNegotiation {
+        negotiation ?? (role == .node ? .newestThenLegacy : .wholeRange)
+    }
+}
+
+/// Which protocol versions a session offers in `connect`, and how it falls back to an older
+/// gateway (`upstream-2026-10.md` §2.3, §4.1: upstream's node host offers 4…4 first; on
+/// `PROTOCOL_MISMATCH` with `details.expectedProtocol` 3 it offers 3…3 at once, and when such a
+/// legacy connection's hello-ok reports a newer protocol it closes with 1012 "gateway protocol
+/// upgraded" and connects again on the preferred range).
+///
+/// A legacy offer lasts across failed attempts; once a legacy connection ends, the next attempt
+/// offers the preferred range again (a gateway upgraded while it restarted answers it).
+///
+/// The legacy offer differs from the preferred one in its protocol range only: clawpair sends
+/// none of the newer connect fields upstream leaves out of its legacy envelope (`computerUse`,
+/// `workerRuns`), and it keeps the client block (platform `linux`, deviceFamily `Linux`) that its
+/// pairing stored, since gateways compare it with the paired record on every connect.
+public struct GatewayProtocolNegotiation: Sendable, Equatable {
+    /// The range offered first, and again after a legacy gateway upgraded.
+    public var preferred: ClosedRange<Int64>
+    /// The range offered at once when the gateway refuses the preferred one with
+    /// `PROTOCOL_MISMATCH` and a `details.expectedProtocol` inside it; nil: no fallback (the
+    /// refusal ends the session).
+    public var legacy: ClosedRange<Int64>?
+
+    /// Offers `preferred`, falling back to `legacy`.
+    public init(preferred: ClosedRange<Int64>, legacy: ClosedRange<Int64>? = nil) {
+        self.preferred = preferred
+        self.legacy = legacy
+    }
+
+    /// Every version clawpair speaks (3…4) in one offer, no fallback: what operator
+    /// connections send.
+    public static let wholeRange = GatewayProtocolNegotiation(preferred: ConnectRequest.protocolRange)
+    /// Upstream's node host: 4…4, then 3…3 on `PROTOCOL_MISMATCH` with `expectedProtocol` 3.
+    public static let newestThenLegacy = GatewayProtocolNegotiation(preferred: 4...4, legacy: 3...3)
+
+    /// Which range to offer after `error` refused `offered` (the other range), or nil when
+    /// neither helps: the gateway's `details.expectedProtocol` lies inside the other range.
+    public func fallback(after error: GatewayError, offered: ClosedRange<Int64>) -> ClosedRange<Int64>? {
+        guard case .protocolMismatch(let shape) = error, let legacy,
+              let expected = shape.details?["expectedProtocol"]?.int64Value else { return nil }
+        let other = offered == legacy ? preferred : legacy
+        return other.contains(expected) && !offered.contains(expected) ? other : nil
     }
 }
 
@@ -110,13 +182,14 @@ public final class GatewaySession: Sendable {
     /// Raised by ``stop()``: the session and every call waiting on it end.
     public let stopSignal = StopSignal()
 
-    private let record: Mutex<PairedGateway>
+    private let recordState: Mutex<PairedGateway>
     private let registry: GatewayRegistry?
     private let identity: IdentityBox
     private let clock: any MonotonicClock
     private let wallClockMs: @Sendable () -> Int64
     private let draw: @Sendable () -> Double
     private let resolver: any HostResolver
+    private let connector: (any GatewaySessionConnector)?
     private let shared = Mutex(Shared())
     private let subscribers = Mutex<(next: Int, byID: [Int: @Sendable (GatewaySessionEvent) -> Void])>((0, [:]))
 
@@ -145,24 +218,34 @@ public final class GatewaySession: Sendable {
     /// device token the gateway re-issues is stored there (under its lock); without, it is used
     /// for this session's reconnects only. Throws ``GatewayError/authRejected(_:)`` with
     /// `AUTH_TOKEN_MISSING` when no token is stored for the role and this identity.
-    public init(gateway: PairedGateway, registry: GatewayRegistry?, identity: DeviceIdentity,
-                options: GatewaySessionOptions, clock: any MonotonicClock = SystemMonotonicClock(),
-                resolver: any HostResolver = SystemResolver(),
-                wallClockMs: @escaping @Sendable () -> Int64 = { WallClock.nowMs() },
-                jitterDraw: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) throws(GatewayError) {
-        guard gateway.token(for: options.role.rawValue, deviceId: identity.deviceId) != nil else {
+    public convenience init(gateway: PairedGateway, registry: GatewayRegistry?, identity: DeviceIdentity,
+                            options: GatewaySessionOptions, clock: any MonotonicClock = SystemMonotonicClock(),
+                            resolver: any HostResolver = SystemResolver(),
+                            wallClockMs: @escaping @Sendable () -> Int64 = { WallClock.nowMs() },
+                            jitterDraw: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) throws(GatewayError) {
+        try self.init(gateway: gateway, registry: registry, identity: identity, options: options, clock: clock, resolver: resolver,
+                      wallClockMs: wallClockMs, jitterDraw: jitterDraw, connector: nil)
+    }
+
+    /// The designated initializer; `connector` replaces the network (tests script the gateway).
+    init(gateway: PairedGateway, registry: GatewayRegistry?, identity: DeviceIdentity,
+         options: GatewaySessionOptions, clock: any MonotonicClock, resolver: any HostResolver,
+         wallClockMs: @escaping @Sendable () -> Int64, jitterDraw: @escaping @Sendable () -> Double,
+         connector: (any GatewaySessionConnector)?) throws(GatewayError) {
+        guard options.credential != nil || gateway.token(for: options.role.rawValue, deviceId: identity.deviceId) != nil else {
             throw .authRejected(GatewayErrorShape(code: "AUTH_TOKEN_MISSING",
                                                   message: "no device token for role \(options.role.rawValue) is stored for this device: pair first"))
         }
         gatewayID = gateway.id
         self.options = options
-        record = Mutex(gateway)
+        recordState = Mutex(gateway)
         self.registry = registry
         self.identity = IdentityBox(identity)
         self.clock = clock
         self.resolver = resolver
         self.wallClockMs = wallClockMs
         draw = jitterDraw
+        self.connector = connector
     }
 
     // MARK: Controls
@@ -193,6 +276,11 @@ public final class GatewaySession: Sendable {
 
     /// The URL of the current connection; nil between connections.
     public var connectedURL: String? { shared.withLock { $0.url } }
+
+    /// The registry entry as the session knows it now: its routes, pin and device name re-read
+    /// from the registry before each attempt (a pin or routes stored meanwhile are used without a
+    /// restart), with the tokens it stored or cleared.
+    public var record: PairedGateway { recordState.withLock { $0 } }
 
     // MARK: Events
 
@@ -334,35 +422,68 @@ public final class GatewaySession: Sendable {
     private func runHere(onEvent: (GatewaySessionEvent) -> Void) -> GatewayError? {
         shared.withLock { $0.thread = pthread_self() }
         var schedule = ReconnectSchedule(policy: options.reconnect)
+        let negotiation = options.effectiveNegotiation
+        var offered = negotiation.preferred
         var attempt = 0
         var ending: GatewayError?
         while !stopSignal.isStopped {
             attempt += 1
+            reloadRecord()
             let urls = shared.withLock { state -> [String] in
                 state.reconnectRequested = false
-                return state.routes ?? record.withLock { $0.urls }
+                return state.routes ?? recordState.withLock { $0.urls }
             }
             publish(.connecting(attempt: attempt, urls: urls), onEvent)
-            let error = connectAndServe(urls: urls, onEvent: onEvent, schedule: &schedule, attempt: &attempt)
+            let error = connectAndServe(urls: urls, offered: offered, onEvent: onEvent, schedule: &schedule, attempt: &attempt)
             shared.withLock {
                 $0.hello = nil
                 $0.url = nil
                 $0.wake = nil
             }
             if stopSignal.isStopped || error == .cancelled { break }
+            // Protocol negotiation (upstream-2026-10.md §2.3): a refused range whose gateway
+            // expects the other one is offered that one at once; a legacy connection whose
+            // gateway upgraded was closed with 1012 and goes back to the preferred range.
+            if let next = negotiation.fallback(after: error, offered: offered) {
+                offered = next
+                publish(.disconnected(error, retryIn: .zero), onEvent)
+                continue
+            }
+            // After a legacy connection that got hello-ok ends (`attempt` was reset), or a legacy
+            // gateway reported an upgrade, the next attempt offers the preferred range again: a
+            // gateway upgraded while it restarted is spoken to at its newest protocol.
+            if attempt == 0 || error == .closed(code: 1012, reason: Self.protocolUpgradedReason, during: "connect") {
+                offered = negotiation.preferred
+            }
+            if let revoked = revokeToken(after: error) {
+                publish(.disconnected(revoked, retryIn: nil), onEvent)
+                ending = revoked
+                break
+            }
             let requested = shared.withLock { $0.reconnectRequested }
-            let reason: SessionDisconnect = requested ? .requested
-                : { if case .closed(let code, _, _) = error { return .closed(code: code) } else { return .failed } }()
-            if Self.needsSomeoneToAct(error) && !requested {
+            let reason: SessionDisconnect
+            if requested {
+                reason = .requested
+            } else if case .closed(let code, _, _) = error {
+                reason = .closed(code: code)
+            } else if case .pairingRequired = error {
+                reason = .awaitingApproval
+            } else {
+                reason = .failed
+            }
+            if needsSomeoneToAct(error) && !requested {
                 publish(.disconnected(error, retryIn: nil), onEvent)
                 ending = error
                 break
             }
-            guard let delay = schedule.disconnected(reason, at: clock.now, draw: draw()) else {
+            guard var delay = schedule.disconnected(reason, at: clock.now, draw: draw()) else {
                 publish(.disconnected(error, retryIn: nil), onEvent)
                 ending = error
                 break
             }
+            // A gateway still starting names when to come back (`retryAfterMs`, clamped where it
+            // is read); upstream's client waits exactly that (docs/gateway/protocol/handshake.md).
+            if case .gatewayStarting(let retryAfter, _) = error, !requested { delay = retryAfter }
             publish(.disconnected(error, retryIn: delay), onEvent)
             waitBeforeReconnect(until: clock.now + delay)
         }
@@ -372,6 +493,9 @@ public final class GatewaySession: Sendable {
         return ending
     }
 
+    /// The close reason sent when a legacy connection's gateway reports a newer protocol.
+    static let protocolUpgradedReason = "gateway protocol upgraded"
+
     /// Errors after which trying again cannot help until someone acts: refusals of the
     /// credential, trust or protocol. A pending pairing request is not among them (the
     /// session keeps trying, at most every ``ReconnectPolicy/maxDelay``, until it is approved).
@@ -380,6 +504,68 @@ public final class GatewaySession: Sendable {
         case .pairingRequired: return false
         case .protocolMismatch, .clientVersionMismatch, .invalidURL: return true
         default: return error.isRefusal
+        }
+    }
+
+    /// ``needsSomeoneToAct(_:)`` under this session's policy: a changed certificate is retried
+    /// when ``ReconnectPolicy/retriesChangedCertificate`` says so.
+    private func needsSomeoneToAct(_ error: GatewayError) -> Bool {
+        if options.reconnect.retriesChangedCertificate, case .tlsTrust(_, .pinMismatch) = error { return false }
+        if options.reconnect.retriedRefusals.contains(error.code) { return false }
+        return Self.needsSomeoneToAct(error)
+    }
+
+    /// The gateway's detail or close reason when `error` says it no longer accepts the device
+    /// token this session sent: `AUTH_DEVICE_TOKEN_MISMATCH`, a 1008 close "device token
+    /// mismatch" (upstream's GatewayClient clears the token on both, `upstream-2026-10.md` §2.3),
+    /// or `AUTH_TOKEN_MISMATCH`: the session's only credential is that stored token.
+    static func tokenRefusal(_ error: GatewayError) -> String? {
+        switch error {
+        case .authRejected(let shape), .deviceAuthRejected(let shape), .connectRejected(let shape):
+            if let detail = shape.detailCode, ["AUTH_DEVICE_TOKEN_MISMATCH", "AUTH_TOKEN_MISMATCH"].contains(detail) { return detail }
+            if shape.message.lowercased() == "device_token_mismatch" { return "device_token_mismatch" }
+            return nil
+        case .closed(1008, let reason, _) where reason.lowercased().contains("device token mismatch"):
+            return "1008 device token mismatch"
+        default:
+            return nil
+        }
+    }
+
+    /// When `error` is a refusal of the stored device token: removes that token (for this
+    /// gateway, role and device) from the registry under its lock and from the session's record;
+    /// the terminal error to end with.
+    private func revokeToken(after error: GatewayError) -> GatewayError? {
+        // Only a stored token is cleared; a credential given in the options is the caller's.
+        guard options.credential == nil, let detail = Self.tokenRefusal(error) else { return nil }
+        let role = options.role.rawValue
+        let deviceId = identity.value.deviceId
+        // The token that was sent; the registry's is removed only while it is still that one
+        // (another process may have stored a new one meanwhile).
+        let sent = recordState.withLock { record -> String? in
+            defer { record.tokens.removeAll { $0.role == role } }
+            return record.token(for: role, deviceId: deviceId)?.token
+        }
+        if let registry, let sent {
+            _ = try? registry.update(id: gatewayID) { gateway in
+                guard gateway.token(for: role, deviceId: deviceId)?.token == sent else { return }
+                gateway.tokens.removeAll { $0.role == role }
+            }
+        }
+        return .deviceTokenRevoked(role: role, detail: detail)
+    }
+
+    /// Takes the routes, pin and device name of the registry's current copy of the entry (stored
+    /// by another process, a re-pin or a relocation) when the session has a registry and the
+    /// entry is still there for this device. The tokens stay the session's own (it stores a
+    /// re-issued one in both places).
+    private func reloadRecord() {
+        guard let registry, let fresh = registry.snapshot().gateway(id: gatewayID),
+              fresh.deviceId == identity.value.deviceId else { return }
+        recordState.withLock { record in
+            record.urls = fresh.urls
+            record.tlsFingerprint = fresh.tlsFingerprint
+            record.deviceName = fresh.deviceName
         }
     }
 
@@ -401,23 +587,39 @@ public final class GatewaySession: Sendable {
         for call in calls { call.completion(.failure(error)) }
     }
 
-    /// The connect request for the current stored token.
-    private func connectRequest() -> ConnectRequest {
-        let current = record.withLock { $0 }
+    /// The connect request for the current stored token, offering `offered`.
+    private func connectRequest(offering offered: ClosedRange<Int64>) -> ConnectRequest {
+        let current = recordState.withLock { $0 }
         let token = current.token(for: options.role.rawValue, deviceId: identity.value.deviceId)
         let displayName = current.deviceName ?? HostName.current(fallback: "linux")
         let client = options.client ?? (options.role == .node
             ? .nodeHost(version: ClawpairVersion.current, displayName: displayName)
             : .operatorCLI(version: ClawpairVersion.current, displayName: displayName))
         let scopes = options.scopes ?? (options.role == .node ? [] : token?.scopes ?? [])
-        return ConnectRequest(client: client, role: options.role, scopes: scopes, caps: options.caps, commands: options.commands,
-                              permissions: options.permissions, auth: ConnectAuth(token: token?.token),
-                              payloadVersion: options.payloadVersion)
+        var request = ConnectRequest(client: client, role: options.role, scopes: scopes, caps: options.caps,
+                                     commands: options.commands, permissions: options.permissions,
+                                     auth: options.credential ?? ConnectAuth(token: token?.token),
+                                     payloadVersion: options.payloadVersion)
+        request.protocolRange = offered
+        return request
+    }
+
+    /// For a link other than the network's (a scripted gateway in tests): the calls queued since
+    /// the last take, each to be answered through its completion.
+    func takeQueuedCalls() -> [(method: String, params: JSONValue?, completion: @Sendable (Result<JSONValue, GatewayError>) -> Void)] {
+        shared.withLock { state in
+            defer { state.calls.removeAll() }
+            return state.calls.map { ($0.method, $0.params, $0.completion) }
+        }
+    }
+
+    /// For a link other than the network's: reports a gateway event as the session does.
+    func report(_ event: GatewayEvent, _ onEvent: (GatewaySessionEvent) -> Void) {
+        publish(.event(event), onEvent)
     }
 
     /// The endpoint to connect: the only route, or the winner of a race over several.
-    private func chooseEndpoint(urls: [String]) -> Result<GatewayEndpoint, GatewayError> {
-        let pin = options.pin ?? record.withLock { $0.tlsFingerprint }
+    private func chooseEndpoint(urls: [String], pin: String?) -> Result<GatewayEndpoint, GatewayError> {
         var endpoints: [GatewayEndpoint] = []
         var lastError: GatewayError = .invalidURL(urls.first ?? "", reason: "the gateway record has no URL")
         for url in urls {
@@ -439,10 +641,16 @@ public final class GatewaySession: Sendable {
             routes += more
         }
         let configuration = ProbeConfiguration(timeout: options.connectTimeout, allowInsecure: true)
-        guard let report = try? Prober.run(routes: routes, configuration: configuration, resolver: resolver, clock: clock,
-                                           stop: stopSignal),
-              let winner = report.winningResult else {
+        let report = try? Prober.run(routes: routes, configuration: configuration, resolver: resolver, clock: clock, stop: stopSignal)
+        guard let report, let winner = report.winningResult else {
             if stopSignal.isStopped { return .failure(.cancelled) }
+            // A route that presented another certificate than the pin says more than "nothing
+            // answered": the gateway may have renewed it (never accepted; the caller may retry).
+            for result in report?.results ?? [] {
+                if case .pinMismatch(let expected, let observed)? = result.failure {
+                    return .failure(.tlsTrust(url: result.route.url, .pinMismatch(expected: expected, observed: observed)))
+                }
+            }
             return .failure(.unreachable(url: first.url, phase: "race", reason: "no route of the gateway answered"))
         }
         var endpoint = GatewayEndpoint(route: winner.route)
@@ -451,44 +659,70 @@ public final class GatewaySession: Sendable {
     }
 
     /// One attempt and, when it gets hello-ok, the connection until it ends; why it ended.
-    private func connectAndServe(urls: [String], onEvent: (GatewaySessionEvent) -> Void,
+    private func connectAndServe(urls: [String], offered: ClosedRange<Int64>, onEvent: (GatewaySessionEvent) -> Void,
                                  schedule: inout ReconnectSchedule, attempt: inout Int) -> GatewayError {
-        let endpoint: GatewayEndpoint
-        switch chooseEndpoint(urls: urls) {
-        case .success(let chosen): endpoint = chosen
+        let pin = options.pin ?? recordState.withLock { $0.tlsFingerprint }
+        let request = connectRequest(offering: offered)
+        let opened = connector.map { $0.connect(urls: urls, pin: pin, request: request, session: self) }
+            ?? openNetworkLink(urls: urls, pin: pin, request: request)
+        let link: any GatewaySessionLink
+        switch opened {
+        case .success(let opened): link = opened
         case .failure(let error): return error
+        }
+        let hello = link.hello
+        if hello.protocolVersion > offered.upperBound {
+            // A legacy offer answered with a newer protocol: the gateway upgraded.
+            link.close(code: 1012, reason: Self.protocolUpgradedReason)
+            return .closed(code: 1012, reason: Self.protocolUpgradedReason, during: "connect")
+        }
+        schedule.connected(at: clock.now)
+        attempt = 0
+        storeReissued(hello, url: link.url, onEvent: onEvent)
+        shared.withLock {
+            $0.hello = hello
+            $0.url = link.url
+        }
+        publish(.connected(url: link.url, hello: hello), onEvent)
+        let ended = link.serve(self, onEvent: onEvent)
+        if stopSignal.isStopped {
+            link.close(code: options.stopCloseCode, reason: "stopped")
+            return .cancelled
+        }
+        link.close(code: 1000, reason: "bye")
+        return ended
+    }
+
+    /// The network's attempt: the endpoint (the only route, or the race's winner), TLS with the
+    /// pin, the upgrade, the challenge and `connect`.
+    private func openNetworkLink(urls: [String], pin: String?, request: ConnectRequest) -> Result<any GatewaySessionLink, GatewayError> {
+        let endpoint: GatewayEndpoint
+        switch chooseEndpoint(urls: urls, pin: pin) {
+        case .success(let chosen): endpoint = chosen
+        case .failure(let error): return .failure(error)
         }
         let client: GatewayClient
         do {
             client = try GatewayClient(endpoint: endpoint, configuration: options.connection, resolver: resolver, clock: clock,
                                        stop: stopSignal)
         } catch {
-            return error
+            return .failure(error)
         }
-        defer { client.close() }
         client.tickSilence = (options.reconnect.tickSilenceFactor, options.reconnect.tickTimeoutCloseCode)
-        let hello: HelloOK
         do {
             try client.open(timeout: options.connectTimeout)
-            hello = try client.connect(connectRequest(), identity: identity.value, timeout: options.connectTimeout)
+            let hello = try client.connect(request, identity: identity.value, timeout: options.connectTimeout)
+            return .success(ClientSessionLink(client: client, url: endpoint.url, hello: hello))
         } catch {
-            return error
+            client.close()
+            return .failure(error)
         }
-        schedule.connected(at: clock.now)
-        attempt = 0
-        storeReissued(hello, url: endpoint.url, onEvent: onEvent)
-        shared.withLock {
-            $0.hello = hello
-            $0.url = endpoint.url
-        }
-        publish(.connected(url: endpoint.url, hello: hello), onEvent)
-        return serve(client, onEvent: onEvent)
     }
 
     /// Records the answer in the registry, with the token hello-ok issued when it differs.
     private func storeReissued(_ hello: HelloOK, url: String, onEvent: (GatewaySessionEvent) -> Void) {
         let role = options.role.rawValue
-        let current = record.withLock { $0 }
+        let current = recordState.withLock { $0 }
         var reissued: [StoredDeviceToken] = []
         if let issued = hello.deviceToken, issued.role == role,
            issued.token != current.token(for: role, deviceId: identity.value.deviceId)?.token {
@@ -496,10 +730,10 @@ public final class GatewaySession: Sendable {
         }
         if let registry {
             let updated = try? registry.recordAnswer(id: gatewayID, url: url, nowMs: wallClockMs(), reissued: reissued)
-            if let updated { record.withLock { $0 = updated } }
+            if let updated { recordState.withLock { $0 = updated } }
         }
         if !reissued.isEmpty {
-            record.withLock { record in
+            recordState.withLock { record in
                 for token in reissued { record.store(token) }
             }
             publish(.tokenStored(role: role), onEvent)
@@ -507,8 +741,8 @@ public final class GatewaySession: Sendable {
     }
 
     /// The open connection: events out, calls in, until it ends, a reconnect is asked for or
-    /// the session stops.
-    private func serve(_ client: GatewayClient, onEvent: (GatewaySessionEvent) -> Void) -> GatewayError {
+    /// the session stops (then the caller closes with ``GatewaySessionOptions/stopCloseCode``).
+    fileprivate func serve(_ client: GatewayClient, onEvent: (GatewaySessionEvent) -> Void) -> GatewayError {
         var pending: [String: (completion: @Sendable (Result<JSONValue, GatewayError>) -> Void, timer: EventLoop.Timer)] = [:]
         var requested = false
         // Events and responses arrive on this thread, inside the loop; `onEvent` is used only here.
@@ -543,15 +777,56 @@ public final class GatewaySession: Sendable {
             mailbox.deliver(())  // calls queued before the connection was up
             // The client's watchdog closes with the policy's code (4000 "tick timeout") after the
             // policy's number of tick intervals (2) of silence.
-            let ended = client.serve { requested }
+            let ended = client.serve { requested || self.stopSignal.isStopped }
             client.eventHandler = nil
             client.responseHandler = nil
-            let failure = ended ?? .closed(code: 1000, reason: "reconnect requested", during: "the session")
+            let failure = ended ?? (stopSignal.isStopped ? .cancelled : .closed(code: 1000, reason: "reconnect requested", during: "the session"))
             for entry in pending.values { entry.completion(.failure(failure)) }
             pending.removeAll()
             return failure
         }
     }
+}
+
+extension GatewaySession {
+    /// A session as an operator to `plan`'s target, with `plan`'s credential: any URL (a
+    /// command-line one, the local gateway, a registry entry) and any credential (a shared
+    /// token, a password, the stored device token), as ``OperatorSession`` connects once.
+    /// Nothing is written to a registry (tokens, last seen); a refused credential ends it.
+    public convenience init(operatorPlan plan: OperatorPlan, identity: DeviceIdentity, client: GatewayClientInfo,
+                            timeout: Duration, reconnect: ReconnectPolicy = ReconnectPolicy()) throws(GatewayError) {
+        let request = plan.connectRequest(client: client)
+        let target = plan.target
+        let record = PairedGateway(id: target.record?.id ?? PairedGateway.makeID(), name: target.record?.name ?? target.endpoint.host,
+                                   urls: [target.endpoint.url], tlsFingerprint: target.endpoint.pin, deviceId: identity.deviceId,
+                                   pairedAtMs: 0, deviceName: request.client.displayName)
+        let options = GatewaySessionOptions(role: .operator, client: request.client, scopes: request.scopes, pin: target.endpoint.pin,
+                                            connectTimeout: timeout, reconnect: reconnect, connection: .clawpair(timeout: timeout),
+                                            credential: plan.credential.auth)
+        try self.init(gateway: record, registry: nil, identity: identity, options: options)
+    }
+
+    /// The typed operator calls of ``OperatorSession`` over this session's current connection
+    /// (nil between connections); `plan` is the one the session was made from. They block the
+    /// calling thread, so never call them from an event handler (the session's thread).
+    public func operatorCalls(plan: OperatorPlan, timeout: Duration) -> OperatorSession? {
+        guard let hello else { return nil }
+        return OperatorSession(connection: SessionCalls(self), hello: hello, plan: plan, timeout: timeout)
+    }
+}
+
+/// A session as ``OperatorSession``'s connection: calls go through the session; closing it
+/// leaves the session alone.
+private final class SessionCalls: GatewayCalling {
+    let session: GatewaySession
+
+    init(_ session: GatewaySession) { self.session = session }
+
+    func call(_ method: String, params: JSONValue?, timeout: Duration) throws(GatewayError) -> JSONValue {
+        try session.call(method, params: params, timeout: timeout, stop: nil)
+    }
+
+    func close() {}
 }
 
 /// A subscription to a ``GatewaySession``'s events; ``cancel()`` ends it.
@@ -566,6 +841,52 @@ public struct GatewaySessionSubscription: Sendable {
 
     /// Stops delivering events to the handler (idempotent).
     public func cancel() { onCancel() }
+}
+
+/// How a ``GatewaySession`` opens its connections: the network by default; tests script the
+/// gateway through it (internal seam).
+protocol GatewaySessionConnector: Sendable {
+    /// One attempt over `urls` (`wss://` ones pinned to `pin`) sending `request`: the connection
+    /// after hello-ok, or why there is none.
+    func connect(urls: [String], pin: String?, request: ConnectRequest, session: GatewaySession)
+        -> Result<any GatewaySessionLink, GatewayError>
+}
+
+/// An open connection of a ``GatewaySession``, after hello-ok.
+protocol GatewaySessionLink: AnyObject {
+    /// The URL it reached.
+    var url: String { get }
+    /// Its hello-ok.
+    var hello: HelloOK { get }
+    /// Carries the session's calls and the gateway's events until the connection ends, a
+    /// reconnect is asked for or the session stops; why it ended.
+    func serve(_ session: GatewaySession, onEvent: (GatewaySessionEvent) -> Void) -> GatewayError
+    /// Closes with `code` and `reason` (idempotent).
+    func close(code: UInt16, reason: String)
+}
+
+/// A ``GatewayClient`` that got hello-ok.
+private final class ClientSessionLink: GatewaySessionLink {
+    let client: GatewayClient
+    let url: String
+    let hello: HelloOK
+
+    init(client: GatewayClient, url: String, hello: HelloOK) {
+        self.client = client
+        self.url = url
+        self.hello = hello
+    }
+
+    func serve(_ session: GatewaySession, onEvent: (GatewaySessionEvent) -> Void) -> GatewayError {
+        session.serve(client, onEvent: onEvent)
+    }
+
+    func close(code: UInt16, reason: String) {
+        client.close(code: code, reason: reason, failing: .closed(code: code, reason: reason, during: "the session"))
+        client.close()
+    }
+
+    deinit { client.close() }
 }
 
 /// The identity, handed to the session thread. `DeviceIdentity` is immutable (its key is

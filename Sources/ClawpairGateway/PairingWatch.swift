@@ -8,12 +8,16 @@
 // arrived while it was away is missed, and reconnects with a bounded backoff when the
 // connection drops or the gateway restarts (it says `shutdown` and closes 1012).
 //
-// The loop is transport-free: it takes a `connect` closure (the real one opens an
-// ``OperatorSession``) and a ``MonotonicClock`` for the backoff, so tests drive it with a fake
-// connection and a ``ManualClock``.
+// Two ways to run it. On a ``GatewaySession`` (what `clawpair devices watch` does): the
+// session connects, reconnects by its ``ReconnectPolicy`` (the gateway's restart, a dropped
+// socket) and stops; the watch lists the pending requests on each of its connections and follows
+// its events. Or transport-free, with a `connect` closure (one ``OperatorSession`` per
+// connection) and a ``MonotonicClock`` for its own backoff, so tests drive the decisions with a
+// fake connection and a ``ManualClock``.
 
 import ClawpairCore
 import ClawpairDNS
+import Synchronization
 
 /// A connection that also delivers events (``GatewayClient`` is one).
 public protocol GatewayEventSource: GatewayCalling {
@@ -166,7 +170,8 @@ public final class PairingWatch {
         "device.pair.setup.deliveryUncertain", "node.pair.requested", "node.pair.resolved",
     ]
 
-    private let connect: () throws -> OperatorSession
+    private let connect: (() throws -> OperatorSession)?
+    private let session: (session: GatewaySession, plan: OperatorPlan, timeout: Duration)?
     /// The pending request id of each device, to tell a supersession.
     private var pendingByDevice: [String: String] = [:]
     private let clock: any MonotonicClock
@@ -176,9 +181,27 @@ public final class PairingWatch {
     public init(configuration: PairingWatchConfiguration = PairingWatchConfiguration(), clock: any MonotonicClock = SystemMonotonicClock(),
                 connect: @escaping () throws -> OperatorSession) {
         self.connect = connect
+        session = nil
         self.clock = clock
         self.configuration = configuration
     }
+
+    /// A watch over `session` (an operator session made from `plan`, not started yet: ``run(until:poll:handle:)``
+    /// starts and stops it). Its reconnects and their backoff are the session's; `timeout` bounds
+    /// each call (listing, approving); `configuration`'s poll slice applies, its backoff does not.
+    public init(session: GatewaySession, plan: OperatorPlan, timeout: Duration,
+                configuration: PairingWatchConfiguration = PairingWatchConfiguration()) {
+        connect = nil
+        self.session = (session, plan, timeout)
+        clock = SystemMonotonicClock()
+        self.configuration = configuration
+    }
+
+    /// The reconnect policy of a session a watch runs on: 0.5 s doubling to 5 s without jitter,
+    /// reset after each connection; `operator-access-denied` retried (an administrator may grant
+    /// access while the watch runs; upstream's clients keep retrying on it).
+    public static let sessionPolicy = ReconnectPolicy(initialDelay: .milliseconds(500), maxDelay: .seconds(5), multiplier: 2, jitter: 0,
+                                                      stableAfter: .zero, retriedRefusals: ["operator-access-denied"])
 
     /// Runs until `stopped()` is true (asked at least every ``PairingWatchConfiguration/pollSlice``),
     /// reporting each event to `handle`, which may ask for approvals or rejections (performed in order;
@@ -189,6 +212,10 @@ public final class PairingWatch {
     /// `poll`, asked as often as `stopped`, may ask for actions too (keys an operator typed).
     public func run(until stopped: () -> Bool, poll: () -> [PairingWatchAction] = { [] },
                     handle: (PairingWatchEvent) throws -> [PairingWatchAction]) throws {
+        if let session {
+            return try run(on: session.session, plan: session.plan, timeout: session.timeout, until: stopped, poll: poll, handle: handle)
+        }
+        guard let connect else { return }
         var failures = 0
         var connectedBefore = false
         while !stopped() {
@@ -223,23 +250,101 @@ public final class PairingWatch {
         }
     }
 
+    /// The most session events that wait for the watch's thread (beyond it the oldest go; the
+    /// pending list of the next connection covers what was lost).
+    static let maxQueuedEvents = 4096
+
+    /// ``run(until:poll:handle:)`` on a ``GatewaySession``: on each of its connections the
+    /// pending requests are listed and reported (`connected`), then its pairing events; a lost
+    /// connection is reported with the session's next delay; the session's end ends the watch.
+    private func run(on session: GatewaySession, plan: OperatorPlan, timeout: Duration, until stopped: () -> Bool,
+                     poll: () -> [PairingWatchAction], handle: (PairingWatchEvent) throws -> [PairingWatchAction]) throws {
+        let inbox = Mutex<[GatewaySessionEvent]>([])
+        let subscription = session.subscribe { event in
+            inbox.withLock { queue in
+                if queue.count >= Self.maxQueuedEvents { queue.removeFirst() }
+                queue.append(event)
+            }
+        }
+        defer {
+            subscription.cancel()
+            session.stop()
+        }
+        session.start()
+        var calls: OperatorSession?
+        var connectedBefore = false
+        /// Runs `body`; a call that failed because the connection went away waits for the next one.
+        func onConnection(_ body: () throws -> Void) throws {
+            do {
+                try body()
+            } catch let error as GatewayError where Self.isRetryable(error) || error == .cancelled {
+                calls = nil
+            }
+        }
+        while !stopped() {
+            if let current = calls { try onConnection { for action in poll() { try perform(action, current, handle) } } }
+            let events = inbox.withLock { queue -> [GatewaySessionEvent] in
+                defer { queue.removeAll() }
+                return queue
+            }
+            if events.isEmpty {
+                clock.sleep(until: clock.now + configuration.pollSlice, unless: { stopped() || inbox.withLock { !$0.isEmpty } })
+                continue
+            }
+            for event in events {
+                switch event {
+                case .connected:
+                    guard let connection = session.operatorCalls(plan: plan, timeout: timeout) else { continue }
+                    // A refusal (a missing scope) ends the watch; a connection lost at once waits for the next.
+                    try onConnection {
+                        let pending = try connection.listDevices().sortedPending
+                        pendingByDevice = [:]
+                        for request in pending.reversed() { pendingByDevice[request.deviceId] = request.requestId }
+                        calls = connection
+                        for action in try handle(.connected(pending: pending, reconnect: connectedBefore)) {
+                            try perform(action, connection, handle)
+                        }
+                        connectedBefore = true
+                    }
+                case .event(let event):
+                    guard let connection = calls else { continue }
+                    try onConnection { try report(event, connection, handle) }
+                case .disconnected(let error, let retryIn):
+                    calls = nil
+                    if let retryIn { _ = try handle(.disconnected(error: error, retryIn: retryIn)) }
+                case .ended(let error):
+                    if let error { throw error }
+                    return
+                case .connecting, .tokenStored:
+                    continue
+                }
+            }
+        }
+    }
+
+    /// One gateway event: interpreted, told to the handler, its actions performed.
+    private func report(_ event: GatewayEvent, _ session: OperatorSession,
+                        _ handle: (PairingWatchEvent) throws -> [PairingWatchAction]) throws {
+        guard var reported = try Self.interpret(event) else { return }
+        switch reported {
+        case .requested(let request, _):
+            let previous = pendingByDevice[request.deviceId]
+            pendingByDevice[request.deviceId] = request.requestId
+            reported = .requested(request, supersedes: previous == request.requestId ? nil : previous)
+        case .resolved(let resolution):
+            if let device = resolution.deviceId, pendingByDevice[device] == resolution.requestId { pendingByDevice[device] = nil }
+        default:
+            break
+        }
+        for action in try handle(reported) { try perform(action, session, handle) }
+    }
+
     private func follow(_ session: OperatorSession, until stopped: () -> Bool, poll: () -> [PairingWatchAction],
                         handle: (PairingWatchEvent) throws -> [PairingWatchAction]) throws {
         while !stopped() {
             for action in poll() { try perform(action, session, handle) }
             guard let event = try session.nextEvent(timeout: configuration.pollSlice) else { continue }
-            guard var reported = try Self.interpret(event) else { continue }
-            switch reported {
-            case .requested(let request, _):
-                let previous = pendingByDevice[request.deviceId]
-                pendingByDevice[request.deviceId] = request.requestId
-                reported = .requested(request, supersedes: previous == request.requestId ? nil : previous)
-            case .resolved(let resolution):
-                if let device = resolution.deviceId, pendingByDevice[device] == resolution.requestId { pendingByDevice[device] = nil }
-            default:
-                break
-            }
-            for action in try handle(reported) { try perform(action, session, handle) }
+            try report(event, session, handle)
         }
     }
 

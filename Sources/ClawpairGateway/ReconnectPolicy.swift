@@ -36,12 +36,25 @@ public struct ReconnectPolicy: Sendable, Equatable {
     public var defaultTickInterval: Duration
     /// The most attempts in a row that fail before the session gives up; nil: never.
     public var maxConsecutiveFailures: Int?
+    /// While the gateway holds a pairing request for this device (device approval pending), the
+    /// delay between attempts: a steady pace, so the session is back within it once an operator
+    /// approves; nil: the backoff (upstream: capped at 30 s).
+    public var approvalRetryDelay: Duration?
+    /// Whether a certificate that no longer matches the pin is retried (the gateway may have
+    /// renewed it, and a pin stored in the registry meanwhile is picked up by the next attempt)
+    /// rather than ending the session. The certificate is never accepted either way.
+    public var retriesChangedCertificate: Bool
+    /// Codes (``GatewayError/code``) of refusals that are retried by the backoff instead of
+    /// ending the session: say `operator-access-denied`, which an administrator may lift while a
+    /// watch runs (upstream's clients keep retrying on it).
+    public var retriedRefusals: Set<String>
 
     /// Upstream's behaviour, with 20 % jitter and a stable connection after 60 s.
     public init(initialDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(30), multiplier: Double = 2,
                 jitter: Double = 0.2, stableAfter: Duration = .seconds(60), immediateCloseCodes: Set<UInt16> = [1012],
                 tickSilenceFactor: Int = 2, tickTimeoutCloseCode: UInt16 = 4000, defaultTickInterval: Duration = .seconds(30),
-                maxConsecutiveFailures: Int? = nil) {
+                maxConsecutiveFailures: Int? = nil, approvalRetryDelay: Duration? = nil, retriesChangedCertificate: Bool = false,
+                retriedRefusals: Set<String> = []) {
         self.initialDelay = initialDelay
         self.maxDelay = maxDelay
         self.multiplier = multiplier
@@ -52,6 +65,9 @@ public struct ReconnectPolicy: Sendable, Equatable {
         self.tickTimeoutCloseCode = tickTimeoutCloseCode
         self.defaultTickInterval = defaultTickInterval
         self.maxConsecutiveFailures = maxConsecutiveFailures
+        self.approvalRetryDelay = approvalRetryDelay
+        self.retriesChangedCertificate = retriesChangedCertificate
+        self.retriedRefusals = retriedRefusals
     }
 
     /// The delay after `failures` failed attempts in a row (0: the first reconnect), before
@@ -93,6 +109,9 @@ public enum SessionDisconnect: Sendable, Equatable {
     case failed
     /// Someone asked for a reconnect now (a beacon reappeared, the routes changed).
     case requested
+    /// The gateway holds a pairing request for this device: ``ReconnectPolicy/approvalRetryDelay``
+    /// when set (not counted as a failure), else as ``failed``.
+    case awaitingApproval
 }
 
 /// The reconnect state of one session: call ``connected(at:)`` on hello-ok and
@@ -133,7 +152,9 @@ public struct ReconnectSchedule: Sendable, Equatable {
         case .closed(let code) where policy.immediateCloseCodes.contains(code):
             failures = 0
             return .zero
-        case .closed, .failed:
+        case .awaitingApproval where policy.approvalRetryDelay != nil:
+            return max(policy.approvalRetryDelay ?? .zero, .zero)
+        case .closed, .failed, .awaitingApproval:
             if let limit = policy.maxConsecutiveFailures, failures >= limit { return nil }
             let delay = policy.delay(afterFailures: failures, draw: draw)
             failures += 1

@@ -1,26 +1,24 @@
-// A node that stays online (`upstream-2026-10.md` §2.2–§2.3, §2.7): connect to the paired
-// gateway as role `node` (``NodeClient``), run the ``NodeHostRuntime`` on each connection,
-// reconnect, and find a moved gateway by its identity (``GatewayRelocator``).
+// A node that stays online (`upstream-2026-10.md` §2.2–§2.3, §2.7): a ``GatewaySession`` to the
+// paired gateway as role `node` (client ``NodeClient``), the ``NodeHostRuntime`` on each of its
+// connections, and finding a moved gateway by its identity (``GatewayRelocator``).
 //
-//   routes (the record's URLs in order; the pin on wss://) → connect signed with this identity
-//   and the stored node token → hello-ok → serve (the client's own watchdog closes after 2x the
-//   tick interval of silence) → on loss: again after 250 ms doubling (upstream's node host
-//   schedule) to 4 s (upstream: 30 s; see NodeRunnerOptions.maxDelay), at once after a 1012
-//   close ("service restart"), reset after a hello-ok.
-//
-// On top of that:
+// The session does the connecting: routes (raced when several; the pin on wss://) → connect
+// signed with this identity and the stored node token, offering protocol 4…4 and 3…3 on a
+// legacy gateway's PROTOCOL_MISMATCH → hello-ok → the tick watch (2x the tick interval of
+// silence closes with 4000) and pings → on loss its ``ReconnectPolicy``: again after 250 ms
+// doubling (upstream's node host schedule) to 4 s (upstream: 30 s; see
+// NodeRunnerOptions.maxDelay), at once after a 1012 close ("service restart"), reset after a
+// hello-ok; 1 s apart while a device approval is pending. The runner decides on top of it:
 // - after `relocateAfterFailures` failed attempts in a row (nothing answered), discovery runs on
-//   a thread of its own while disconnected: a beacon at a known route triggers an attempt at
-//   once; one at a new address is adopted (registry, under its lock) only after it proved it is
-//   this gateway, and the next attempt goes there at once;
+//   a thread of its own while disconnected: a beacon at a known route makes the session
+//   reconnect at once; one at a new address is adopted (registry, under its lock) only after it
+//   proved it is this gateway, and the session goes there at once (it re-reads the record
+//   before each attempt);
 // - a certificate that no longer matches the pin is reported with the new fingerprint on each
 //   attempt (never accepted), and a pin stored in the registry meanwhile is used without a restart;
-// - `AUTH_DEVICE_TOKEN_MISMATCH` (or `AUTH_TOKEN_MISMATCH`: a node sends no credential but its
-//   stored token) clears the stored node token and ends with `.tokenRevoked`; other refusals
-//   that need someone to act end with `.failed`; a pending approval keeps retrying (≤ 30 s).
-//
-// The session of issue #21 (GatewaySession + ReconnectPolicy) can replace the connect/reconnect
-// part; the public API here does not change with it.
+// - a refused node token (`AUTH_DEVICE_TOKEN_MISMATCH`; the session clears it from the registry)
+//   ends with `.tokenRevoked`; other refusals that need someone to act end with `.failed`;
+// - stop closes the connection with 1000.
 
 #if canImport(Glibc)
 import Glibc
@@ -53,13 +51,22 @@ public struct NodeRunnerOptions: Sendable {
     public var relocateAfterFailures: Int
     /// Called at least every 250 ms while the runner's loop is alive (a service's watchdog ping).
     public var heartbeat: (@Sendable () -> Void)?
+    /// The steady delay between attempts while the gateway holds this device's pairing request
+    /// (device approval pending): 1 s, so the node is online within a second of the approval.
+    public var approvalRetryDelay: Duration
+    /// How often, while connected, the node asks `node.list` for its own command-surface
+    /// `approvalState` (pending-approval or pending-reapproval: its commands wait for an operator)
+    /// until it reads approved. Only possible when this machine also holds an operator token for
+    /// the gateway (a node's own role cannot call `node.list`); nil: never asked.
+    public var commandApprovalCheck: Duration?
 
     /// Options for a node answering `host`'s commands.
     public init(host: NodeHostConfiguration, caps: [String] = [], displayName: String,
                 initialDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(4),
                 connectTimeout: Duration = .seconds(10),
                 discovery: GatewayBrowser.Options? = GatewayBrowser.Options(timeout: .milliseconds(1500)),
-                relocateAfterFailures: Int = 1, heartbeat: (@Sendable () -> Void)? = nil) {
+                relocateAfterFailures: Int = 1, heartbeat: (@Sendable () -> Void)? = nil,
+                approvalRetryDelay: Duration = .seconds(1), commandApprovalCheck: Duration? = .seconds(5)) {
         self.host = host
         self.caps = caps
         self.displayName = displayName
@@ -69,6 +76,19 @@ public struct NodeRunnerOptions: Sendable {
         self.discovery = discovery
         self.relocateAfterFailures = relocateAfterFailures
         self.heartbeat = heartbeat
+        self.approvalRetryDelay = approvalRetryDelay
+        self.commandApprovalCheck = commandApprovalCheck
+    }
+
+    /// The session the runner holds: role `node`, this node's client block, caps and commands,
+    /// upstream's node protocol negotiation, the reconnect policy above, and a 1000 close on stop.
+    public func sessionOptions() -> GatewaySessionOptions {
+        let policy = ReconnectPolicy(initialDelay: initialDelay, maxDelay: maxDelay, multiplier: 2, jitter: 0, stableAfter: .zero,
+                                     approvalRetryDelay: approvalRetryDelay, retriesChangedCertificate: true)
+        return GatewaySessionOptions(role: .node, client: NodeClient.info(displayName: displayName), scopes: [], caps: caps.sorted(),
+                                     commands: host.commands.names, connectTimeout: connectTimeout, reconnect: policy,
+                                     connection: .clawpair(timeout: connectTimeout), negotiation: .newestThenLegacy,
+                                     stopCloseCode: 1000)
     }
 }
 
@@ -92,6 +112,13 @@ public enum NodeRunnerEvent: Sendable {
     case beaconSeen(url: String)
     /// The gateway was found at `url` (proved by `proof`) and the registry's routes were updated.
     case relocated(url: String, proof: GatewayIdentityProof)
+    /// The gateway holds this node's command surface (its declared commands) for an operator's
+    /// approval: a `node.pair.requested` about this node (`requestId`: the node request to
+    /// approve). Until approved, the node is online with no effective commands.
+    case commandsAwaitingApproval(requestId: String?)
+    /// An operator approved the command surface: a `node.pair.resolved` about this node with
+    /// decision `approved` (what upstream's node host acts on, `src/node-host/runner.ts`).
+    case commandsApproved(requestId: String?)
     /// Something the runtime did on the connection.
     case host(NodeHostEvent)
 }
@@ -123,7 +150,25 @@ public final class NodeRunner: Sendable {
     /// The options.
     public let options: NodeRunnerOptions
     private let stopFlag = Atomic<Bool>(false)
-    private let hints = Mutex<(reconnect: Bool, searching: Bool, connected: Bool)>((false, false, false))
+    private let session = Mutex<GatewaySession?>(nil)
+    private let bridge = NodeSessionBridge()
+    /// Connection state for the relocation decisions (the session thread writes it, the search reads it).
+    private let hints = Mutex<Hints>(Hints())
+
+    private struct Hints {
+        var searching = false
+        var connected = false
+        /// Whether the attempt that just ended had reached hello-ok.
+        var servedSinceLastLoss = false
+        var failures = 0
+        var pin: String?
+        /// Whether the command surface was last seen pending (nil: nothing seen).
+        var commandsPending: Bool?
+        /// Whether a node.list check runs.
+        var checking = false
+        /// Whether the session ended.
+        var ended = false
+    }
 
     /// A runner for the registry record `gateway`, signed by `identity`.
     public init(gateway: PairedGateway, registry: GatewayRegistry, identity: DeviceIdentity, options: NodeRunnerOptions) {
@@ -136,144 +181,224 @@ public final class NodeRunner: Sendable {
 
     /// Ends the run from any thread: it returns within about 250 ms (an attempt in progress
     /// first ends), the connection closed with 1000.
-    public func stop() { stopFlag.store(true, ordering: .releasing) }
+    public func stop() {
+        stopFlag.store(true, ordering: .releasing)
+        session.withLock { $0 }?.stop()
+        bridge.interrupt()
+    }
 
     /// Whether ``stop()`` was called.
     public var isStopped: Bool { stopFlag.load(ordering: .acquiring) }
 
-    private var stopped: Bool { isStopped }
-
-    /// The registry's current record (a new pin or routes stored meanwhile), else the last one known.
-    private func current(_ last: PairedGateway) -> PairedGateway {
-        registry.snapshot().gateway(id: gatewayID) ?? last
-    }
-
     /// Runs until stopped or an end that needs someone to act; `onEvent` hears every state change
-    /// (on this thread, or on the discovery thread for `.searching`, `.beaconSeen`, `.relocated`).
+    /// (on the session's thread, on this one for the runtime's `.host` events, or on the
+    /// discovery thread for `.searching`, `.beaconSeen`, `.relocated`).
     public func run(onEvent: @escaping @Sendable (NodeRunnerEvent) -> Void) -> NodeRunnerEnd {
         let heartbeat = options.heartbeat ?? {}
-        var record = initial
-        var delay = options.initialDelay
-        var attempt = 0
-        var failures = 0
+        let record = registry.snapshot().gateway(id: gatewayID) ?? initial
+        let session: GatewaySession
+        do {
+            session = try GatewaySession(gateway: record, registry: registry, identity: identity.value, options: options.sessionOptions())
+        } catch {
+            // No node token is stored for this device: nothing to connect with.
+            return .tokenRevoked
+        }
+        hints.withLock { $0.pin = record.tlsFingerprint }
+        self.session.withLock { $0 = session }
         defer { hints.withLock { $0.connected = true } }  // ends a search
-        while !stopped {
+        if isStopped { session.stop() }
+        session.start { [self] event in handle(event, session: session, onEvent: onEvent) }
+        var generation = 0
+        while true {
             heartbeat()
-            attempt += 1
-            let fresh = current(record)
-            if fresh.tlsFingerprint != record.tlsFingerprint { onEvent(.pinReloaded(fingerprint: fresh.tlsFingerprint)) }
-            record = fresh
-            hints.withLock { $0.reconnect = false }
-            onEvent(.connecting(attempt: attempt, urls: record.urls))
-            var retryAtOnce = false
-            switch connect(record) {
-            case .success(let (client, url)):
-                attempt = 0
-                failures = 0
-                delay = options.initialDelay
-                hints.withLock { $0.connected = true }
-                onEvent(.connected(url: url, protocolVersion: client.hello?.protocolVersion ?? 0))
-                // The answering route goes first; a node token the gateway reissued replaces the stored one.
-                let reissued = [client.hello?.deviceToken].compactMap { $0 }.filter { $0.role == GatewayRole.node.rawValue }
-                _ = try? registry.recordAnswer(id: record.id, url: url, nowMs: WallClock.nowMs(), reissued: reissued)
+            switch bridge.next(after: generation, until: Monotonic.now + .milliseconds(250)) {
+            case .idle:
+                continue
+            case .ended(let error):
+                return Self.end(error)
+            case .connected(let current):
+                generation = current
                 let runtime = NodeHostRuntime(configuration: options.host, onEvent: { onEvent(.host($0)) })
-                let end = runtime.serve(ClientNodeConnection(client), stopped: { heartbeat(); return self.stopped })
-                let closeCode = client.closeStatus.map { $0.code.rawValue }
-                client.close()
-                hints.withLock { $0.connected = false }
-                if end == .stopped { return .stopped }
-                let error: GatewayError
-                if case .lost(let reason) = end { error = Self.lostError(reason, closeCode: closeCode) } else { error = .notConnected }
-                if Self.isTokenMismatch(error) { return revoke(record) }
-                retryAtOnce = closeCode == 1012
-                onEvent(.disconnected(error, retryIn: retryAtOnce ? .zero : delay))
-            case .failure(let error):
-                if stopped { return .stopped }
-                if Self.isTokenMismatch(error) { return revoke(record) }
-                if case .tlsTrust(let url, .pinMismatch(_, let observed)) = error {
-                    onEvent(.certificateChanged(url: url, fingerprint: observed))
-                } else if case .pairingRequired(let pairing) = error {
-                    onEvent(.awaitingApproval(requestId: pairing.requestId))
-                } else if Self.needsSomeoneToAct(error) {
-                    onEvent(.disconnected(error, retryIn: nil))
-                    return .failed(error)
-                }
-                failures += 1
-                onEvent(.disconnected(error, retryIn: delay))
-                if failures >= options.relocateAfterFailures, Self.mayRelocate(error), options.discovery != nil,
-                   !GatewayRelocator.isLoopbackOnly(record) {
-                    startSearch(record, onEvent: onEvent)
-                }
+                let connection = SessionNodeConnection(bridge: bridge, session: session, generation: current)
+                _ = runtime.serve(connection, stopped: { [bridge] in
+                    heartbeat()
+                    return self.isStopped || bridge.isLost(current)
+                })
             }
-            if !retryAtOnce { wait(delay, heartbeat: heartbeat) }
-            delay = min(delay * 2, options.maxDelay)
-        }
-        return .stopped
-    }
-
-    /// Waits `delay`, or less when stopped or a hint (beacon seen, gateway relocated) arrives.
-    private func wait(_ delay: Duration, heartbeat: () -> Void) {
-        let clock = SystemMonotonicClock()
-        let deadline = clock.now + delay
-        while !stopped, clock.now < deadline {
-            heartbeat()
-            if hints.withLock({ $0.reconnect }) { return }
-            clock.sleep(until: min(deadline, clock.now + .milliseconds(50)), unless: { self.stopped })
         }
     }
 
-    /// One attempt: the routes in order, the first that answers with hello-ok.
-    private func connect(_ record: PairedGateway) -> Result<(GatewayClient, String), GatewayError> {
-        guard let token = record.token(for: GatewayRole.node.rawValue, deviceId: identity.value.deviceId) else {
-            return .failure(.authRejected(GatewayErrorShape(code: "AUTH_TOKEN_MISSING", message: "no node token is stored for this device",
-                                                            details: ["code": "AUTH_DEVICE_TOKEN_MISMATCH"])))
+    /// How the session's end reads for the caller.
+    static func end(_ error: GatewayError?) -> NodeRunnerEnd {
+        switch error {
+        case nil, .cancelled?: return .stopped
+        case .deviceTokenRevoked?: return .tokenRevoked
+        case let error?: return .failed(error)
         }
-        let request = ConnectRequest(client: NodeClient.info(displayName: options.displayName), role: .node, scopes: [],
-                                     caps: options.caps.sorted(), commands: options.host.commands.names,
-                                     auth: ConnectAuth(token: token.token), payloadVersion: .v3)
-        var last: GatewayError = .invalidURL(record.urls.first ?? "", reason: "the gateway record has no URL")
-        for url in record.urls where !stopped {
-            do throws(GatewayError) {
-                var endpoint = try ClawpairGateway.GatewayEndpoint(parsing: url)
-                if endpoint.tls { endpoint.pin = record.tlsFingerprint }
-                let client = try GatewayClient(endpoint: endpoint, configuration: .clawpair(timeout: options.connectTimeout))
-                do {
-                    try client.open(timeout: options.connectTimeout)
-                    _ = try client.connect(request, identity: identity.value, timeout: options.connectTimeout)
-                    return .success((client, url))
-                } catch {
-                    client.close()
-                    throw error
+    }
+
+    /// A session event, on the session's thread: the node's state changes, the runtime's
+    /// connection, the relocation decisions.
+    private func handle(_ event: GatewaySessionEvent, session: GatewaySession, onEvent: @escaping @Sendable (NodeRunnerEvent) -> Void) {
+        switch event {
+        case .connecting(let attempt, let urls):
+            let pin = session.record.tlsFingerprint
+            let changed = hints.withLock { hints -> Bool in
+                defer { hints.pin = pin }
+                return hints.pin != pin
+            }
+            if changed { onEvent(.pinReloaded(fingerprint: pin)) }
+            onEvent(.connecting(attempt: attempt, urls: urls))
+        case .connected(let url, let hello):
+            hints.withLock {
+                $0.connected = true
+                $0.servedSinceLastLoss = true
+                $0.failures = 0
+            }
+            onEvent(.connected(url: url, protocolVersion: hello.protocolVersion))
+            bridge.connected()
+            startApprovalCheck(session.record, onEvent: onEvent)
+        case .event(let event):
+            if let approval = Self.commandApproval(event, nodeId: identity.value.deviceId) {
+                commandSurface(pending: approval.pending, requestId: approval.requestId, onEvent: onEvent)
+                return
+            }
+            bridge.push(NodeGatewayEvent(name: event.name, payload: event.payload))
+        case .tokenStored:
+            break
+        case .disconnected(let error, let retryIn):
+            bridge.lost()
+            let (served, failures) = hints.withLock { hints -> (Bool, Int) in
+                defer { hints.servedSinceLastLoss = false }
+                hints.connected = false
+                // A connection that got hello-ok and then ended is not a failed attempt.
+                if !hints.servedSinceLastLoss { hints.failures += 1 }
+                return (hints.servedSinceLastLoss, hints.failures)
+            }
+            // A refused token: the end says it (and the session cleared it).
+            if case .deviceTokenRevoked = error { return }
+            if case .tlsTrust(let url, .pinMismatch(_, let observed)) = error {
+                onEvent(.certificateChanged(url: url, fingerprint: observed))
+            } else if case .pairingRequired(let pairing) = error {
+                onEvent(.awaitingApproval(requestId: pairing.requestId))
+            }
+            onEvent(.disconnected(error, retryIn: retryIn))
+            let record = session.record
+            if retryIn != nil, !served, failures >= options.relocateAfterFailures, Self.mayRelocate(error), options.discovery != nil,
+               !GatewayRelocator.isLoopbackOnly(record) {
+                startSearch(record, session: session, onEvent: onEvent)
+            }
+        case .ended(let error):
+            hints.withLock { $0.ended = true }
+            bridge.end(error)
+        }
+    }
+
+    /// Reports a change of the command surface's state: pending (each time it becomes so), or
+    /// approved after it was seen pending (an approved surface seen first says nothing).
+    private func commandSurface(pending: Bool, requestId: String?, onEvent: @Sendable (NodeRunnerEvent) -> Void) {
+        let previous = hints.withLock { hints -> Bool? in
+            defer { hints.commandsPending = pending }
+            return hints.commandsPending
+        }
+        if pending, previous != true { onEvent(.commandsAwaitingApproval(requestId: requestId)) }
+        if !pending, previous == true { onEvent(.commandsApproved(requestId: requestId)) }
+    }
+
+    /// While connected: asks `node.list`, over an operator session with this machine's stored
+    /// operator token, for this node's `approvalState` every ``NodeRunnerOptions/commandApprovalCheck``
+    /// until it reads approved (or anything but pending), the connection ends or the runner stops.
+    /// Without an operator token, or when the gateway refuses the call, nothing is said.
+    private func startApprovalCheck(_ record: PairedGateway, onEvent: @escaping @Sendable (NodeRunnerEvent) -> Void) {
+        let deviceId = identity.value.deviceId
+        guard let interval = options.commandApprovalCheck, record.token(for: GatewayRole.operator.rawValue, deviceId: deviceId) != nil,
+              hints.withLock({ hints -> Bool in
+                  defer { hints.checking = true }
+                  return !hints.checking
+              }) else { return }
+        let options = GatewaySessionOptions(role: .operator, connectTimeout: self.options.connectTimeout,
+                                            reconnect: ReconnectPolicy(maxConsecutiveFailures: 1),
+                                            connection: .clawpair(timeout: self.options.connectTimeout))
+        let registry = registry, identity = identity.value, timeout = self.options.host.requestTimeout
+        BackgroundThread.detached {
+            defer { self.hints.withLock { $0.checking = false } }
+            guard let operatorSession = try? GatewaySession(gateway: record, registry: registry, identity: identity, options: options)
+            else { return }
+            operatorSession.start()
+            defer { operatorSession.stop() }
+            let connected = { !self.isStopped && self.hints.withLock { $0.connected && !$0.ended } }
+            while connected() {
+                guard let list = try? operatorSession.call("node.list", params: .object([]), timeout: timeout),
+                      let state = Self.approvalState(list, nodeId: deviceId) else { return }
+                guard state.pending else {
+                    self.commandSurface(pending: false, requestId: nil, onEvent: onEvent)
+                    return
                 }
-            } catch {
-                last = error
-                // A refusal is the gateway's answer: other routes lead to the same gateway.
-                if error.isRefusal || !Self.mayRelocate(error) && !Self.isTransport(error) { return .failure(error) }
+                var requestId = state.requestId
+                if requestId == nil, let pairing = try? operatorSession.call("node.pair.list", params: .object([]), timeout: timeout) {
+                    requestId = Self.pendingRequestId(pairing, nodeId: deviceId)
+                }
+                self.commandSurface(pending: true, requestId: requestId, onEvent: onEvent)
+                let until = Monotonic.now + interval
+                while connected(), Monotonic.now < until { SystemMonotonicClock().sleep(until: min(until, Monotonic.now + .milliseconds(100)),
+                                                                                          unless: { !connected() }) }
             }
         }
-        return .failure(last)
+    }
+
+    /// This node's entry in a `node.list` answer: whether its command surface waits for an
+    /// operator (`approvalState` pending-approval or pending-reapproval; `packages/gateway-protocol`
+    /// built d.ts, `upstream-2026-10.md` §1.7) and the request to approve when the entry names it;
+    /// nil when the node is not listed or its state is neither pending nor approved.
+    static func approvalState(_ list: JSONValue, nodeId: String) -> (pending: Bool, requestId: String?)? {
+        guard let nodes = try? NodeList(json: list).nodes, let node = nodes.first(where: { $0.nodeId == nodeId }) else { return nil }
+        switch node.approvalState {
+        case "pending-approval", "pending-reapproval": return (true, node.pendingRequestId.map { String($0.prefix(128)) })
+        case "approved": return (false, nil)
+        default: return nil
+        }
+    }
+
+    /// The id of this node's pending request in a `node.pair.list` answer, if any.
+    static func pendingRequestId(_ list: JSONValue, nodeId: String) -> String? {
+        guard let pending = try? NodePairingList(json: list).pending else { return nil }
+        return pending.first { $0.nodeId == nodeId }.map { String($0.requestId.prefix(128)) }
     }
 
     /// Starts discovery on a thread of its own unless a search runs; it ends once connected.
-    private func startSearch(_ record: PairedGateway, onEvent: @escaping @Sendable (NodeRunnerEvent) -> Void) {
+    private func startSearch(_ record: PairedGateway, session: GatewaySession,
+                             onEvent: @escaping @Sendable (NodeRunnerEvent) -> Void) {
         guard hints.withLock({ state -> Bool in
             guard !state.searching else { return false }
             state.searching = true
-            state.connected = false
             return true
         }) else { return }
         onEvent(.searching)
         let relocator = GatewayRelocator(registry: registry, identity: identity.value, discovery: options.discovery)
         BackgroundThread.detached {
-            relocator.search(for: record, until: { self.stopped || self.hints.withLock { $0.connected } }) { found in
+            relocator.search(for: record, until: { self.isStopped || self.hints.withLock { $0.connected } }) { found in
                 switch found {
                 case .knownRoute(let url): onEvent(.beaconSeen(url: url))
                 case .moved(let url, let proof, _): onEvent(.relocated(url: url, proof: proof))
                 }
-                self.hints.withLock { $0.reconnect = true }
+                // The session re-reads the record (new routes) before the attempt it starts now.
+                if !self.hints.withLock({ $0.connected }) { session.reconnectNow() }
             }
             self.hints.withLock { $0.searching = false }
         }
+    }
+
+    /// What `event` says about the command surface of node `nodeId` (for a signed node, its
+    /// deviceId): pending (`node.pair.requested` for it) or approved (`node.pair.resolved` for
+    /// it with decision `approved`); nil for anything else. Payloads as
+    /// `packages/gateway-protocol/src/schema/nodes.ts` (`requestId`, `nodeId`, `decision`).
+    static func commandApproval(_ event: GatewayEvent, nodeId: String) -> (pending: Bool, requestId: String?)? {
+        guard event.name == "node.pair.requested" || event.name == "node.pair.resolved",
+              event.payload?["nodeId"]?.stringValue == nodeId else { return nil }
+        // The gateway's text: bounded here, sanitized where it is shown.
+        let requestId = event.payload?["requestId"]?.stringValue.flatMap { $0.isEmpty ? nil : String($0.prefix(128)) }
+        if event.name == "node.pair.requested" { return (true, requestId) }
+        return event.payload?["decision"]?.stringValue == "approved" ? (false, requestId) : nil
     }
 
     /// Whether discovery may find the gateway elsewhere after `error`: nothing answered, or
@@ -285,15 +410,9 @@ public final class NodeRunner: Sendable {
         }
     }
 
-    static func isTransport(_ error: GatewayError) -> Bool {
-        switch error {
-        case .invalidURL, .protocolViolation, .frameTooLarge, .notConnected: return true
-        default: return false
-        }
-    }
-
-    /// Refusals after which trying again cannot help until someone acts (a pending approval is
-    /// not one: upstream keeps retrying at most every 30 s).
+    /// Refusals after which trying again cannot help until someone acts (a pending approval and
+    /// a changed certificate are not: the node keeps retrying). The session decides with the
+    /// same rule (``ReconnectPolicy/retriesChangedCertificate`` set).
     static func needsSomeoneToAct(_ error: GatewayError) -> Bool {
         switch error {
         case .pairingRequired, .tlsTrust: return false
@@ -302,54 +421,17 @@ public final class NodeRunner: Sendable {
         }
     }
 
-    /// Whether the gateway no longer accepts the stored node token: `AUTH_DEVICE_TOKEN_MISMATCH`
-    /// (upstream clears the token then), a 1008 "device token mismatch"/"revoked" close, or
-    /// `AUTH_TOKEN_MISMATCH`: a node sends no credential but that stored token, so a mismatch
-    /// can only be that token's.
+    /// Whether the gateway no longer accepts the stored node token: what the session clears the
+    /// token on and ends with ``GatewayError/deviceTokenRevoked(role:detail:)``
+    /// (`AUTH_DEVICE_TOKEN_MISMATCH`, or `AUTH_TOKEN_MISMATCH`: a node sends no credential but
+    /// its stored token, so a mismatch can only be that token's).
     static func isTokenMismatch(_ error: GatewayError) -> Bool {
         switch error {
+        case .deviceTokenRevoked: return true
         case .authRejected(let shape), .deviceAuthRejected(let shape), .connectRejected(let shape):
             return ["AUTH_DEVICE_TOKEN_MISMATCH", "AUTH_TOKEN_MISMATCH"].contains(shape.detailCode ?? "")
         default:
             return false
-        }
-    }
-
-    /// The connection's end as an error: its close (code, reason) when it closed.
-    static func lostError(_ reason: String, closeCode: UInt16?) -> GatewayError {
-        .closed(code: closeCode ?? 1006, reason: String(reason.prefix(200)), during: "the node session")
-    }
-
-    /// Removes the stored node token (upstream clears it on `AUTH_DEVICE_TOKEN_MISMATCH`).
-    private func revoke(_ record: PairedGateway) -> NodeRunnerEnd {
-        _ = try? registry.update(id: record.id) { gateway in
-            gateway.tokens.removeAll { $0.role == GatewayRole.node.rawValue }
-        }
-        return .tokenRevoked
-    }
-}
-
-/// A connected ``GatewayClient`` as the runtime sees it.
-final class ClientNodeConnection: NodeGatewayConnection {
-    let client: GatewayClient
-
-    init(_ client: GatewayClient) { self.client = client }
-
-    func nextEvent(timeout: Duration) throws(NodeConnectionFailure) -> NodeGatewayEvent? {
-        do {
-            guard let event = try client.nextEvent(timeout: timeout) else { return nil }
-            return NodeGatewayEvent(name: event.name, payload: event.payload)
-        } catch {
-            throw .lost(reason: error.message)
-        }
-    }
-
-    func request(_ method: String, params: JSONValue, timeout: Duration) throws(NodeConnectionFailure) -> JSONValue {
-        do {
-            return try client.call(method, params: params, timeout: timeout)
-        } catch {
-            if case .rpcFailed(_, let shape) = error { throw .refused(code: shape.code, message: shape.message) }
-            throw .lost(reason: error.message)
         }
     }
 }

@@ -226,6 +226,71 @@ struct GatewaySessionLoopbackTests {
         }
     }
 
+    @Test("a node on a protocol-3 gateway: 4…4 is refused with PROTOCOL_MISMATCH expectedProtocol 3, 3…3 follows at once and connects")
+    func nodeFallsBackToProtocolThree() async throws {
+        let home = Self.home()
+        var options = TestGatewayOptions(token: Self.token)
+        options.extraArguments = ["--protocol", "3"]
+        try await withTestGateway(options) { gateway in
+            // A loopback node connect with the shared token is approved silently and gets a node token.
+            let identity = try DeviceIdentity.generate(createdAtMs: 0)
+            let client = try GatewayClient(endpoint: try GatewayEndpoint(parsing: gateway.url))
+            try client.open(timeout: .seconds(5))
+            let node = GatewayClientInfo.nodeHost(version: "test", displayName: "lab-node")
+            let hello = try client.connect(ConnectRequest(client: node, role: .node, scopes: [], auth: ConnectAuth(token: Self.token)),
+                                           identity: identity, timeout: .seconds(5))
+            client.close()
+            #expect(hello.protocolVersion == 3)
+            let registry = GatewayRegistry(home: home)
+            let record = PairedGateway(name: "lab", urls: [gateway.url], deviceId: identity.deviceId,
+                                       tokens: [try #require(hello.deviceToken)], pairedAtMs: 0, deviceName: "lab-node")
+            try registry.save(record)
+            let session = try GatewaySession(gateway: record, registry: registry, identity: identity,
+                                             options: GatewaySessionOptions(role: .node, client: node, connectTimeout: .seconds(5)))
+            let log = EventLog()
+            session.start { log.append($0) }
+            defer { session.stop() }
+            try await log.wait("a connection") { log.connectedCount == 1 }
+            #expect(session.hello?.protocolVersion == 3)
+            let first = try #require(log.disconnects.first)
+            guard case .protocolMismatch(let shape) = first.0 else { throw TestError("not a protocol mismatch: \(first.0)") }
+            #expect(shape.details?["expectedProtocol"]?.int64Value == 3)
+            #expect(shape.details?["minProtocol"]?.int64Value == 4 && shape.details?["maxProtocol"]?.int64Value == 4)
+            #expect(first.1 == .zero)
+        }
+    }
+
+    @Test("a renewed certificate behind several routes is reported as a pin mismatch, never accepted, and retried when the policy says so")
+    func pinMismatchAcrossRoutes() async throws {
+        let certificate = try await TestCertificate.make()
+        defer { certificate.remove() }
+        var options = TestGatewayOptions(token: Self.token)
+        options.certificate = certificate
+        try await withTestGateway(options) { gateway in
+            let identity = try DeviceIdentity.generate(createdAtMs: 0)
+            let stale = String(repeating: "ab", count: 32)
+            // Two routes: the gateway (its certificate renewed) and one where nothing listens, so they are raced.
+            let record = PairedGateway(name: "lab", urls: [gateway.url, "wss://127.0.0.1:9"], tlsFingerprint: stale, deviceId: identity.deviceId,
+                                       tokens: [StoredDeviceToken(token: "t", role: "operator", scopes: [], issuedAtMs: nil)], pairedAtMs: 0)
+            let session = try GatewaySession(gateway: record, registry: nil, identity: identity,
+                                             options: GatewaySessionOptions(role: .operator, connectTimeout: .seconds(5),
+                                                                            reconnect: ReconnectPolicy(initialDelay: .milliseconds(50), jitter: 0,
+                                                                                                       retriesChangedCertificate: true)))
+            let log = EventLog()
+            session.start { log.append($0) }
+            defer { session.stop() }
+            try await log.wait("two refused attempts") { log.disconnects.count >= 2 }
+            for (error, retry) in log.disconnects.prefix(2) {
+                guard case .tlsTrust(let url, .pinMismatch(let expected, let observed)) = error else {
+                    throw TestError("not a pin mismatch: \(error)")
+                }
+                #expect(url.hasPrefix("wss://127.0.0.1:") && expected == stale && observed == certificate.fingerprint)
+                #expect(retry != nil)
+            }
+            #expect(log.connectedCount == 0)
+        }
+    }
+
     @Test("a session without a stored token for its role is refused before it starts")
     func noToken() throws {
         let identity = try DeviceIdentity.generate(createdAtMs: 0)

@@ -1,5 +1,6 @@
 import ClawpairCore
 import ClawpairIdentity
+import Foundation
 import Testing
 @testable import ClawpairGateway
 
@@ -237,5 +238,115 @@ import Testing
         let status = try PairingWatchTests.session(connection).waitForSetupUse(setupId: "s1", within: .seconds(60))
         guard case .deliveryUncertain(let completion) = status else { Issue.record("\(status)"); return }
         #expect(completion.deviceId == "d1")
+    }
+}
+
+/// The watch on a GatewaySession: the session's scripted connections (its connector seam) answer
+/// the watch's calls and deliver pairing events; the session's reconnect (backoff on a manual
+/// clock) brings a second `connected` with the pending list again; stopping the watch stops the
+/// session.
+@Suite struct PairingWatchSessionTests {
+    /// A connection that answers calls with `answer`, delivers `events` once the pending list
+    /// was asked for, and ends with `end` once `calls` calls were answered (or when the session stops).
+    final class ServingLink: GatewaySessionLink {
+        let url = "ws://127.0.0.1:18789"
+        let hello = HelloOK(["type": "hello-ok", "protocol": 4])!
+        let events: [GatewayEvent]
+        let calls: Int
+        let end: GatewayError
+        let answer: (String, JSONValue?) -> Result<JSONValue, GatewayError>
+        private(set) var methods: [String] = []
+
+        init(events: [GatewayEvent], calls: Int, end: GatewayError, answer: @escaping (String, JSONValue?) -> Result<JSONValue, GatewayError>) {
+            self.events = events
+            self.calls = calls
+            self.end = end
+            self.answer = answer
+        }
+
+        func serve(_ session: GatewaySession, onEvent: (GatewaySessionEvent) -> Void) -> GatewayError {
+            var delivered = false
+            let bound = Monotonic.now + .seconds(20)  // a hang bound, not a timing assertion
+            while Monotonic.now < bound, !session.stopSignal.isStopped {
+                for call in session.takeQueuedCalls() {
+                    methods.append(call.method)
+                    call.completion(answer(call.method, call.params))
+                }
+                if !delivered, methods.contains("device.pair.list") {
+                    delivered = true
+                    for event in events { session.report(event, onEvent) }
+                }
+                if methods.count >= calls { return end }
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+            return .cancelled
+        }
+
+        func close(code: UInt16, reason: String) {}
+    }
+
+    final class Connector: GatewaySessionConnector, @unchecked Sendable {
+        var links: [ServingLink]
+        init(_ links: [ServingLink]) { self.links = links }
+
+        func connect(urls: [String], pin: String?, request: ConnectRequest,
+                     session: GatewaySession) -> Result<any GatewaySessionLink, GatewayError> {
+            guard !links.isEmpty else { return .failure(.unreachable(url: urls[0], phase: "tcp", reason: "refused")) }
+            return .success(links.removeFirst())
+        }
+    }
+
+    static func answer(_ method: String, _ params: JSONValue?) -> Result<JSONValue, GatewayError> {
+        switch method {
+        case "device.pair.list": return .success(.object([("pending", .array([PairingWatchTests.requested("old")])), ("paired", .array([]))]))
+        case "device.pair.approve": return .success(.object([("requestId", params?["requestId"] ?? .null)]))
+        default: return .failure(.protocolViolation("unexpected \(method)"))
+        }
+    }
+
+    @Test("on a session: pending listed on each connection, events followed, actions performed, the session's reconnect, stop")
+    func followsOverASession() throws {
+        let first = ServingLink(events: [GatewayEvent(name: "device.pair.requested", payload: PairingWatchTests.requested("r1"), seq: 1)],
+                                calls: 2, end: .closed(code: 1006, reason: "", during: "the session"), answer: Self.answer)
+        let second = ServingLink(events: [GatewayEvent(name: "device.pair.setup.completed",
+                                                       payload: .object([("setupId", "s"), ("deviceId", "d"), ("access", "node"), ("ts", 1)]),
+                                                       seq: 1)],
+                                 calls: 100, end: .notConnected, answer: Self.answer)
+        let identity = try DeviceIdentity.generate(createdAtMs: 0)
+        let record = PairedGateway(name: "lab", urls: ["ws://127.0.0.1:18789"], deviceId: identity.deviceId, pairedAtMs: 0)
+        let options = GatewaySessionOptions(role: .operator, scopes: ["operator.pairing"], reconnect: PairingWatch.sessionPolicy,
+                                            credential: ConnectAuth(token: "shared"))
+        let session = try GatewaySession(gateway: record, registry: nil, identity: identity, options: options, clock: ManualClock(),
+                                         resolver: SystemResolver(), wallClockMs: { 0 }, jitterDraw: { 0 },
+                                         connector: Connector([first, second]))
+        let target = OperatorTarget(endpoint: try GatewayEndpoint(parsing: "ws://127.0.0.1:18789"), record: nil, source: .commandLineURL)
+        let watch = PairingWatch(session: session, plan: OperatorPlan(target: target, credential: OperatorCredential(auth: ConnectAuth(), source: .none)),
+                                 timeout: .seconds(5), configuration: PairingWatchConfiguration(pollSlice: .milliseconds(20)))
+        var seen: [PairingWatchEvent] = []
+        var stop = false
+        try watch.run(until: { stop }) { event in
+            seen.append(event)
+            switch event {
+            case .requested(let request, _): return [.approve(requestId: request.requestId)]
+            case .setupCompleted: stop = true
+            default: break
+            }
+            return []
+        }
+        let old = try PendingRequest(json: PairingWatchTests.requested("old"))
+        guard seen.count == 6 else {
+            Issue.record("\(seen)")
+            return
+        }
+        #expect(seen[0] == .connected(pending: [old], reconnect: false))
+        guard case .requested(let request, _) = seen[1] else { Issue.record("\(seen[1])"); return }
+        #expect(request.requestId == "r1")
+        #expect(seen[2] == .acted(.approve(requestId: "r1"), result: .object([("requestId", "r1")])))
+        guard case .disconnected(.closed(1006, _, _), let retry) = seen[3] else { Issue.record("\(seen[3])"); return }
+        #expect(retry == .milliseconds(500))
+        #expect(seen[4] == .connected(pending: [old], reconnect: true))
+        guard case .setupCompleted = seen[5] else { Issue.record("\(seen[5])"); return }
+        #expect(first.methods == ["device.pair.list", "device.pair.approve"])
+        #expect(session.stopSignal.isStopped, "stopping the watch stops the session")
     }
 }

@@ -96,6 +96,8 @@ Generations (--generation): g4 is current upstream (2026.7+), g3 the older behav
   g3, has it closed at once (1008) and connects again.
 - g4: two-step node approval (see "two-step node approval" below); node.pair.request and
   node.pair.verify are gone (unknown method). g3 keeps them and has no command-surface step.
+  node.list shows a paired node whose surface request waits as pending-approval (or
+  pending-reapproval when an earlier surface was approved).
 
 Nodes online (`upstream-2026-10.md` §2.4, §2.7):
 - node.invoke (operator, operator.write/.admin) {nodeId, command, params?, timeoutMs?,
@@ -1706,6 +1708,13 @@ class Gateway:
                 node["active"] = False
                 if self.args.node_host_stats and node.get("paired"):
                     node["hostStats"] = json.loads(self.args.node_host_stats)
+            # The command surface of the two-step approval (docs/nodes/node-host.md "Pair + name";
+            # upstream-2026-10.md §1.7, §2.6): a node whose surface request waits is
+            # pending-approval, or pending-reapproval when an earlier surface was approved.
+            for request in self.node_pending.values():
+                node = nodes.get(request["nodeId"])
+                if node is not None and node.get("approvalState") == "approved":
+                    node["approvalState"] = "pending-reapproval" if request["nodeId"] in self.node_paired else "pending-approval"
         ordered = sorted(nodes.values(), key=lambda n: (not n["connected"],
                                                         (n.get("displayName") or n["nodeId"]).lower()))
         for node in ordered:

@@ -16,7 +16,7 @@ struct DevicesWatchCommand: ParsableCommand {
                 + "r rejects it, q quits. A request for more than a node's baseline (any role but node, any scope, "
                 + "operator.admin above all) is approved only after a question naming its role and scopes is answered "
                 + "with y; any other key cancels; a status line on stderr names the request and the keys. When the connection drops or the gateway restarts, it reconnects "
-                + "(after 0.5 s, 1 s, 2 s, then every 5 s) and lists the pending requests again. Stop it with Ctrl-C.",
+                + "(at once after a 1012 restart close, otherwise after 0.5 s doubling to 5 s) and lists the pending requests again. Stop it with Ctrl-C.",
             "For scripts, --approve-role and --approve-from approve the requests that match every rule given (a repair "
                 + "request too: it asks for access again), and only with --yes; each decision is logged on stderr. "
                 + "Anything else is left for 'clawpair devices approve'.",
@@ -60,15 +60,7 @@ struct DevicesWatchCommand: ParsableCommand {
         let keys = context.globals.json ? nil : KeyInput()
         defer { keys?.restore() }
         var log = PairingWatchLog(rules: rules, jsonLines: context.globals.json, interactive: keys != nil)
-        let watch = PairingWatch {
-            do {
-                return try GatewayCLI.connectOperator(arguments, context)
-            } catch let shown as PresentedError {
-                // The watch retries what a reconnect can fix; the rest ends it as presented.
-                if let error = shown.underlying as? GatewayError, PairingWatch.isRetryable(error) { throw error }
-                throw shown
-            }
-        }
+        let watch = try Self.watch(arguments, context)
         return try GatewayCLI.run(context) {
             try watch.run(until: { stop = stop || signals.pending() != nil; return stop }, poll: {
                 let (output, quit) = log.pressed(keys?.available() ?? [])
@@ -79,6 +71,29 @@ struct DevicesWatchCommand: ParsableCommand {
             }
             return .success
         }
+    }
+
+    /// The watch on a GatewaySession (its reconnects, its stop). A first connect the way every
+    /// operator command connects says what is wrong (a refused credential, a TLS pin, a wrong
+    /// scheme) as they do and stores a new identity the gateway answered; when it fails with
+    /// what a reconnect can fix (the gateway is down), the session keeps trying.
+    static func watch(_ arguments: ParsedArguments, _ context: CommandContext) throws -> PairingWatch {
+        let identity = try GatewayCLI.pendingIdentity(context)
+        let options = try GatewayCLI.sessionOptions(arguments, context, identity: identity.identity)
+        var plan: OperatorPlan
+        do {
+            let first = try GatewayCLI.connectOperator(arguments, context)
+            plan = OperatorPlan(target: first.target, credential: first.credential)
+            first.close()
+        } catch let shown as PresentedError {
+            guard let error = shown.underlying as? GatewayError, PairingWatch.isRetryable(error) else { throw shown }
+            plan = try OperatorSession.plan(options)
+        }
+        // connectOperator stored a new identity once the gateway answered; the session signs with that one.
+        let signer = (try? GatewayCLI.pendingIdentity(context).identity) ?? identity.identity
+        let session = try GatewaySession(operatorPlan: plan, identity: signer, client: options.client, timeout: options.timeout,
+                                         reconnect: PairingWatch.sessionPolicy)
+        return PairingWatch(session: session, plan: plan, timeout: options.timeout)
     }
 
     /// Prints `output` (its JSON line, then its lines in order) and returns its actions.

@@ -17,11 +17,14 @@ struct NodeRunCommand: ArgumentsCommand {
             "Connects with role node as client node-host (mode node, platform linux, deviceFamily Linux), signed by this "
                 + "machine's identity with the node token 'clawpair pair' stored, declares its commands, and answers them. "
                 + "After each connect it reports presence (node.presence.alive) and host stats (node.host.stats, then every 60 s).",
-            "It reconnects after a gateway restart (250 ms doubling to 4 s, at once after a 1012 close); when the known routes "
+            "It offers protocol 4, and 3 at once when an older gateway asks for it. It reconnects after a gateway restart (250 ms "
+                + "doubling to 4 s, at once after a 1012 close; every second while a device approval is pending); when the known routes "
                 + "stop answering it looks for the gateway through mDNS and the wide-area domain and moves to an address where "
                 + "the gateway proves its identity (the pinned certificate, or a reissue of the stored token), updating the "
                 + "registry. A gateway whose certificate changed is never accepted silently: the new fingerprint is logged with "
                 + "the command that pins it, and a pin stored meanwhile is used without a restart.",
+            "When its commands wait for an operator's approval it says so, with the command that approves them; it learns that "
+                + "from the gateway, or from node.list when this machine also holds an operator token for the gateway.",
             "One line per state change on standard error (with --json, JSON lines on standard output). Exit status: 0 after "
                 + "SIGTERM or SIGINT (the connection closes with 1000), 78 when the gateway no longer accepts the node token "
                 + "(it is cleared: pair again), otherwise the status of the error, so a service manager restarts it.",
@@ -37,7 +40,8 @@ struct NodeRunCommand: ArgumentsCommand {
             "With --json, one JSON object per line on standard output, each with \"ts\" (ms) and \"event\": connecting "
                 + "{attempt, urls}, connected {url, protocol}, awaiting-approval {requestId, approveCommand}, disconnected "
                 + "{code, message, retryInMs}, certificate-changed {url, fingerprint, repinCommand}, pin-reloaded, searching, "
-                + "beacon-seen {url}, relocated {url, proof}, invoke {command, id, code, elapsedMs}, published {name, reason}, "
+                + "beacon-seen {url}, relocated {url, proof}, awaiting-command-approval {requestId, approveCommand}, commands-approved "
+                + "{requestId}, invoke {command, id, code, elapsedMs}, published {name, reason}, "
                 + "ended {status}. A final error document follows a failure.",
         ])],
         runner: NodeRunCommand.runner
@@ -195,6 +199,12 @@ final class NodeRunLog: Sendable {
         case .relocated(let url, let proof):
             emit("relocated", [("url", .string(url)), ("proof", proof.json)],
                  text: "found \(gatewayName) at \(url) (\(proof.summary)); its routes in the registry are updated")
+        case .commandsAwaitingApproval(let requestId):
+            let command = "clawpair nodes approve \(requestId ?? "<requestId>")"
+            emit("awaiting-command-approval", [("requestId", requestId.map { .string($0) } ?? .null), ("approveCommand", .string(command))],
+                 text: "waiting for the operator to approve this node's commands: \(command)")
+        case .commandsApproved(let requestId):
+            emit("commands-approved", [("requestId", requestId.map { .string($0) } ?? .null)], text: "commands approved")
         case .host(let hostEvent):
             switch hostEvent {
             case .answered(let command, let id, let code, let elapsed):

@@ -51,6 +51,8 @@ enum ErrorPresentation {
         ("cancelled", "stopped by Ctrl-C or SIGTERM before it finished (exit 1)"),
         ("pairing-required", "the gateway wants this device approved; requestId and approveCommand say how (exit 4)"),
         ("auth-rejected", "the token or password was refused (exit 4)"),
+        ("device-token-revoked", "the gateway no longer accepts the stored device token; it was removed from the registry, "
+            + "pair again (exit 4)"),
         ("device-auth-rejected", "the device proof was refused (exit 4)"),
         ("connect-rejected", "the gateway refused the connect request"),
         ("operator-access-denied", "the gateway authenticated this device but grants it no operator access; an "
