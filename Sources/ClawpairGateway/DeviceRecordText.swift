@@ -289,7 +289,8 @@ extension TokenRotation {
             return "The gateway withheld the new token (withheld-cross-device): it is not sent to the device, whose stored "
                 + "token no longer works, so its next connect is refused; pair that device again with a new setup code."
         case nil:
-            return "The gateway did not return the new token (an older gateway, which does not say where it went): the "
+            return "The gateway did not return the new token and does not say where it went (an older gateway: upstream added "
+                + "tokenDelivery in \(GatewayMethodSupport.addedIn(GatewayMethodSupport.tokenDelivery) ?? "a newer OpenClaw")): the "
                 + "device's stored token no longer works; pair that device again with a new setup code."
         case let other?:
             return "The gateway did not return the new token (tokenDelivery \(FieldText.field(other))): the device's stored "

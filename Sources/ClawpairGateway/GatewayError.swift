@@ -293,7 +293,7 @@ extension GatewayError: ClawpairError {
         case .unsupportedMethod(let method, let version):
             let release = version.map { " \(TerminalText.sanitize($0, maxScalars: 40))" } ?? ""
             return "this gateway\(release.isEmpty ? "" : " (OpenClaw\(release))") does not support \(TerminalText.sanitize(method, maxScalars: 80)) "
-                + "(upstream added it in \(GatewayMethodSupport.addedIn(method) ?? "a later release"))"
+                + "(\(GatewayMethodSupport.availability(method)))"
         case .rpcFailed(let method, let shape) where shape.missingScope != nil:
             let scope = TerminalText.sanitize(shape.missingScope ?? "", maxScalars: 80)
             let required = shape.requiredScopes.filter { $0 != shape.missingScope }.map { TerminalText.sanitize($0, maxScalars: 80) }

@@ -39,21 +39,32 @@ public struct GatewayErrorShape: Sendable, Equatable {
     /// (2026.10: top-level `FORBIDDEN`), else the scope of an older gateway's message
     /// `missing scope: <scope>` (`INVALID_REQUEST`), as upstream's `readMissingScopeError`
     /// reads it (`packages/gateway-protocol/src/gateway-error-details.ts`); nil otherwise.
+    /// Either way only a scope name is taken (``isScopeName(_:)``): a detail that is none falls
+    /// back to the message.
     public var missingScope: String? {
-        if detailCode == "MISSING_SCOPE", let scope = details?["missingScope"]?.stringValue, !scope.isEmpty { return scope }
+        if detailCode == "MISSING_SCOPE", let scope = details?["missingScope"]?.stringValue, Self.isScopeName(scope) { return scope }
         let prefix = "missing scope:"
         guard message.hasPrefix(prefix) else { return nil }
         var scope = message.dropFirst(prefix.count)
         while scope.first == " " { scope = scope.dropFirst() }
         while scope.last == " " { scope = scope.dropLast() }
-        return scope.isEmpty || scope.contains(" ") ? nil : String(scope)
+        return Self.isScopeName(scope) ? String(scope) : nil
     }
 
     /// `details.requiredScopes` of a `MISSING_SCOPE` detail (the scopes any one of which allows
-    /// the call); empty otherwise.
+    /// the call), scope names only, at most 16; empty otherwise.
     public var requiredScopes: [String] {
         guard detailCode == "MISSING_SCOPE" else { return [] }
-        return (details?["requiredScopes"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(16).map { $0 }
+        return (details?["requiredScopes"]?.arrayValue ?? []).compactMap(\.stringValue).filter { Self.isScopeName($0) }.prefix(16).map { $0 }
+    }
+
+    /// Whether `text` can be a scope name (upstream's are dotted words such as `operator.admin`):
+    /// 1…128 bytes without whitespace or a control character. A peer's "scope" that is not one
+    /// never reaches a message or hint as if it were (the text around it would read as clawpair's).
+    static func isScopeName(_ text: some StringProtocol) -> Bool {
+        !text.isEmpty && text.utf8.count <= 128 && !text.unicodeScalars.contains { scalar in
+            scalar.properties.isWhitespace || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        }
     }
 
     /// The object form, as the gateway sent it (for JSON error reports).

@@ -93,12 +93,16 @@ public struct GatewayRelocator: Sendable {
         return nil
     }
 
-    /// Repeats rounds until `stopped()`, reporting each find to `found`; ends after a move.
+    /// Repeats rounds until `stopped()`, reporting each find to `found`; ends after a move. Each
+    /// round checks the registry's current record (its routes and pin as stored now, `record` when
+    /// it was forgotten): a search that outlives a move, or a reconnect and the next loss, hears
+    /// the gateway's beacon at its new route as a known route, not as a stranger to prove.
     public func search(for record: PairedGateway, until stopped: @Sendable () -> Bool,
                        found: (Found) -> Void) {
         while !stopped() {
             let started = clock.now
-            if let result = findOnce(record) {
+            let current = registry.snapshot().gateway(id: record.id) ?? record
+            if let result = findOnce(current) {
                 if stopped() { return }
                 found(result)
                 if case .moved = result { return }

