@@ -15,6 +15,9 @@ enum SourceMessage: Sendable, Equatable {
     case failed(domain: String, reason: String)
     /// A limit cut what `domain` listed: `seen` instances, `limit` kept.
     case truncated(domain: String, seen: Int, limit: Int)
+    /// The deadline ended a scan before the backend's answer was complete: `unresolved` of the
+    /// `seen` instances in `domain` had not been resolved yet.
+    case unfinished(domain: String, seen: Int, unresolved: Int)
 }
 
 /// One way of finding gateways, run on a thread of its own until the run's deadline.

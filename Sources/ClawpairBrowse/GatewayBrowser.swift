@@ -156,6 +156,24 @@ public struct GatewayBrowser: Sendable {
         public var failedDomains: [DomainFailure] = []
         /// The domains where a bound (``Options/maxGateways``) left gateways out, each once.
         public var truncated: [Truncation] = []
+        /// The domains whose answer the timeout cut short: gateways named but not yet resolved
+        /// when ``Options/timeout`` ended the scan (a busy machine or a slow network), each once.
+        public var unfinished: [Unfinished] = []
+    }
+
+    /// A domain whose answer was not complete when the timeout ended the scan.
+    public struct Unfinished: Sendable, Equatable {
+        /// The domain (`local.`), with a trailing dot.
+        public var domain: String
+        /// How many distinct gateways the domain named.
+        public var seen: Int
+        /// How many of those were not resolved yet, so are not listed.
+        public var unresolved: Int
+
+        /// `{"domain", "seen", "unresolved"}`, as the discover JSON carries it.
+        public func json() -> JSONValue {
+            .object([("domain", .string(domain)), ("seen", .int(Int64(seen))), ("unresolved", .int(Int64(unresolved)))])
+        }
     }
 
     /// A domain that listed more gateways than a bound keeps.
@@ -220,6 +238,7 @@ public struct GatewayBrowser: Sendable {
         var localBackend: Backend?
         var failedDomains: [DomainFailure] = []
         var truncated: [Truncation] = []
+        var unfinished: [Unfinished] = []
         try BrowseRun(sources: sources(domains: domains, watch: false), clock: backends.clock, timeout: options.timeout,
                       firstAnswer: options.firstAnswer, stop: stop).run { message in
             switch message {
@@ -236,6 +255,9 @@ public struct GatewayBrowser: Sendable {
                 } else {
                     truncated.append(Truncation(domain: domain, seen: seen, limit: limit))
                 }
+            case .unfinished(let domain, let seen, let unresolved):
+                unfinished.removeAll { $0.domain == domain }
+                unfinished.append(Unfinished(domain: domain, seen: seen, unresolved: unresolved))
             case .seen(let report):
                 if case .added = table.seen(report), options.firstAnswer { return false }
             case .gone(let key, let backend):
@@ -245,7 +267,7 @@ public struct GatewayBrowser: Sendable {
         }
         return Scan(gateways: table.listed(limit: options.firstAnswer ? 1 : .max), searched: (options.local ? ["local."] : []) + domains,
                     wideAreaDomains: domains, localBackend: localBackend, notes: notes, failedDomains: failedDomains,
-                    truncated: truncated)
+                    truncated: truncated, unfinished: unfinished)
     }
 
     /// The first gateway resolved before ``Options/timeout``, or nil. Returns as soon as one
@@ -273,7 +295,7 @@ public struct GatewayBrowser: Sendable {
             switch message {
             case .note(let line):
                 note(line)
-            case .answered, .failed:
+            case .answered, .failed, .unfinished:
                 break
             case .truncated(let domain, let seen, let limit):
                 guard seen > seenByDomain[domain, default: 0] else { break }

@@ -58,7 +58,8 @@ extension GatewayBrowser.Event {
 
 extension GatewayBrowser.Scan {
     /// `{"timeoutMs", "domains", "count", "beacons": [...]}`, with `"truncated"` when a bound cut a
-    /// domain's list: the discover JSON document (a superset of `openclaw gateway discover --json`).
+    /// domain's list and `"unfinished"` when the timeout ended the scan before a domain's answer was
+    /// complete: the discover JSON document (a superset of `openclaw gateway discover --json`).
     public func json(timeoutMs: Int) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("timeoutMs", .int(Int64(timeoutMs))),
@@ -67,6 +68,7 @@ extension GatewayBrowser.Scan {
             ("beacons", .array(gateways.map(\.json))),
         ]
         if !truncated.isEmpty { members.append(("truncated", .array(truncated.map { $0.json() }))) }
+        if !unfinished.isEmpty { members.append(("unfinished", .array(unfinished.map { $0.json() }))) }
         return .object(members)
     }
 

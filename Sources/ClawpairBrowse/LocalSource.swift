@@ -42,6 +42,7 @@ struct LocalSource: GatewaySource {
         if noting { context.note("backend: avahi (avahi-daemon answered)") }
         context.report(.answered(.avahi))
         var seenOn: [String: Set<BrowsedInstance>] = [:]
+        var settled = Set<String>()  // resolved, or its resolve failed
         var cut = Set<String>()
         var completion = AvahiCompletion()
         var graceUntil: Monotonic.Instant?
@@ -58,6 +59,11 @@ struct LocalSource: GatewaySource {
             try browser.run(until: min(context.deadline, graceUntil ?? context.deadline)) { event in
                 if case .limited(.instance(let instance)) = event, cut.insert(Self.key(instance)).inserted {
                     context.report(.truncated(domain: "local.", seen: seenOn.count + cut.count, limit: seenOn.count))
+                }
+                switch event {
+                case .resolved(let resolved): settled.insert(Self.key(resolved.instance))
+                case .resolveFailed(let instance, _): settled.insert(Self.key(instance))
+                default: break
                 }
                 guard report(event, context: context, seenOn: &seenOn) else {
                     ended = true
@@ -82,7 +88,14 @@ struct LocalSource: GatewaySource {
             if ended { break }
             if restart { continue }
             // The run reached a deadline: the whole run's, or the grace's (then check again).
-            guard let until = graceUntil, context.clock.now >= until, context.clock.now < context.deadline else { return }
+            guard let until = graceUntil, context.clock.now >= until, context.clock.now < context.deadline else {
+                // The whole run's: a scan cut short says so (never a silent limit).
+                let unresolved = seenOn.keys.filter { !settled.contains($0) }.count
+                if untilComplete, unresolved > 0, !context.stopped {
+                    context.report(.unfinished(domain: "local.", seen: seenOn.count, unresolved: unresolved))
+                }
+                return
+            }
             switch state() {
             case .complete: complete = true
             case .waiting(let later): graceUntil = later
@@ -134,22 +147,43 @@ struct LocalSource: GatewaySource {
         let querier = try backends.native(limit)
         context.report(.answered(.native))
         defer { if let summary = querier.runSummary { context.note(summary.description) } }
+        var added = Set<String>()
+        var resolved = Set<String>()
+        var ended = false
         try querier.run(until: context.deadline, untilComplete: untilComplete) { event in
-            switch event {
-            case .added:
-                return !context.stopped
-            case .truncated(let seen, let limit):
-                return context.report(.truncated(domain: "local.", seen: seen, limit: limit))
-            case .removed(let name):
-                let label = name.firstLabel.map { String(decoding: $0, as: UTF8.self) } ?? ""
-                return context.report(.gone(key: "local.|" + label, backend: .native))
-            case .resolved(let service):
-                let beacon = GatewayBeacon(instance: service.instance, domain: "local.",
-                                           srv: SRVData(port: service.port, target: service.hostTarget), txt: service.txt)
-                return context.report(.seen(SourceReport(key: "local.|" + beacon.instanceName, beacon: beacon,
-                                                         addresses: service.addresses,
-                                                         origin: .init(backend: .native, domain: "local."))))
-            }
+            let more = nativeEvent(event, context: context, added: &added, resolved: &resolved)
+            if !more { ended = true }
+            return more
+        }
+        // A scan the deadline ended before the querier's answer was complete says so.
+        let unresolved = added.subtracting(resolved).count
+        if untilComplete, !ended, querier.runSummary?.complete != true, unresolved > 0, !context.stopped {
+            context.report(.unfinished(domain: "local.", seen: added.count, unresolved: unresolved))
+        }
+    }
+
+    /// Hands one querier event on, keeping the names added and resolved; false when the run should stop.
+    private func nativeEvent(_ event: MDNSEvent, context: SourceContext, added: inout Set<String>,
+                             resolved: inout Set<String>) -> Bool {
+        switch event {
+        case .added(let name):
+            added.insert(name.firstLabel.map { String(decoding: $0, as: UTF8.self) } ?? "")
+            return !context.stopped
+        case .truncated(let seen, let limit):
+            return context.report(.truncated(domain: "local.", seen: seen, limit: limit))
+        case .removed(let name):
+            let label = name.firstLabel.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            added.remove(label)
+            resolved.remove(label)
+            return context.report(.gone(key: "local.|" + label, backend: .native))
+        case .resolved(let service):
+            let beacon = GatewayBeacon(instance: service.instance, domain: "local.",
+                                       srv: SRVData(port: service.port, target: service.hostTarget), txt: service.txt)
+            resolved.insert(beacon.instanceName)
+            added.insert(beacon.instanceName)
+            return context.report(.seen(SourceReport(key: "local.|" + beacon.instanceName, beacon: beacon,
+                                                     addresses: service.addresses,
+                                                     origin: .init(backend: .native, domain: "local."))))
         }
     }
 

@@ -173,6 +173,39 @@ struct GatewayBrowserTests {
         #expect(watchLog.all.contains("avahi ran out of events"), "a watch reads on: \(watchLog.all)")
     }
 
+    @Test("a scan the timeout ends before the answer is complete says how many gateways were named but not resolved")
+    func unfinishedScanIsReported() throws {
+        let log = Log()
+        // Avahi named three, resolved one and failed one; its run then reached the deadline.
+        let avahi: [AvahiEvent] = [
+            .added(Fixture.instance("Studio", interface: 2)), .added(Fixture.instance("Attic", interface: 2)),
+            .added(Fixture.instance("Attic", interface: 3)), .added(Fixture.instance("Cellar", interface: 2)),
+            Fixture.resolved("Studio", interface: 2, addresses: ["192.0.2.10"]),
+            .resolveFailed(Fixture.instance("Cellar", interface: 2), .refused("the service resolver", "Timeout reached")),
+        ]
+        let scan = try browser(Fixture.backends(avahi: { FakeAvahi(avahi, log: log) }, log: log), backend: .avahi).scan()
+        #expect(scan.gateways.map(\.key) == ["local.|Studio"])
+        #expect(scan.unfinished == [GatewayBrowser.Unfinished(domain: "local.", seen: 3, unresolved: 1)])
+        let json = scan.json(timeoutMs: 2000)
+        #expect(json["unfinished"] == .array([.object([("domain", "local."), ("seen", 3), ("unresolved", 1)])]))
+
+        // Every one resolved: nothing to say, and no "unfinished" member.
+        let whole: [AvahiEvent] = [.added(Fixture.instance("Studio", interface: 2)),
+                                   Fixture.resolved("Studio", interface: 2, addresses: ["192.0.2.10"])]
+        let complete = try browser(Fixture.backends(avahi: { FakeAvahi(whole, log: log) }, log: log), backend: .avahi).scan()
+        #expect(complete.unfinished.isEmpty && complete.json(timeoutMs: 2000)["unfinished"] == nil)
+
+        // The built-in querier: a name added and never resolved before the deadline.
+        let native: [MDNSEvent] = [.added(try DNSName(labels: ["Loft", "_openclaw-gw", "_tcp", "local"])), Fixture.mdns("Studio")]
+        let nativeScan = try browser(Fixture.backends(native: { FakeMDNS(native, log: log) }, log: log), backend: .native).scan()
+        #expect(nativeScan.unfinished == [GatewayBrowser.Unfinished(domain: "local.", seen: 2, unresolved: 1)])
+        // ... unless the querier said its answer was complete (a name without a service record).
+        let summary = MDNSQuerier.Summary(complete: true)
+        let done = try browser(Fixture.backends(native: { FakeMDNS(native, log: log, summary: summary) }, log: log),
+                               backend: .native).scan()
+        #expect(done.unfinished.isEmpty)
+    }
+
     @Test("scan: without all-for-now (or cache-exhausted) Avahi's answer is not complete")
     func avahiScanNeedsBothSignals() throws {
         for signal in [AvahiEvent.allForNow, .cacheExhausted] {

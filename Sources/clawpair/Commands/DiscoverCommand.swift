@@ -148,6 +148,7 @@ struct DiscoverCommand: ParsableCommand {
                                                maxScalars: TerminalText.defaultMaxScalars))
         }
         for cut in scan.truncated { context.warn(Self.truncationWarning(cut)) }
+        for short in scan.unfinished { context.warn(Self.unfinishedWarning(short, timeoutMs: timeoutMs)) }
         if context.globals.json && scan.gateways.isEmpty {
             // Nothing found is exit 3, so the document is a failure's: "ok": false and the error first.
             let hint = options.local ? "check that the gateway runs with discovery on and that this machine is on the same "
@@ -175,6 +176,12 @@ struct DiscoverCommand: ParsableCommand {
                          + "network segment (mDNS does not cross routers); try --timeout 5000")
         }
         return .notFound
+    }
+
+    /// The warning for an answer the timeout cut short.
+    static func unfinishedWarning(_ short: GatewayBrowser.Unfinished, timeoutMs: Int) -> String {
+        "the \(timeoutMs) ms timeout ended the search before \(short.domain) was complete: \(short.unresolved) of the "
+            + "\(short.seen) gateways it named were not resolved yet, so are not listed (try --timeout \(max(5000, timeoutMs * 2)))"
     }
 
     /// The warning for a list a bound cut.
