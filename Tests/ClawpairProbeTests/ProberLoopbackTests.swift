@@ -14,7 +14,7 @@ struct ProberLoopbackTests {
         var route = try #require(try ProbeCandidates.expand(url).routes.first)
         if let pin {
             route.pin = pin
-            route.pinSource = .option
+            route.pinSource = .caller
         }
         return route
     }

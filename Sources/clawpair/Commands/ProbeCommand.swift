@@ -150,7 +150,7 @@ struct ProbeCommand: ParsableCommand {
                     + "give its URL, host[:port] or setup code", status: .notFound)
             }
         }
-        if let fingerprint { ProbeCandidates.applyPin(fingerprint, source: .option, to: &routes) }
+        if let fingerprint { ProbeCandidates.applyPin(fingerprint, source: .caller, to: &routes) }
         if let trust { ProbeCandidates.applyPin(trust, source: .trust, to: &routes) }
         // A paired gateway's route is pinned to the fingerprint stored for it; an unreadable registry adds no pins.
         if routes.contains(where: { $0.tls && $0.pin == nil }), let home = try? GatewayCLI.home(context) {
@@ -169,7 +169,8 @@ struct ProbeCommand: ParsableCommand {
             report = try Prober.run(routes: routes, configuration: configuration)
         }
         if context.globals.json {
-            context.printJSON(report.json(configuration: self.configuration, trustCommand: ProbeOutput.trustCommand))
+            context.printJSON(report.json(configuration: self.configuration, trustCommand: ProbeOutput.trustCommand,
+                                          pinSourceName: ProbeOutput.pinSourceName))
         } else {
             ProbeOutput.printText(report, showAll: showAll, context: context)
         }
