@@ -98,8 +98,9 @@ struct ProbeCommand: ParsableCommand {
     /// order `discover` lists them), skipping beacons without a usable endpoint. It ends once the
     /// answer is complete, not at the first gateway resolved: a first answer may hold one address
     /// family of a dual-stack gateway, and the route's dial tries every address it carries.
-    func discoverRoutes(_ backend: GatewayBrowser.LocalBackend, budget: Duration, context: CommandContext) throws -> [ProbeRoute] {
-        let browser = GatewayBrowser(options: .init(backend: backend, domains: [], timeout: budget))
+    func discoverRoutes(_ backend: GatewayBrowser.LocalBackend, budget: Duration, stop: StopSignal,
+                        context: CommandContext) throws -> [ProbeRoute] {
+        let browser = GatewayBrowser(options: .init(backend: backend, domains: [], timeout: budget)).stopping(on: stop)
         let found = try browser.scan(note: context.verboseNote).gateways.compactMap { gateway -> ProbeRoute? in
             guard let endpoint = gateway.beacon.endpoint else { return nil }
             return ProbeCandidates.discovered(instance: gateway.beacon.instanceName, host: endpoint.host, port: endpoint.port,
@@ -137,12 +138,15 @@ struct ProbeCommand: ParsableCommand {
                 }
             }
         }
+        // Ctrl-C or SIGTERM stops discovery or the race at once, with the `cancelled` outcome (after
+        // standard input was read: a Ctrl-C at the paste prompt still ends the process as before).
+        let stop = TerminationSignals().stopSignal()
         var routes = list.routes
         var configuration = self.configuration
         if let backend = discover {
             let budget = configuration.discoveryBudget
             let started = Monotonic.now
-            routes += try discoverRoutes(backend, budget: budget, context: context)
+            routes += try discoverRoutes(backend, budget: budget, stop: stop, context: context)
             configuration = configuration.remaining(after: Monotonic.now - started)
             if routes.isEmpty {
                 throw GeneralError("no gateway found within \(budget.nanoseconds / 1_000_000) ms of discovery", hint:
@@ -166,7 +170,7 @@ struct ProbeCommand: ParsableCommand {
         let report: ProbeReport
         do {
             defer { spinner?.stop() }
-            report = try Prober.run(routes: routes, configuration: configuration)
+            report = try Prober.run(routes: routes, configuration: configuration, stop: stop)
         }
         if context.globals.json {
             context.printJSON(report.json(configuration: self.configuration, trustCommand: ProbeOutput.trustCommand,
