@@ -10,8 +10,9 @@ import ClawpairWideArea
 
 /// An Avahi browse as the browser drives it (``AvahiBrowser``).
 protocol AvahiBrowsing: AnyObject {
-    /// Hands over events until `deadline`, or until `onEvent` returns false.
-    func run(until deadline: Monotonic.Instant, onEvent: (AvahiEvent) -> Bool) throws
+    /// Hands over events until `deadline`, or until `onEvent` returns false, or until `stop` is
+    /// raised (waking any wait).
+    func run(until deadline: Monotonic.Instant, stop: StopSignal, onEvent: (AvahiEvent) -> Bool) throws
     /// Closes the browse and everything it opened.
     func stop()
     /// Instances whose first resolve has not answered yet (``AvahiBrowser/pendingResolves``).
@@ -20,13 +21,19 @@ protocol AvahiBrowsing: AnyObject {
     var latestPendingSecondResolveStart: Monotonic.Instant? { get }
 }
 
-extension AvahiBrowser: AvahiBrowsing {}
+extension AvahiBrowser: AvahiBrowsing {
+    func run(until deadline: Monotonic.Instant, stop: StopSignal, onEvent: (AvahiEvent) -> Bool) throws {
+        try run(until: deadline, stop: Optional(stop), onEvent: onEvent)
+    }
+}
 
 /// The built-in mDNS querier as the browser drives it (``MDNSQuerier``).
 protocol MDNSBrowsing: AnyObject {
-    /// Hands over events until `deadline`, or until `onEvent` returns false; with
-    /// `untilComplete`, until the answer is complete (``MDNSBrowser/completesAt``).
-    func run(until deadline: Monotonic.Instant, untilComplete: Bool, onEvent: (MDNSEvent) -> Bool) throws
+    /// Hands over events until `deadline`, or until `onEvent` returns false, or until `stop` is
+    /// raised (waking any wait); with `untilComplete`, until the answer is complete
+    /// (``MDNSBrowser/completesAt``).
+    func run(until deadline: Monotonic.Instant, untilComplete: Bool, stop: StopSignal,
+             onEvent: (MDNSEvent) -> Bool) throws
     /// What the last run did, for `-v` (nil: nothing to say).
     var runSummary: MDNSQuerier.Summary? { get }
 }
@@ -37,6 +44,11 @@ extension MDNSBrowsing {
 
 extension MDNSQuerier: MDNSBrowsing {
     var runSummary: MDNSQuerier.Summary? { summary }
+
+    func run(until deadline: Monotonic.Instant, untilComplete: Bool, stop: StopSignal,
+             onEvent: (MDNSEvent) -> Bool) throws {
+        try run(until: deadline, untilComplete: untilComplete, stop: Optional(stop), onEvent: onEvent)
+    }
 }
 
 /// A unicast DNS-SD browse as the browser drives it (``WideAreaBrowser``).
