@@ -47,6 +47,7 @@ struct PairCommand: ParsableCommand {
         ],
         sections: [
             .inManSource("WAITING FOR APPROVAL"),
+            .inManSource("OPERATOR SCOPES"),
             .inManSource("JSON OUTPUT"),
             .inManSource("GATEWAY IDENTITY"),
             .inManSource("LIMITS"),
