@@ -17,9 +17,11 @@ import Glibc
 
         func run(_ context: SourceContext, teardown: Teardown) throws {
             context.note("browsing")
+            // Waits as a backend does: on the run's ending, woken through its descriptor (no sleep).
+            let wakeup = StopWakeup(context.ending)
+            var descriptors = [wakeup.pollDescriptor].compactMap { $0 }
             while !context.stopped {
-                var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-                nanosleep(&pause, nil)
+                _ = try? Poll.wait(&descriptors, until: nil)
             }
             log.add("source ended")
         }
