@@ -58,6 +58,21 @@ struct ProberLoopbackTests {
         }
     }
 
+    @Test("passesAtUpgrade: a route passes at the 101, without connect.challenge; a non-WebSocket server still fails")
+    func passesAtUpgrade() async throws {
+        var configuration = ProbeConfiguration(timeout: .seconds(20))
+        configuration.passesAtUpgrade = true
+        try await withFixtureServer(mode: "silent") { port in
+            let report = try Prober.run(routes: [route("ws://127.0.0.1:\(port)")], configuration: configuration)
+            #expect(report.winner == 0 && report.results[0].phase == .done, "\(report.results)")
+            #expect(report.results[0].timings.ws != nil && report.results[0].timings.challenge == nil)
+        }
+        try await withFixtureServer(mode: "http") { port in
+            let report = try Prober.run(routes: [route("ws://127.0.0.1:\(port)")], configuration: configuration)
+            #expect(report.results[0].failure?.code == "not-websocket")
+        }
+    }
+
     @Test func refusedAndNeedsWSS() throws {
         let closed = try LoopbackPort.unused()
         let report = try probe([route("ws://127.0.0.1:\(closed)"), route("ws://203.0.113.7:18789")])
