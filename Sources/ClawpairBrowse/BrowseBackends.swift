@@ -75,11 +75,11 @@ struct BrowseBackends: Sendable {
     /// at most `limit` gateways (nil: ``MDNSBrowser/defaultMaxInstances``).
     var native: @Sendable (_ limit: Int?) throws -> any MDNSBrowsing
     /// A unicast browser asking `servers`, resolving at most `limit` instances per domain (nil:
-    /// ``WideAreaBrowser/defaultMaxInstances``).
-    var unicast: @Sendable (_ servers: [DNSServerAddress], _ limit: Int?,
+    /// ``WideAreaBrowser/defaultMaxInstances``); `stop` ends its waits for a server at once.
+    var unicast: @Sendable (_ servers: [DNSServerAddress], _ limit: Int?, _ stop: StopSignal,
                             _ note: @escaping @Sendable (String) -> Void) -> any WideAreaBrowsing
-    /// The browser that asks only MagicDNS (the tailnet fallback), with the same `limit`.
-    var magicDNS: @Sendable (_ limit: Int?, _ note: @escaping @Sendable (String) -> Void) -> any WideAreaBrowsing
+    /// The browser that asks only MagicDNS (the tailnet fallback), with the same `limit` and `stop`.
+    var magicDNS: @Sendable (_ limit: Int?, _ stop: StopSignal, _ note: @escaping @Sendable (String) -> Void) -> any WideAreaBrowsing
     /// Runs `tailscale status --json` (see ``TailnetDetection``).
     var tailnetProbe: TailnetDetection.Probe
     /// The nameservers of /etc/resolv.conf.
@@ -97,14 +97,14 @@ struct BrowseBackends: Sendable {
             try MDNSQuerier(serviceType: BeaconIdentity.serviceType + ".local.",
                             maxInstances: limit ?? MDNSBrowser.defaultMaxInstances)
         },
-        unicast: { servers, limit, note in
+        unicast: { servers, limit, stop, note in
             var limits = WideAreaBrowser.Limits()
             if let limit { limits.maxInstances = limit }
-            return WideAreaBrowser(client: UnicastDNSClient(servers: servers, note: note), serviceType: BeaconIdentity.serviceType,
+            return WideAreaBrowser(client: UnicastDNSClient(servers: servers, stop: stop, note: note), serviceType: BeaconIdentity.serviceType,
                                    limits: limits)
         },
-        magicDNS: { limit, note in
-            TailnetFallback.browser(serviceType: BeaconIdentity.serviceType, maxInstances: limit, note: note)
+        magicDNS: { limit, stop, note in
+            TailnetFallback.browser(serviceType: BeaconIdentity.serviceType, maxInstances: limit, stop: stop, note: note)
         },
         tailnetProbe: { TailscaleStatus.run(until: $0) },
         resolvConf: { ResolvConf.load().servers },

@@ -153,8 +153,8 @@ enum Fixture {
         BrowseBackends(
             avahi: { _ in guard let avahi else { throw AvahiError.daemonNotRunning }; return try avahi() },
             native: { _ in guard let native else { throw MDNSError.noInterfaces }; return try native() },
-            unicast: { servers, _, _ in FakeUnicast(servers: servers, rounds: unicast, log: log) },
-            magicDNS: { _, _ in FakeUnicast(servers: [TailnetFallback.magicDNS], rounds: magicDNS, log: log) },
+            unicast: { servers, _, _, _ in FakeUnicast(servers: servers, rounds: unicast, log: log) },
+            magicDNS: { _, _, _ in FakeUnicast(servers: [TailnetFallback.magicDNS], rounds: magicDNS, log: log) },
             tailnetProbe: { _ in tailscaleStatus.map { Array($0.utf8) } },
             resolvConf: { [serverA] },
             clock: clock
