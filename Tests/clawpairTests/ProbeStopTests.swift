@@ -61,6 +61,7 @@ struct ProbeStopTests {
         let object = try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any]
         #expect(object?["ok"] as? Bool == false)
         #expect((object?["error"] as? [String: Any])?["code"] as? String == "cancelled", "\(probe.stdout)")
+        #expect((object?["error"] as? [String: Any])?["message"] as? String == "stopped before it finished", "\(probe.stdout)")
     }
 
     @Test("SIGINT ends a probe of a route that never answers: status 1, error code cancelled")

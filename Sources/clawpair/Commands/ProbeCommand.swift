@@ -167,11 +167,13 @@ struct ProbeCommand: ParsableCommand {
         // A spinner on a terminal after 300 ms, as operator commands and discover have (issue #24 §13).
         let spinner = Spinner.start(routes.count == 1 ? "Probing \(TerminalText.sanitize(routes[0].url, maxScalars: 120))"
                                         : "Probing \(routes.count) routes", in: context, delay: Spinner.gatewayDelay)
-        let report: ProbeReport
-        do {
-            defer { spinner?.stop() }
-            report = try Prober.run(routes: routes, configuration: configuration, stop: stop)
+        let raced = Result { () throws(TransportError) -> ProbeReport in
+            try Prober.run(routes: routes, configuration: configuration, stop: stop)
         }
+        spinner?.stop()
+        // Stopped: "stopped before it finished", code cancelled, as a stopped discovery says.
+        if case .failure(.cancelled) = raced { throw OperationStopped() }
+        let report = try raced.get()
         if context.globals.json {
             context.printJSON(report.json(configuration: self.configuration, trustCommand: ProbeOutput.trustCommand,
                                           pinSourceName: ProbeOutput.pinSourceName))
