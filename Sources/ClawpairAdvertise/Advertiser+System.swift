@@ -115,7 +115,9 @@ final class AvahiServiceRegistration: ServiceRegistration {
     func withdraw() { publication.withdraw() }
 }
 
-/// Checks the gateway with the probe (TCP, TLS, WebSocket upgrade, connect.challenge). A TLS
+/// Checks the gateway with the probe (TCP, TLS, WebSocket upgrade): the port comes from the
+/// gateway's own config, so the upgrade's 101 is enough and the check leaves with a close frame
+/// instead of waiting for `connect.challenge` (``ProbeConfiguration/passesAtUpgrade``). A TLS
 /// gateway's certificate is not known beforehand: the first probe observes its fingerprint and a
 /// second one, pinned to it, completes the check. The fingerprint is what gets advertised.
 public struct ProbeHealthCheck: GatewayHealthCheck {
@@ -131,7 +133,8 @@ public struct ProbeHealthCheck: GatewayHealthCheck {
         func probe(pin: String?) -> ProbeResult? {
             let route = ProbeRoute(host: settings.probeHost, port: settings.port, tls: settings.tls, input: url, source: .url,
                                    pin: pin, pinSource: pin == nil ? nil : .trust)
-            let configuration = ProbeConfiguration(timeout: timeout, allowInsecure: true)
+            var configuration = ProbeConfiguration(timeout: timeout, allowInsecure: true)
+            configuration.passesAtUpgrade = true
             return (try? Prober.run(routes: [route], configuration: configuration))?.results.first
         }
         guard let first = probe(pin: nil) else { return GatewayHealth(answering: false, detail: "the probe could not start") }

@@ -5,9 +5,9 @@ import Glibc
 import ClawpairCore
 
 /// Browses one service type through avahi-daemon and resolves what it finds, with Avahi's client
-/// library on a main loop of its own (AvahiSimplePoll) that ``run(until:onEvent:)`` turns.
+/// library on a main loop of its own (AvahiSimplePoll) that ``run(until:stop:onEvent:)`` turns.
 ///
-/// Confined to the thread that calls ``run(until:onEvent:)`` (not `Sendable`); ``stop()`` or
+/// Confined to the thread that calls ``run(until:stop:onEvent:)`` (not `Sendable`); ``stop()`` or
 /// `deinit` frees the client, and with it every browser and resolver it made in the daemon.
 ///
 /// The library makes some calls to the daemon blocking ones: connecting (in `init`), starting a
@@ -43,7 +43,7 @@ public final class AvahiBrowser {
     public let domain: String?
     /// The bounds of this browse.
     public let limits: AvahiLimits
-    /// The time the deadline of ``run(until:onEvent:)`` and the main loop's waits are read from.
+    /// The time the deadline of ``run(until:stop:onEvent:)`` and the main loop's waits are read from.
     public let clock: any MonotonicClock
     private var loop: OpaquePointer?
     private var client: OpaquePointer?
@@ -54,6 +54,8 @@ public final class AvahiBrowser {
     private var events: [AvahiEvent] = []
     /// What ends the run once the events before it are out (the daemon left, the browse failed).
     private var failure: AvahiError?
+    /// The running ``run(until:stop:onEvent:)``'s stop, as a descriptor the main loop's wait adds.
+    fileprivate var wakeup: StopWakeup?
 
     /// Instances whose first resolve has not answered yet (neither found nor failed). With
     /// ``AvahiEvent/allForNow`` seen and this at 0, every instance Avahi knew of is resolved or failed.
@@ -121,11 +123,16 @@ public final class AvahiBrowser {
         loop = nil
     }
 
-    /// Processes the daemon's messages until `deadline`, or until `onEvent` returns false. Each
-    /// event is handed over as soon as the message that caused it has been processed. Throws when
-    /// the daemon leaves or the browse fails (after handing over the events before that).
-    public func run(until deadline: Monotonic.Instant, onEvent: (AvahiEvent) -> Bool) throws(AvahiError) {
+    /// Processes the daemon's messages until `deadline`, or until `onEvent` returns false, or
+    /// until `stop` is raised (from any thread; it wakes the main loop's wait). Each event is
+    /// handed over as soon as the message that caused it has been processed. Throws when the
+    /// daemon leaves or the browse fails (after handing over the events before that).
+    public func run(until deadline: Monotonic.Instant, stop: StopSignal? = nil,
+                    onEvent: (AvahiEvent) -> Bool) throws(AvahiError) {
+        wakeup = stop.map { StopWakeup($0) }
+        defer { wakeup = nil }
         while true {
+            if stop?.isStopped == true { return }
             while !events.isEmpty {
                 if !onEvent(events.removeFirst()) { return }
             }
@@ -341,12 +348,14 @@ private func avahiPoll(_ fds: UnsafeMutablePointer<pollfd>?, _ count: UInt32, _ 
                        _ context: UnsafeMutableRawPointer?) -> Int32 {
     let entries = UnsafeMutableBufferPointer(start: fds, count: fds == nil ? 0 : Int(count))
     var descriptors = entries.map { PollDescriptor($0.fd, PollEvents(rawValue: $0.events)) }
+    // A raised stop wakes the wait; the run then looks at the signal.
+    if let stopping = browser(context)?.wakeup?.pollDescriptor { descriptors.append(stopping) }
     let clock = browser(context)?.clock ?? SystemMonotonicClock()
     let deadline = timeout < 0 ? nil : clock.now + .milliseconds(timeout)
     do {
-        let ready = try Poll.wait(&descriptors, until: deadline, clock: clock)
+        try Poll.wait(&descriptors, until: deadline, clock: clock)
         for index in entries.indices { entries[index].revents = descriptors[index].ready.rawValue }
-        return Int32(ready)
+        return Int32(entries.count(where: { $0.revents != 0 }))
     } catch {
         errno = error.errno
         return -1

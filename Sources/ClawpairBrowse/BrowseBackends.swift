@@ -10,8 +10,9 @@ import ClawpairWideArea
 
 /// An Avahi browse as the browser drives it (``AvahiBrowser``).
 protocol AvahiBrowsing: AnyObject {
-    /// Hands over events until `deadline`, or until `onEvent` returns false.
-    func run(until deadline: Monotonic.Instant, onEvent: (AvahiEvent) -> Bool) throws
+    /// Hands over events until `deadline`, or until `onEvent` returns false, or until `stop` is
+    /// raised (waking any wait).
+    func run(until deadline: Monotonic.Instant, stop: StopSignal, onEvent: (AvahiEvent) -> Bool) throws
     /// Closes the browse and everything it opened.
     func stop()
     /// Instances whose first resolve has not answered yet (``AvahiBrowser/pendingResolves``).
@@ -20,13 +21,19 @@ protocol AvahiBrowsing: AnyObject {
     var latestPendingSecondResolveStart: Monotonic.Instant? { get }
 }
 
-extension AvahiBrowser: AvahiBrowsing {}
+extension AvahiBrowser: AvahiBrowsing {
+    func run(until deadline: Monotonic.Instant, stop: StopSignal, onEvent: (AvahiEvent) -> Bool) throws {
+        try run(until: deadline, stop: Optional(stop), onEvent: onEvent)
+    }
+}
 
 /// The built-in mDNS querier as the browser drives it (``MDNSQuerier``).
 protocol MDNSBrowsing: AnyObject {
-    /// Hands over events until `deadline`, or until `onEvent` returns false; with
-    /// `untilComplete`, until the answer is complete (``MDNSBrowser/completesAt``).
-    func run(until deadline: Monotonic.Instant, untilComplete: Bool, onEvent: (MDNSEvent) -> Bool) throws
+    /// Hands over events until `deadline`, or until `onEvent` returns false, or until `stop` is
+    /// raised (waking any wait); with `untilComplete`, until the answer is complete
+    /// (``MDNSBrowser/completesAt``).
+    func run(until deadline: Monotonic.Instant, untilComplete: Bool, stop: StopSignal,
+             onEvent: (MDNSEvent) -> Bool) throws
     /// What the last run did, for `-v` (nil: nothing to say).
     var runSummary: MDNSQuerier.Summary? { get }
 }
@@ -37,6 +44,11 @@ extension MDNSBrowsing {
 
 extension MDNSQuerier: MDNSBrowsing {
     var runSummary: MDNSQuerier.Summary? { summary }
+
+    func run(until deadline: Monotonic.Instant, untilComplete: Bool, stop: StopSignal,
+             onEvent: (MDNSEvent) -> Bool) throws {
+        try run(until: deadline, untilComplete: untilComplete, stop: Optional(stop), onEvent: onEvent)
+    }
 }
 
 /// A unicast DNS-SD browse as the browser drives it (``WideAreaBrowser``).
@@ -63,11 +75,11 @@ struct BrowseBackends: Sendable {
     /// at most `limit` gateways (nil: ``MDNSBrowser/defaultMaxInstances``).
     var native: @Sendable (_ limit: Int?) throws -> any MDNSBrowsing
     /// A unicast browser asking `servers`, resolving at most `limit` instances per domain (nil:
-    /// ``WideAreaBrowser/defaultMaxInstances``).
-    var unicast: @Sendable (_ servers: [DNSServerAddress], _ limit: Int?,
+    /// ``WideAreaBrowser/defaultMaxInstances``); `stop` ends its waits for a server at once.
+    var unicast: @Sendable (_ servers: [DNSServerAddress], _ limit: Int?, _ stop: StopSignal,
                             _ note: @escaping @Sendable (String) -> Void) -> any WideAreaBrowsing
-    /// The browser that asks only MagicDNS (the tailnet fallback), with the same `limit`.
-    var magicDNS: @Sendable (_ limit: Int?, _ note: @escaping @Sendable (String) -> Void) -> any WideAreaBrowsing
+    /// The browser that asks only MagicDNS (the tailnet fallback), with the same `limit` and `stop`.
+    var magicDNS: @Sendable (_ limit: Int?, _ stop: StopSignal, _ note: @escaping @Sendable (String) -> Void) -> any WideAreaBrowsing
     /// Runs `tailscale status --json` (see ``TailnetDetection``).
     var tailnetProbe: TailnetDetection.Probe
     /// The nameservers of /etc/resolv.conf.
@@ -85,14 +97,14 @@ struct BrowseBackends: Sendable {
             try MDNSQuerier(serviceType: BeaconIdentity.serviceType + ".local.",
                             maxInstances: limit ?? MDNSBrowser.defaultMaxInstances)
         },
-        unicast: { servers, limit, note in
+        unicast: { servers, limit, stop, note in
             var limits = WideAreaBrowser.Limits()
             if let limit { limits.maxInstances = limit }
-            return WideAreaBrowser(client: UnicastDNSClient(servers: servers, note: note), serviceType: BeaconIdentity.serviceType,
+            return WideAreaBrowser(client: UnicastDNSClient(servers: servers, stop: stop, note: note), serviceType: BeaconIdentity.serviceType,
                                    limits: limits)
         },
-        magicDNS: { limit, note in
-            TailnetFallback.browser(serviceType: BeaconIdentity.serviceType, maxInstances: limit, note: note)
+        magicDNS: { limit, stop, note in
+            TailnetFallback.browser(serviceType: BeaconIdentity.serviceType, maxInstances: limit, stop: stop, note: note)
         },
         tailnetProbe: { TailscaleStatus.run(until: $0) },
         resolvConf: { ResolvConf.load().servers },

@@ -36,6 +36,9 @@ final class SourceContext: Sendable {
     let firstAnswer: Bool
     private let mailbox: Mailbox<BrowseRun.Message>
     private let stopFlag: Atomic<Bool>
+    /// Raised when the run wants nothing more: a backend waiting for its socket or the daemon
+    /// wakes and returns, instead of going on until its next answer or the deadline.
+    let ending = StopSignal()
 
     init(deadline: Monotonic.Instant, clock: any MonotonicClock, firstAnswer: Bool, mailbox: Mailbox<BrowseRun.Message>) {
         self.deadline = deadline
@@ -51,7 +54,10 @@ final class SourceContext: Sendable {
     /// Whether there is time left and the run still listens.
     var goingOn: Bool { !stopped && clock.now < deadline }
 
-    func stop() { stopFlag.store(true, ordering: .releasing) }
+    func stop() {
+        stopFlag.store(true, ordering: .releasing)
+        ending.stop()
+    }
 
     /// Hands `message` to the browser; false when the source should stop now.
     @discardableResult
@@ -103,8 +109,9 @@ struct BrowseRun {
     var stop: StopSignal? = nil
 
     /// Starts the sources and hands each message to `handle` until every source has finished
-    /// or `handle` returns false. The sources still running then end on their own, at their
-    /// next answer or the deadline. A source failure ends the run with that error, except in
+    /// or `handle` returns false. The sources still running are then told to end
+    /// (``SourceContext/ending``): the local backends return from their wait at once, closing
+    /// what they opened on their own thread. A source failure ends the run with that error, except in
     /// first-answer mode, where it counts only when no source answers.
     func run(_ handle: (SourceMessage) -> Bool) throws(BrowseError) {
         let mailbox = Mailbox<Message>()

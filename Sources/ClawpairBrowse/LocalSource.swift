@@ -56,7 +56,7 @@ struct LocalSource: GatewaySource {
             // A grace (second-family resolves, or the second query when nothing was seen) ends this
             // run early; the next one re-checks.
             var restart = false
-            try browser.run(until: min(context.deadline, graceUntil ?? context.deadline)) { event in
+            try browser.run(until: min(context.deadline, graceUntil ?? context.deadline), stop: context.ending) { event in
                 if case .limited(.instance(let instance)) = event, cut.insert(Self.key(instance)).inserted {
                     context.report(.truncated(domain: "local.", seen: seenOn.count + cut.count, limit: seenOn.count))
                 }
@@ -150,7 +150,7 @@ struct LocalSource: GatewaySource {
         var added = Set<String>()
         var resolved = Set<String>()
         var ended = false
-        try querier.run(until: context.deadline, untilComplete: untilComplete) { event in
+        try querier.run(until: context.deadline, untilComplete: untilComplete, stop: context.ending) { event in
             let more = nativeEvent(event, context: context, added: &added, resolved: &resolved)
             if !more { ended = true }
             return more

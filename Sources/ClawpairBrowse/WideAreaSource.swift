@@ -20,7 +20,7 @@ enum WideAreaLookup {
     /// machine is on a tailnet, through MagicDNS (discovery.md §7, ``TailnetFallback``). The
     /// result is the fallback's when it ran. Throws when the browse that counts got no PTR answer.
     static func browse(_ domain: String, _ browser: any WideAreaBrowsing, plan: WideAreaPlan, backends: BrowseBackends,
-                       deadline: Monotonic.Instant, note: @escaping @Sendable (String) -> Void,
+                       deadline: Monotonic.Instant, stop: StopSignal, note: @escaping @Sendable (String) -> Void,
                        onFound: (WideAreaService) -> Bool) throws(WideAreaError) -> WideAreaBrowseResult {
         var found = 0
         let primary: Result<WideAreaBrowseResult, WideAreaError>
@@ -37,7 +37,7 @@ enum WideAreaLookup {
                                    onTailnet: { tailnet.address(deadline: deadline) != nil }) {
             note("wide-area: \(domain) found no gateway through the configured DNS servers and this machine is on a "
                  + "tailnet: asking MagicDNS \(TailnetFallback.magicDNS.host)")
-            return try backends.magicDNS(plan.maxGateways, note).browse(domain: domain, deadline: deadline, onFound: onFound)
+            return try backends.magicDNS(plan.maxGateways, stop, note).browse(domain: domain, deadline: deadline, onFound: onFound)
         }
         return try primary.get()
     }
@@ -62,12 +62,12 @@ struct WideAreaPass: GatewaySource {
 
     func run(_ context: SourceContext, teardown: Teardown) {
         let note: @Sendable (String) -> Void = { context.note($0) }
-        let browser = backends.unicast(plan.servers, plan.maxGateways, note)
+        let browser = backends.unicast(plan.servers, plan.maxGateways, context.ending, note)
         for domain in plan.domains {
             var keepGoing = true
             do {
                 let result = try WideAreaLookup.browse(domain, browser, plan: plan, backends: backends,
-                                                       deadline: context.deadline, note: note) { service in
+                                                       deadline: context.deadline, stop: context.ending, note: note) { service in
                     keepGoing = context.report(.seen(WideAreaLookup.report(service)))
                     return keepGoing
                 }
@@ -99,7 +99,7 @@ struct WideAreaRounds: GatewaySource {
 
     func run(_ context: SourceContext, teardown: Teardown) {
         let note: @Sendable (String) -> Void = { context.note($0) }
-        let browser = backends.unicast(plan.servers, plan.maxGateways, note)
+        let browser = backends.unicast(plan.servers, plan.maxGateways, context.ending, note)
         let clock = backends.clock
         var tracker = WideAreaChangeTracker<SourceReport>()
         while context.goingOn {
@@ -111,7 +111,7 @@ struct WideAreaRounds: GatewaySource {
                 guard !context.stopped, clock.now < roundDeadline else { break }
                 do {
                     let result = try WideAreaLookup.browse(domain, browser, plan: plan, backends: backends,
-                                                           deadline: roundDeadline, note: note) { service in
+                                                           deadline: roundDeadline, stop: context.ending, note: note) { service in
                         keep(service.ttl)
                         let report = WideAreaLookup.report(service)
                         if tracker.seen(report, key: report.key, in: service.domain) != nil {

@@ -10,6 +10,11 @@ public enum BeaconIdentity {
     /// The environment variable that overrides the host label.
     public static let hostnameVariable = "OPENCLAW_MDNS_HOSTNAME"
 
+    // Upstream's bonjour plugin entry (extensions/bonjour/index.ts) always passes
+    // formatBonjourInstanceName(machineDisplayName), or the configured instanceName through the same
+    // rule (extensions/bonjour/openclaw.plugin.json). The `${hostname} (OpenClaw)` in
+    // extensions/bonjour/src/advertiser.ts is only that function's fallback when no name is passed,
+    // which the plugin never does: the default here is the machine name, as upstream's.
     /// TS `formatBonjourInstanceName`: trimmed; empty → `OpenClaw`; kept as is when it contains
     /// `openclaw` in any case; otherwise ` (OpenClaw)` is appended (`My Mac` → `My Mac (OpenClaw)`).
     /// Cut to 63 UTF-8 bytes on a character boundary.

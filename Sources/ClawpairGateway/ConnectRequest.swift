@@ -96,7 +96,10 @@ public struct ConnectRequest: Sendable, Equatable {
     public static let operatorScopes = ["operator.admin", "operator.approvals", "operator.pairing"]
 
     /// Scopes an operator asks for when it redeems a bootstrap token on a gateway of unknown
-    /// generation (`identity-and-handshake.md` §5.1).
+    /// generation (`identity-and-handshake.md` §5.1). `operator.pairing` is not among them, and
+    /// asking for it would fail the connect: upstream's bootstrap handoff never carries it
+    /// (`BOOTSTRAP_HANDOFF_OPERATOR_SCOPES` in openclaw's `src/shared/device-bootstrap-profile.ts`;
+    /// `setup-codes.md` §7).
     public static let bootstrapOperatorScopes = ["operator.approvals", "operator.read", "operator.talk.secrets", "operator.write"]
 
     /// Who connects (`ConnectParams.client`).

@@ -87,9 +87,9 @@ public final class MDNSQuerier {
     public let interfaces: [MDNSInterface]
     private var browser: MDNSBrowser
     private var sockets: [(fd: Int32, family: Int32)] = []
-    /// The time the query schedule, the cache and the deadline of ``run(until:untilComplete:onEvent:)`` are read from.
+    /// The time the query schedule, the cache and the deadline of ``run(until:untilComplete:stop:onEvent:)`` are read from.
     public let clock: any MonotonicClock
-    /// What the last ``run(until:untilComplete:onEvent:)`` did (for `-v`).
+    /// What the last ``run(until:untilComplete:stop:onEvent:)`` did (for `-v`).
     public private(set) var summary = Summary()
     /// The responders asked directly in this run (``Summary/directPeers``).
     private var directlyAsked = Set<MDNSPeer>()
@@ -155,14 +155,17 @@ public final class MDNSQuerier {
     }
 
     /// Browses until `deadline` or until `onEvent` returns false; with `untilComplete`, also ends
-    /// once the answer is complete (``MDNSBrowser/completesAt``, the rule in ``MDNSTiming``).
-    public func run(until deadline: Monotonic.Instant, untilComplete: Bool = false,
+    /// once the answer is complete (``MDNSBrowser/completesAt``, the rule in ``MDNSTiming``); with
+    /// `stop`, also returns as soon as it is raised (from any thread), even from a wait.
+    public func run(until deadline: Monotonic.Instant, untilComplete: Bool = false, stop: StopSignal? = nil,
                     onEvent: (MDNSEvent) -> Bool) throws(MDNSError) {
         var buffer = [UInt8](repeating: 0, count: MDNSTiming.maxMessageBytes)
         summary = Summary()
         directlyAsked = []
         defer { summary.answersLost = browser.lossEvident }
+        let wakeup = stop.map { StopWakeup($0) }
         while true {
+            if stop?.isStopped == true { return }
             let now = clock.now
             let (queries, expired) = browser.tick(at: now)
             send(queries)
@@ -176,8 +179,10 @@ public final class MDNSQuerier {
             }
             let wake = min(deadline, browser.nextDeadline ?? deadline, complete ?? deadline)
             var descriptors = sockets.map { PollDescriptor($0.fd, .readable) }
+            if let stopping = wakeup?.pollDescriptor { descriptors.append(stopping) }
             do { try Poll.wait(&descriptors, until: wake, clock: clock) } catch { throw .system(error) }
-            for descriptor in descriptors where descriptor.ready.contains(.readable) {
+            if stop?.isStopped == true { return }
+            for descriptor in descriptors.prefix(sockets.count) where descriptor.ready.contains(.readable) {
                 // Drain the socket before working on what came: a burst of answers (a thousand
                 // instances come in forty packets) would otherwise overflow the receive buffer
                 // while the browser looks at each. A peer that answers every query at once could

@@ -175,6 +175,8 @@ final class ProbeAttempt {
                     result.phase = .challenge
                     connection = WebSocketConnection(role: .client, maxFramePayloadSize: GatewayChallenge.maxBytes,
                                                      maxMessageSize: GatewayChallenge.maxBytes, maxFragmentCount: 64)
+                    // A liveness check ends here, leaving with a close frame (the challenge is not awaited).
+                    if configuration.passesAtUpgrade { return succeed() }
                     if !remainder.isEmpty { receiveFrames(remainder) }
                 }
             } catch {

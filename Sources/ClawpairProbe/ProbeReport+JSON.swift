@@ -63,8 +63,10 @@ extension ProbeReport {
 
     /// The documented JSON object of the run (clawpair-probe(1), JSON OUTPUT), with the settings
     /// of `configuration`; `trustCommand` words each route's `trustCommand` (the command that
-    /// accepts its untrusted certificate; nil: null).
-    public func json(configuration: ProbeConfiguration, trustCommand: (ProbeResult) -> String? = { _ in nil }) -> JSONValue {
+    /// accepts its untrusted certificate; nil: null); `pinSourceName` names where a route's pin
+    /// came from (``ProbeRoute/PinSource/name`` unless the caller has its own words).
+    public func json(configuration: ProbeConfiguration, trustCommand: (ProbeResult) -> String? = { _ in nil },
+                     pinSourceName: (ProbeRoute.PinSource) -> String = { $0.name }) -> JSONValue {
         let routes: [JSONValue] = results.map { result in
             var tls: JSONValue = .null
             if result.route.tls {
@@ -72,7 +74,7 @@ extension ProbeReport {
                     ("version", result.tlsVersion.map(JSONValue.string) ?? .null),
                     ("fingerprint", result.certificate?.fingerprint.map(JSONValue.string) ?? .null),
                     ("expected", result.route.pin.map(JSONValue.string) ?? .null),
-                    ("pinSource", result.route.pinSource.map { .string($0.rawValue) } ?? .null),
+                    ("pinSource", result.route.pinSource.map { .string(pinSourceName($0)) } ?? .null),
                     ("trust", result.trust.map { .string($0.rawValue) } ?? .null),
                     // Pinned routes are decided by the pin alone; system trust is not checked for them.
                     ("systemTrusted", result.route.pin == nil ? result.certificate.map { .bool($0.systemTrusted) } ?? .null : .null),

@@ -26,15 +26,25 @@ public struct ProbeRoute: Sendable, Equatable {
     }
 
     /// Where a pin came from.
-    public enum PinSource: String, Sendable, Equatable {
+    public enum PinSource: Sendable, Equatable, CaseIterable {
         /// The setup code's `tlsFingerprint` (primary route only).
-        case setupCode = "setup-code"
+        case setupCode
         /// A pin the caller supplied.
-        case option = "tls-fingerprint"
+        case caller
         /// A fingerprint the user confirmed after seeing it.
-        case trust = "trust"
+        case trust
         /// The pin stored for a paired gateway with this URL (the registry).
-        case registry = "registry"
+        case registry
+
+        /// A stable name for reports: `setup-code`, `caller`, `confirmed`, `registry`.
+        public var name: String {
+            switch self {
+            case .setupCode: return "setup-code"
+            case .caller: return "caller"
+            case .trust: return "confirmed"
+            case .registry: return "registry"
+            }
+        }
     }
 
     /// The host: a name, an IPv4 literal or an IPv6 literal without brackets.

@@ -25,6 +25,10 @@ public struct ProbeConfiguration: Sendable {
     public var userAgent: String
     /// An `Origin` header for the upgrade request, if any (gateways do not require one).
     public var origin: String?
+    /// Whether a route passes at the WebSocket upgrade (101) without waiting for the gateway's
+    /// `connect.challenge`: a lighter liveness check of a port already known to be a gateway's.
+    /// False by default, where only the challenge proves the peer is an OpenClaw gateway.
+    public var passesAtUpgrade = false
 
     /// A configuration; the defaults are the probe's own.
     public init(stagger: Duration = ProbeConfiguration.defaultStagger, timeout: Duration = ProbeConfiguration.defaultTimeout,

@@ -45,4 +45,7 @@ extension TransportError: ClawpairError {
         case .cancelled: return "cancelled"
         }
     }
+
+    /// `cancelled` for a stopped operation (as every module's stopped outcome), else `error`.
+    public var code: String { self == .cancelled ? "cancelled" : "error" }
 }

@@ -55,14 +55,14 @@ public enum TailnetFallback {
     }
 
     /// A browser that asks only MagicDNS, with the upstream budgets.
-    public static func browser(serviceType: String, maxInstances: Int? = nil,
+    public static func browser(serviceType: String, maxInstances: Int? = nil, stop: StopSignal? = nil,
                                note: @escaping @Sendable (String) -> Void = { _ in }) -> WideAreaBrowser {
         var options = UnicastDNSClient.Options()
         options.perQuery = pointerBudget
         var limits = WideAreaBrowser.Limits()
         limits.resolveQueryBudget = resolveBudget
         if let maxInstances { limits.maxInstances = maxInstances }
-        return WideAreaBrowser(client: UnicastDNSClient(servers: [magicDNS], options: options, note: note),
+        return WideAreaBrowser(client: UnicastDNSClient(servers: [magicDNS], options: options, stop: stop, note: note),
                                serviceType: serviceType, limits: limits)
     }
 }

@@ -57,6 +57,8 @@ public struct UnicastDNSClient: Sendable {
     public let clock: any MonotonicClock
     /// Called with one line of progress (which server, TCP retries), for `-v`.
     public let note: @Sendable (String) -> Void
+    /// Raised: every wait for a server ends at once as if its time were up (from any thread).
+    public let stop: StopSignal?
     /// The server that answered last is asked first next time, so one dead server costs one
     /// per-query budget per browse, not one per question.
     private let preferred = PreferredServer()
@@ -65,12 +67,13 @@ public struct UnicastDNSClient: Sendable {
         let index = Mutex(0)
     }
 
-    /// A client asking `servers` in turn, keeping time with `clock`.
+    /// A client asking `servers` in turn, keeping time with `clock`; `stop` ends its waits early.
     public init(servers: [DNSServerAddress], options: Options = Options(), clock: any MonotonicClock = SystemMonotonicClock(),
-                note: @escaping @Sendable (String) -> Void = { _ in }) {
+                stop: StopSignal? = nil, note: @escaping @Sendable (String) -> Void = { _ in }) {
         self.servers = servers
         self.options = options
         self.clock = clock
+        self.stop = stop
         self.note = note
     }
 
@@ -83,7 +86,7 @@ public struct UnicastDNSClient: Sendable {
         for index in order {
             let server = servers[index]
             let now = clock.now
-            guard now < deadline else { break }
+            guard now < deadline, stop?.isStopped != true else { break }
             let tryDeadline = min(deadline, now + options.perQuery)
             do {
                 if let message = try ask(name, type, server: server, deadline: tryDeadline) {
@@ -124,7 +127,7 @@ public struct UnicastDNSClient: Sendable {
         var remaining = Array(questions.indices)
         let first = preferred.index.withLock { $0 }
         for offset in servers.indices {
-            guard !remaining.isEmpty, clock.now < deadline else { break }
+            guard !remaining.isEmpty, clock.now < deadline, stop?.isStopped != true else { break }
             let index = (first + offset) % servers.count
             let before = remaining.count
             do {
@@ -156,7 +159,7 @@ public struct UnicastDNSClient: Sendable {
         var buffer = [UInt8](repeating: 0, count: 65_535)
         while !unsent.isEmpty || !inFlight.isEmpty {
             let now = clock.now
-            guard now < deadline else { break }
+            guard now < deadline, stop?.isStopped != true else { break }
             while inFlight.count < max(1, options.window), let index = unsent.first {
                 unsent = unsent.dropFirst()
                 var id = UInt16.random(in: 0...UInt16.max)
@@ -232,12 +235,16 @@ public struct UnicastDNSClient: Sendable {
         } catch { throw failure(server, error) }
     }
 
-    /// Waits until `fd` is ready for `events` or `deadline` passes; false on timeout.
+    /// Waits until `fd` is ready for `events` or `deadline` passes; false on timeout, and at once
+    /// when ``stop`` is raised.
     private func wait(_ fd: Int32, _ events: PollEvents, until deadline: Monotonic.Instant,
                       server: DNSServerAddress) throws(WideAreaError) -> Bool {
-        guard clock.now < deadline else { return false }
+        guard clock.now < deadline, stop?.isStopped != true else { return false }
+        let wakeup = stop.map { StopWakeup($0) }
         var descriptors = [PollDescriptor(fd, events)]
-        do { return try Poll.wait(&descriptors, until: deadline, clock: clock) > 0 } catch { throw failure(server, error) }
+        if let stopping = wakeup?.pollDescriptor { descriptors.append(stopping) }
+        do { try Poll.wait(&descriptors, until: deadline, clock: clock) } catch { throw failure(server, error) }
+        return stop?.isStopped != true && !descriptors[0].ready.isEmpty
     }
 
     /// One UDP exchange on a connected socket (the kernel then delivers only datagrams from the

@@ -28,6 +28,19 @@ final class Log: Sendable {
     }
 }
 
+/// A backend's wait for its socket, in a fake: poll(2) on the stop's ``StopWakeup`` descriptor,
+/// as the real backends add it to their sockets.
+enum FakeWait {
+    /// Waits until `stop` is raised (true) or 20 s passed (false: a hang bound, not a timing).
+    static func hold(_ stop: StopSignal) -> Bool {
+        let wakeup = StopWakeup(stop)
+        var descriptors = [wakeup.pollDescriptor].compactMap { $0 }
+        let clock = SystemMonotonicClock()
+        _ = try? Poll.wait(&descriptors, until: clock.now + .seconds(20), clock: clock)
+        return stop.isStopped
+    }
+}
+
 /// An Avahi browse that hands over `events` in order and logs whether it was told to stop.
 final class FakeAvahi: AvahiBrowsing {
     let events: [AvahiEvent]
@@ -43,7 +56,12 @@ final class FakeAvahi: AvahiBrowsing {
     var pendingResolves: Int { pending.count }
     var latestPendingSecondResolveStart: Monotonic.Instant? { nil }
 
-    func run(until deadline: Monotonic.Instant, onEvent: (AvahiEvent) -> Bool) throws {
+    /// Set: after its events, waits like a real browse for the next answer, which never comes,
+    /// until the run's stop wakes it (logged as "avahi cancelled") or 20 s pass.
+    var holdOpen = false
+
+    func run(until deadline: Monotonic.Instant, stop: StopSignal, onEvent: (AvahiEvent) -> Bool) throws {
+        defer { if holdOpen { log.add(FakeWait.hold(stop) ? "avahi cancelled" : "avahi ran 20 s without a stop") } }
         for (index, event) in events.enumerated() {
             switch event {
             case .added(let instance): pending.insert(instance)
@@ -76,7 +94,12 @@ final class FakeMDNS: MDNSBrowsing {
         self.runSummary = summary
     }
 
-    func run(until deadline: Monotonic.Instant, untilComplete: Bool, onEvent: (MDNSEvent) -> Bool) throws {
+    /// As ``FakeAvahi/holdOpen`` ("native cancelled").
+    var holdOpen = false
+
+    func run(until deadline: Monotonic.Instant, untilComplete: Bool, stop: StopSignal,
+             onEvent: (MDNSEvent) -> Bool) throws {
+        defer { if holdOpen { log.add(FakeWait.hold(stop) ? "native cancelled" : "native ran 20 s without a stop") } }
         if let gate { _ = gate.take() }
         log.add(untilComplete ? "native until complete" : "native until the deadline")
         for (index, event) in events.enumerated() where !onEvent(event) {
@@ -130,8 +153,8 @@ enum Fixture {
         BrowseBackends(
             avahi: { _ in guard let avahi else { throw AvahiError.daemonNotRunning }; return try avahi() },
             native: { _ in guard let native else { throw MDNSError.noInterfaces }; return try native() },
-            unicast: { servers, _, _ in FakeUnicast(servers: servers, rounds: unicast, log: log) },
-            magicDNS: { _, _ in FakeUnicast(servers: [TailnetFallback.magicDNS], rounds: magicDNS, log: log) },
+            unicast: { servers, _, _, _ in FakeUnicast(servers: servers, rounds: unicast, log: log) },
+            magicDNS: { _, _, _ in FakeUnicast(servers: [TailnetFallback.magicDNS], rounds: magicDNS, log: log) },
             tailnetProbe: { _ in tailscaleStatus.map { Array($0.utf8) } },
             resolvConf: { [serverA] },
             clock: clock

@@ -13,7 +13,7 @@ final class DeadlineProbe: MDNSBrowsing {
         self.clock = clock
         self.log = log
     }
-    func run(until deadline: Monotonic.Instant, untilComplete: Bool, onEvent: (MDNSEvent) -> Bool) throws {
+    func run(until deadline: Monotonic.Instant, untilComplete: Bool, stop: StopSignal, onEvent: (MDNSEvent) -> Bool) throws {
         log.add(deadline > clock.now ? "deadline ahead" : "deadline passed")
     }
 }

@@ -1,6 +1,7 @@
 import ClawpairCore
 import ClawpairIdentity
 import ClawpairProbe
+import ClawpairSetupCode
 import ClawpairTestSupport
 import Testing
 @testable import ClawpairGateway
@@ -81,6 +82,14 @@ struct SignatureVectors: Decodable, Sendable {
         #expect(params["device"]?["publicKey"]?.stringValue == "A6EHv_POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg")
         #expect(params["device"]?["signature"]?.stringValue
                 == "uehP4pTJ8Yhp9ssyvApBH8x2CJG2KN6FGsD61U7zgq5GQ-mA_08XhbriWbGyUvNQIHAm7_NpvEY0i2k2MjunBw")
+    }
+
+    @Test("an operator redeeming a setup code asks only for handoff scopes: never operator.pairing or operator.admin (upstream's rule)")
+    func bootstrapOperatorScopesAreHandoffScopes() {
+        let asked = Set(ConnectRequest.bootstrapOperatorScopes)
+        #expect(asked.isSubset(of: AccessProfile.handoffScopes(.g3)) && asked.isSubset(of: AccessProfile.handoffScopes(.g4)))
+        #expect(!asked.contains(AccessProfile.pairingScope) && !asked.contains(AccessProfile.adminScope))
+        #expect(!AccessProfile.handoffScopes(.g4).contains(AccessProfile.pairingScope))
     }
 
     @Test("operator requests carry no node fields; scopes are trimmed and de-duplicated, order kept; no challenge ts uses the clock")

@@ -13,12 +13,12 @@ import Testing
         ])
         var routes = [
             ProbeRoute(host: "GW.example", port: 443, tls: true, input: "a", source: .url),
-            ProbeRoute(host: "gw.example", port: 443, tls: true, input: "b", source: .url, pin: given, pinSource: .option),
+            ProbeRoute(host: "gw.example", port: 443, tls: true, input: "b", source: .url, pin: given, pinSource: .caller),
             ProbeRoute(host: "10.0.0.9", port: 443, tls: true, input: "c", source: .url),
             ProbeRoute(host: "gw.example", port: 443, tls: false, input: "d", source: .url),
         ]
         snapshot.pinPaired(&routes)
         #expect(routes.map(\.pin) == [stored, given, nil, nil])
-        #expect(routes.map(\.pinSource) == [.registry, .option, nil, nil])
+        #expect(routes.map(\.pinSource) == [.registry, .caller, nil, nil])
     }
 }

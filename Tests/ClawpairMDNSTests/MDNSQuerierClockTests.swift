@@ -3,6 +3,10 @@ import ClawpairMDNS
 import ClawpairTestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The native querier keeps time with the clock it is given (real sockets in a lab namespace, as
 /// in MDNSQuerierLabTests). The ManualClock reads far beyond the system clock, so a deadline that
 /// has passed on it lies centuries ahead on the system clock: a querier reading the system clock
@@ -29,6 +33,28 @@ struct MDNSQuerierClockTests {
             }
             #expect(events == 0)
             #expect(now > deadline, "the querier does not move the clock")
+        }
+    }
+
+    @Test("a stop raised from another thread wakes a run with an hour to go from its wait on the sockets")
+    func stopWakesTheWait() async throws {
+        try await withNetworkLab { lab in
+            let a = try await lab.addHost("A")
+            let b = try await lab.addHost("B")
+            try await lab.link(a, b)
+            let stopped = try await a.inNamespace { () throws -> Bool in
+                let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.")
+                let stop = StopSignal()
+                // Raised once the run waits (its first query is out); only the time limit catches a run that never wakes.
+                BackgroundThread.detached {
+                    var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+                    nanosleep(&pause, nil)
+                    stop.stop()
+                }
+                try querier.run(until: Monotonic.now + .seconds(3600), stop: stop) { _ in true }
+                return stop.isStopped
+            }
+            #expect(stopped, "the run returned because of the stop")
         }
     }
 }

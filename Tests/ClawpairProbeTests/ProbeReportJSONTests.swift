@@ -43,6 +43,18 @@ struct ProbeReportJSONTests {
         #expect(routes[1]["tls"]?["systemTrusted"] == .null, "no certificate recorded")
     }
 
+    @Test("pin sources have the library's own names in JSON unless the caller words them")
+    func pinSourceNames() throws {
+        #expect(ProbeRoute.PinSource.allCases.map(\.name) == ["setup-code", "caller", "confirmed", "registry"])
+        var pinned = ProbeResult(route: ProbeRoute(host: "gw.example", port: 443, tls: true, input: "wss://gw.example",
+                                                   source: .url, pin: Self.fingerprint, pinSource: .caller), index: 0)
+        pinned.phase = .done
+        let report = ProbeReport(results: [pinned], winner: 0, elapsed: .milliseconds(1), timedOut: false)
+        #expect(report.json(configuration: ProbeConfiguration())["routes"]?[0]?["tls"]?["pinSource"]?.stringValue == "caller")
+        let worded = report.json(configuration: ProbeConfiguration(), pinSourceName: { _ in "mine" })
+        #expect(worded["routes"]?[0]?["tls"]?["pinSource"]?.stringValue == "mine")
+    }
+
     @Test("nothing passed: the error names a trust failure; texts for durations and timings")
     func failureAndTexts() {
         let report = Self.report(winner: false)

@@ -72,9 +72,9 @@ import Testing
             ProbeRoute(host: "b", port: 1, tls: true, input: "b", source: .url),
             ProbeRoute(host: "10.0.0.1", port: 1, tls: false, input: "c", source: .url),
         ]
-        ProbeCandidates.applyPin(option, source: .option, to: &routes)
+        ProbeCandidates.applyPin(option, source: .caller, to: &routes)
         #expect(routes.map(\.pin) == [own, option, nil])
-        #expect(routes.map(\.pinSource) == [.setupCode, .option, nil])
+        #expect(routes.map(\.pinSource) == [.setupCode, .caller, nil])
     }
 
     @Test func discoveredGatewaysUseTheirSRVTargetAndAnswerAddresses() {

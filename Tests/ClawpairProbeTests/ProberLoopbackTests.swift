@@ -14,7 +14,7 @@ struct ProberLoopbackTests {
         var route = try #require(try ProbeCandidates.expand(url).routes.first)
         if let pin {
             route.pin = pin
-            route.pinSource = .option
+            route.pinSource = .caller
         }
         return route
     }
@@ -55,6 +55,21 @@ struct ProberLoopbackTests {
             #expect(report.results[0].failure?.code == reason, "\(String(describing: report.results[0].failure))")
             #expect(report.results[0].phase == phase)
             #expect(report.timedOut == (reason == "timeout"))
+        }
+    }
+
+    @Test("passesAtUpgrade: a route passes at the 101, without connect.challenge; a non-WebSocket server still fails")
+    func passesAtUpgrade() async throws {
+        var configuration = ProbeConfiguration(timeout: .seconds(20))
+        configuration.passesAtUpgrade = true
+        try await withFixtureServer(mode: "silent") { port in
+            let report = try Prober.run(routes: [route("ws://127.0.0.1:\(port)")], configuration: configuration)
+            #expect(report.winner == 0 && report.results[0].phase == .done, "\(report.results)")
+            #expect(report.results[0].timings.ws != nil && report.results[0].timings.challenge == nil)
+        }
+        try await withFixtureServer(mode: "http") { port in
+            let report = try Prober.run(routes: [route("ws://127.0.0.1:\(port)")], configuration: configuration)
+            #expect(report.results[0].failure?.code == "not-websocket")
         }
     }
 

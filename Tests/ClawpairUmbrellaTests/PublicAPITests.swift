@@ -108,6 +108,42 @@ import Testing
         #expect(found.isEmpty, "command-line wording in library docs:\n\(found.joined(separator: "\n"))")
     }
 
+    /// The long options of the clawpair command, from the generated man pages (`\-\-name` in roff).
+    static func commandLineOptions() throws -> Set<String> {
+        let directory = SpecFiles.packageRoot.appendingPathComponent("Man")
+        let pattern = try NSRegularExpression(pattern: #"\\-\\-([a-z][a-z0-9]*(?:\\-[a-z0-9]+)*)"#)
+        var options: Set<String> = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) where file.hasSuffix(".1") {
+            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8) as NSString
+            for match in pattern.matches(in: text as String, range: NSRange(location: 0, length: text.length)) {
+                options.insert(text.substring(with: match.range(at: 1)).replacingOccurrences(of: "\\-", with: "-"))
+            }
+        }
+        return options
+    }
+
+    @Test("no raw value of a library enum is an option name of the command line (those are the CLI's to map)")
+    func rawValuesAreNoOptionNames() throws {
+        let options = try Self.commandLineOptions()
+        #expect(options.contains("tls-fingerprint") && options.contains("json"), "the scan found the options")
+        // Plain words that are also option names, used in their ordinary sense (DeviceRequestMatch.name:
+        // a device matched by its name).
+        let words: Set<String> = ["name"]
+        let rawValue = try NSRegularExpression(pattern: #"^\s*case\s+\w+\s*=\s*"([^"]*)""#)
+        var found: [String] = []
+        for file in try Self.sources() {
+            for (index, line) in file.lines.enumerated() {
+                guard let match = rawValue.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
+                      let range = Range(match.range(at: 1), in: line) else { continue }
+                let value = String(line[range])
+                if options.contains(value) && !words.contains(value) {
+                    found.append("\(file.path):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        #expect(found.isEmpty, "option names as library raw values:\n\(found.joined(separator: "\n"))")
+    }
+
     @Test("every public or open declaration of a library product has a doc comment (/// or /** */)")
     func everyPublicDeclarationIsDocumented() throws {
         var undocumented: [String] = []

@@ -36,6 +36,25 @@ struct InjectedClockTests {
                 "\(notes.withLock { $0 })")
     }
 
+    @Test("a stop raised while the client waits for a server ends the wait at once (only the time limit catches a hang)",
+          .timeLimit(.minutes(1)))
+    func stopEndsTheWait() throws {
+        let stop = StopSignal()
+        // The server takes the query and raises the stop instead of answering; the client would
+        // otherwise wait out an hour-long budget.
+        let server = try LoopbackDNSServer { _ in
+            stop.stop()
+            return []
+        }
+        var options = UnicastDNSClient.Options()
+        options.perQuery = .seconds(3600)
+        let client = UnicastDNSClient(servers: [server.address], options: options, stop: stop)
+        #expect(throws: WideAreaError.timedOut(name: "gw.openclaw.internal. A")) {
+            try client.query(try DNSName("gw.openclaw.internal."), .a, deadline: Monotonic.now + .seconds(3600))
+        }
+        #expect(server.queries == 1 && stop.isStopped)
+    }
+
     @Test("a deadline already passed on the injected clock asks no server")
     func deadlinePassed() throws {
         let clock = ManualClock()

@@ -138,7 +138,7 @@ class Connection:
             await self.writer.drain()
             return await self.stall()
         if self.args.scenario == "never-read":
-            await asyncio.sleep(self.args.max_seconds)
+            await asyncio.sleep(self.args.max_seconds)  # the scenario: a peer that stays silent
             return
         while True:
             opcode, payload = await read_frame(self.reader)

@@ -712,6 +712,7 @@ class Gateway:
         request = self.pending.get(request_id)
         if request is None:
             return
+        # The gateway's own expiry timer (the scenario), not a test waiting for something.
         await asyncio.sleep(max(0, self.args.pending_ttl_ms - (now_ms() - request["ts"])) / 1000 + 0.01)
         self.prune()
 
@@ -728,7 +729,7 @@ class Gateway:
             if fault == "garbage":
                 await ws.send("<<this is not json>> \x00\x01")
             elif fault == "slow-challenge":
-                await asyncio.sleep(self.args.fault_delay_ms / 1000)
+                await asyncio.sleep(self.args.fault_delay_ms / 1000)  # the fault: a challenge this late
             if fault not in ("no-challenge", "garbage"):
                 await conn.send({"type": "event", "event": "connect.challenge",
                                  "payload": {"nonce": conn.nonce, "ts": now_ms()}})
@@ -767,7 +768,7 @@ class Gateway:
 
     async def tick(self, conn):
         while True:
-            await asyncio.sleep(self.args.tick_ms / 1000)
+            await asyncio.sleep(self.args.tick_ms / 1000)  # the gateway's tick interval (the scenario)
             if conn.ticking:
                 await conn.send({"type": "event", "event": "tick", "payload": {"ts": now_ms()}})
 

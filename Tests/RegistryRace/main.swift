@@ -27,7 +27,13 @@ func id(_ n: Int) -> String {
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 3, let rounds = Int(arguments.last!) else { fail("usage: see Tests/RegistryRace/main.swift") }
 let registry = GatewayRegistry(directory: arguments[1])
-while access(arguments[2], F_OK) != 0 { usleep(1000) }
+// The start line: GO appears once both processes run (polled, bounded: a missing GO is a test failure, not a hang).
+var waitedMs = 0
+while access(arguments[2], F_OK) != 0 {
+    guard waitedMs < 30_000 else { fail("\(arguments[2]) did not appear within 30 s") }
+    usleep(1000)
+    waitedMs += 1
+}
 
 do {
     switch arguments[0] {
@@ -44,7 +50,7 @@ do {
         for n in 1...rounds {
             let gateway = PairedGateway(id: id(n), name: "churn-\(n)", urls: ["ws://10.0.0.\(n % 250 + 1):18789"], deviceId: "d", pairedAtMs: 1)
             try registry.save(gateway)
-            usleep(2000)  // the record lives a moment, for the toucher to find it
+            usleep(2000)  // part of the scenario, not a wait: the record lives a moment, for the toucher to find it
             try registry.forget(gateway)
         }
         close(open(arguments[2] + ".done", O_WRONLY | O_CREAT, 0o600))
@@ -55,7 +61,7 @@ do {
                 guard let seen = registry.snapshot().gateway(id: id(n)) else { continue }
                 if try registry.update(id: seen.id, { $0.lastSeenAtMs = Int64(n) }) != nil { touched += 1 }
             }
-            usleep(200)  // flock is not fair: a loop that never pauses could starve churn
+            usleep(200)  // part of the scenario: flock is not fair, and a loop that never pauses could starve churn
         }
         print("touched \(touched)")
     default:

@@ -458,7 +458,7 @@ import Testing
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            usleep(UInt32.random(in: 0...4000))
+            usleep(UInt32.random(in: 0...4000))  // the scenario: a kill at a random point of the write, not a wait
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let text = try #require(box.read(box.identityPath), "round \(round): the identity file vanished")

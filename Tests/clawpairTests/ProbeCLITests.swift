@@ -327,6 +327,8 @@ import Testing
             #expect(result.status == .exited(0), "\(result.stderr)")
             let route = try #require(routes(object).first)
             #expect(route["address"] as? String == "\(link.b.ipv4):18801")
+            // The documented pinSource of a --tls-fingerprint pin (the CLI's word, not the library's).
+            #expect((route["tls"] as? [String: Any])?["pinSource"] as? String == "tls-fingerprint")
             let timings = route["timings"] as? [String: Any]
             let tcp = timings?["tcpMs"] as? Double ?? 0
             // Not a speed claim: the dialer measures from the instant it armed the 250 ms stagger, and

@@ -61,23 +61,41 @@ struct SystemdUnitTests {
         #expect(user.value("Install", "WantedBy") == "default.target")
     }
 
-    @Test("the system unit's exposure in systemd-analyze security --offline=true is at most 2.0")
-    func systemUnitExposure() throws {
+    /// The overall exposure `systemd-analyze security --offline=true` gives the unit file at
+    /// `path`, installed as `name` (with `--user` for a user unit), and its report.
+    static func exposure(_ path: String, as name: String, user: Bool) throws -> (score: Double?, report: String) {
         let scratch = NSTemporaryDirectory() + "clawpair-advertise-exposure-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: scratch + "/run", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        // An instance of the template, as `systemctl enable clawpair-advertise@alice` makes it.
-        try FileManager.default.copyItem(atPath: Self.systemUnit, toPath: scratch + "/clawpair-advertise@alice.service")
+        try FileManager.default.copyItem(atPath: path, toPath: scratch + "/" + name)
+        // A user manager's analysis needs a runtime directory (any will do offline).
         let result = try ClawpairBinary.runProgram("/usr/bin/systemd-analyze",
-                                                   ["security", "--offline=true", "--no-pager", scratch + "/clawpair-advertise@alice.service"],
-                                                   environment: ["PATH": "/usr/bin:/bin"])
+                                                   (user ? ["--user"] : []) + ["security", "--offline=true", "--no-pager", scratch + "/" + name],
+                                                   environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": scratch + "/run"])
         let line = result.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") }.map(String.init) ?? ""
         let score = (line.components(separatedBy: ".service: ").dropFirst().first ?? "").split(separator: " ").first.flatMap { Double($0) }
-        #expect(score != nil, "\(result)")
-        #expect((score ?? 10) <= 2.0, "\(line)")
+        return (score, "\(line)\n\(result)")
+    }
+
+    @Test("the system unit's exposure in systemd-analyze security --offline=true is at most 2.0")
+    func systemUnitExposure() throws {
+        // An instance of the template, as `systemctl enable clawpair-advertise@alice` makes it.
+        let (score, report) = try Self.exposure(Self.systemUnit, as: "clawpair-advertise@alice.service", user: false)
+        #expect(score != nil, "\(report)")
+        #expect((score ?? 10) <= 2.0, "\(report)")
         // What it needs: the network, D-Bus, and netlink for the interface addresses.
         let unit = try SystemdUnit(path: Self.systemUnit)
         #expect(unit.value("Service", "RestrictAddressFamilies") == "AF_UNIX AF_INET AF_INET6 AF_NETLINK")
+    }
+
+    @Test("the user unit's exposure in systemd-analyze --user security --offline=true is at most 2.0 (1.6: no User= in a user unit)")
+    func userUnitExposure() throws {
+        let (score, report) = try Self.exposure(Self.userUnit, as: "clawpair-advertise.service", user: true)
+        #expect(score != nil, "\(report)")
+        #expect((score ?? 10) <= 2.0, "\(report)")
+        let unit = try SystemdUnit(path: Self.userUnit)
+        #expect(unit.value("Service", "RestrictAddressFamilies") == "AF_UNIX AF_INET AF_INET6 AF_NETLINK")
+        #expect(unit.value("Service", "ProtectHome") == "read-only", "it reads ~/.openclaw/openclaw.json")
     }
 
     @Test("the system unit's ExecStart advertises a stand-in gateway while it runs and withdraws it when it stops",

@@ -1,6 +1,10 @@
 import ClawpairCLIKit
 import ClawpairCore
 import ClawpairGateway
+import ClawpairIdentity
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `clawpair pair SETUP-CODE`: pair this machine with a gateway, as a node (default) or an
 /// operator, and keep the issued device token(s) in the registry.
@@ -47,6 +51,7 @@ struct PairCommand: ParsableCommand {
         ],
         sections: [
             .inManSource("WAITING FOR APPROVAL"),
+            .inManSource("OPERATOR SCOPES"),
             .inManSource("JSON OUTPUT"),
             .inManSource("GATEWAY IDENTITY"),
             .inManSource("LIMITS"),
@@ -110,21 +115,46 @@ struct PairCommand: ParsableCommand {
         pairing.stop = stop
         let result: PairingResult
         let live = WaitingLine(context)
+        // An identity this run creates is removed again when the run fails before the gateway
+        // said anything about the device (no pairing request, no approval): a refused code, a
+        // connect that failed or was stopped leave no new identity behind. Once the gateway
+        // knows the device (a pending request, bound to this identity), it stays.
+        var created: (store: IdentityStore, deviceId: String)?
+        var gatewayKnowsDevice = false
         do {
             defer { live.clear() }
-            result = try pairing.run(identity: { try GatewayCLI.identity(context) }) { progress in
+            result = try pairing.run(identity: {
+                let store = try IdentityStore.locate(environment: context.environment)
+                let (identity, isNew) = try store.loadOrCreateIdentity(createdAtMs: context.nowMs, environment: context.environment)
+                if isNew {
+                    created = (store, identity.deviceId)
+                    context.note("Created this machine's device identity \(identity.deviceId.prefix(16))… in \(store.identityPath)")
+                }
+                return identity
+            }) { progress in
+                switch progress {
+                case .reachable, .handoffTokensIgnored: break
+                default: gatewayKnowsDevice = true
+                }
                 let lines = progress.notes(approveCommand: { PairingRequired(requestId: $0).approveCommand })
                 if !lines.isEmpty { live.clear() }
                 for line in lines { context.note(line) }
                 if case .waiting(let elapsed, let left, let requestId) = progress { live.show(elapsed: elapsed, left: left, requestId: requestId) }
             }
         } catch {
+            if let created, !gatewayKnowsDevice { Self.removeIdentity(created.store, deviceId: created.deviceId, context: context) }
             let cause = error.cause ?? error
             if case GatewayError.authRejected(let shape) = cause { throw Self.codeRefused(cause, shape, role: role) }
             throw cause
         }
         show(result, registry: registry, context: context)
         return .success
+    }
+
+    /// Removes the identity file this run created (only when it still holds `deviceId`), and says so.
+    static func removeIdentity(_ store: IdentityStore, deviceId: String, context: CommandContext) {
+        guard (try? store.loadIdentity().identity.deviceId) == deviceId, unlink(store.identityPath) == 0 else { return }
+        context.note("Removed the device identity this run created: the gateway has no record of it.")
     }
 
     /// The gateway refused the code's credential. `pair` has no credential option, so the hint

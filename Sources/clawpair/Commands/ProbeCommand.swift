@@ -98,8 +98,9 @@ struct ProbeCommand: ParsableCommand {
     /// order `discover` lists them), skipping beacons without a usable endpoint. It ends once the
     /// answer is complete, not at the first gateway resolved: a first answer may hold one address
     /// family of a dual-stack gateway, and the route's dial tries every address it carries.
-    func discoverRoutes(_ backend: GatewayBrowser.LocalBackend, budget: Duration, context: CommandContext) throws -> [ProbeRoute] {
-        let browser = GatewayBrowser(options: .init(backend: backend, domains: [], timeout: budget))
+    func discoverRoutes(_ backend: GatewayBrowser.LocalBackend, budget: Duration, stop: StopSignal,
+                        context: CommandContext) throws -> [ProbeRoute] {
+        let browser = GatewayBrowser(options: .init(backend: backend, domains: [], timeout: budget)).stopping(on: stop)
         let found = try browser.scan(note: context.verboseNote).gateways.compactMap { gateway -> ProbeRoute? in
             guard let endpoint = gateway.beacon.endpoint else { return nil }
             return ProbeCandidates.discovered(instance: gateway.beacon.instanceName, host: endpoint.host, port: endpoint.port,
@@ -137,12 +138,15 @@ struct ProbeCommand: ParsableCommand {
                 }
             }
         }
+        // Ctrl-C or SIGTERM stops discovery or the race at once, with the `cancelled` outcome (after
+        // standard input was read: a Ctrl-C at the paste prompt still ends the process as before).
+        let stop = TerminationSignals().stopSignal()
         var routes = list.routes
         var configuration = self.configuration
         if let backend = discover {
             let budget = configuration.discoveryBudget
             let started = Monotonic.now
-            routes += try discoverRoutes(backend, budget: budget, context: context)
+            routes += try discoverRoutes(backend, budget: budget, stop: stop, context: context)
             configuration = configuration.remaining(after: Monotonic.now - started)
             if routes.isEmpty {
                 throw GeneralError("no gateway found within \(budget.nanoseconds / 1_000_000) ms of discovery", hint:
@@ -150,7 +154,7 @@ struct ProbeCommand: ParsableCommand {
                     + "give its URL, host[:port] or setup code", status: .notFound)
             }
         }
-        if let fingerprint { ProbeCandidates.applyPin(fingerprint, source: .option, to: &routes) }
+        if let fingerprint { ProbeCandidates.applyPin(fingerprint, source: .caller, to: &routes) }
         if let trust { ProbeCandidates.applyPin(trust, source: .trust, to: &routes) }
         // A paired gateway's route is pinned to the fingerprint stored for it; an unreadable registry adds no pins.
         if routes.contains(where: { $0.tls && $0.pin == nil }), let home = try? GatewayCLI.home(context) {
@@ -163,13 +167,16 @@ struct ProbeCommand: ParsableCommand {
         // A spinner on a terminal after 300 ms, as operator commands and discover have (issue #24 §13).
         let spinner = Spinner.start(routes.count == 1 ? "Probing \(TerminalText.sanitize(routes[0].url, maxScalars: 120))"
                                         : "Probing \(routes.count) routes", in: context, delay: Spinner.gatewayDelay)
-        let report: ProbeReport
-        do {
-            defer { spinner?.stop() }
-            report = try Prober.run(routes: routes, configuration: configuration)
+        let raced = Result { () throws(TransportError) -> ProbeReport in
+            try Prober.run(routes: routes, configuration: configuration, stop: stop)
         }
+        spinner?.stop()
+        // Stopped: "stopped before it finished", code cancelled, as a stopped discovery says.
+        if case .failure(.cancelled) = raced { throw OperationStopped() }
+        let report = try raced.get()
         if context.globals.json {
-            context.printJSON(report.json(configuration: self.configuration, trustCommand: ProbeOutput.trustCommand))
+            context.printJSON(report.json(configuration: self.configuration, trustCommand: ProbeOutput.trustCommand,
+                                          pinSourceName: ProbeOutput.pinSourceName))
         } else {
             ProbeOutput.printText(report, showAll: showAll, context: context)
         }

@@ -12,6 +12,16 @@ enum ProbeOutput {
         result.untrustedFingerprint.map { "clawpair probe --trust \($0) \(result.route.url)" }
     }
 
+    /// `tls.pinSource` in `--json`: the option a pin came from (`tls-fingerprint`, `trust`), else
+    /// the library's name (`setup-code`, `registry`); the strings clawpair-probe(1) documents.
+    static func pinSourceName(_ source: ProbeRoute.PinSource) -> String {
+        switch source {
+        case .caller: return "tls-fingerprint"
+        case .trust: return "trust"
+        case .setupCode, .registry: return source.name
+        }
+    }
+
     static func printText(_ report: ProbeReport, showAll: Bool, context: CommandContext) {
         let lines = report.textLines(showAll: showAll, quiet: context.globals.quiet, paint: context.style.paint,
                                      describeTrust: trustText)
