@@ -70,3 +70,14 @@ import Testing
         #expect(quietSent.pings.withLock { $0 } == 0)
     }
 }
+
+/// The presence a node announces says what its `connect` client block says (one definition).
+@Suite struct NodeClientPresenceTests {
+    @Test("presence: displayName, version, platform linux, deviceFamily Linux, as the client block")
+    func presenceMatchesClient() {
+        let presence = NodeClient.presence(displayName: "kitchen-pi")
+        let client = NodeClient.info(displayName: "kitchen-pi")
+        #expect(presence.map(\.0) == ["displayName", "version", "platform", "deviceFamily"])
+        #expect(presence.map(\.1) == [.string("kitchen-pi"), .string(client.version), .string("linux"), .string("Linux")])
+    }
+}

@@ -73,8 +73,7 @@ struct NodeRunCommand: ArgumentsCommand {
         let names = NodeBuiltinCommands.defaultNames + arguments.values("commands")
         let commands = NodeCommandSet(NodeBuiltinCommands.commands(names, facts: facts, hostName: hostName,
                                                                    searchPath: context.environment["PATH"] ?? "/usr/bin:/bin"))
-        let presence: [(String, JSONValue)] = [("displayName", .string(displayName)), ("version", .string(ClawpairVersion.current)),
-                                               ("platform", "linux"), ("deviceFamily", "Linux")]
+        let presence = NodeClient.presence(displayName: displayName)
         let notifier = ServiceManagerNotifier()
         let reporter = NodeServiceReporter(gatewayId: record.id, gatewayName: TerminalText.sanitize(record.name, maxScalars: 64),
                                            statusFile: NodeStatusFile(home: home), notifier: notifier)
