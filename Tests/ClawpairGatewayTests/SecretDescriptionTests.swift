@@ -57,6 +57,10 @@ import Testing
         let payload = SetupCodePayload(url: "ws://127.0.0.1:18789", bootstrapToken: Self.secret)
         Self.expectRedacted(payload, "SetupCodePayload")
         Self.expectRedacted(SetupCodePayload(url: "ws://127.0.0.1:18789", password: Self.secret), "SetupCodePayload.password")
+        // Raw JSON input (form #1): the decoded value holds the token twice (field and payload).
+        let decoded = try SetupCode.parse(#"{"url":"ws://127.0.0.1:18789","bootstrapToken":"\#(Self.secret)"}"#)
+        #expect(decoded.bootstrapToken == Self.secret)
+        Self.expectRedacted(decoded, "DecodedSetup")
     }
 
     @Test("a device identity's mirror has no secret key")
