@@ -89,9 +89,9 @@ import Testing
             return (result, before < 0 || after < 0 ? -1 : after - before)
         }
         #expect(try result.get() == .string("ok"))
-        // A 10 ms poll makes about 30 switches over the hold; a condition variable one (a few
-        // more for lock hand-overs).
-        #expect(switches >= 0 && switches <= 6, "voluntary context switches during the call: \(switches)")
+        // A 10 ms poll makes about 30 switches over the hold; a condition variable one (up to 10 allows
+        // for lock hand-overs and page faults under load).
+        #expect(switches >= 0 && switches <= 10, "voluntary context switches during the call: \(switches)")
     }
 
     @Test("a blocking call that gets no answer ends with cancelled when its stop, or the session's, is raised")
