@@ -33,7 +33,8 @@ commands.add(NodeCommand("example.uptime") { _ in
     ["uptimeSeconds": facts.deviceStatus()["uptimeSeconds"] ?? 0]
 })
 
-let options = NodeRunnerOptions(host: NodeHostConfiguration(commands: commands, hostStats: { facts.hostStats() }),
+let options = NodeRunnerOptions(host: NodeHostConfiguration(commands: commands, presence: NodeClient.presence(displayName: hostName),
+                                                            hostStats: { facts.hostStats() }),
                                 displayName: hostName)
 let runner = NodeRunner(gateway: gateway, registry: registry, identity: identity, options: options)
 let end = runner.run { event in print(event) }

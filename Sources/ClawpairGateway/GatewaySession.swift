@@ -10,7 +10,8 @@
 // Around each attempt: the registry's copy of the entry is re-read (a pin or routes stored
 // meanwhile count at once); the protocol range follows ``GatewayProtocolNegotiation`` (a node
 // offers 4…4, then 3…3 at once on PROTOCOL_MISMATCH with expectedProtocol 3, and back to 4
-// with a 1012 close when a legacy hello reports more); a refused device token
+// with a 1012 close when a legacy hello reports more; such a step belongs to the attempt and
+// is no ``GatewaySessionEvent/disconnected(_:retryIn:)``); a refused device token
 // (AUTH_DEVICE_TOKEN_MISMATCH, a 1008 "device token mismatch" close) is removed from the
 // registry under its lock and ends the session with ``GatewayError/deviceTokenRevoked(role:detail:)``;
 // the other refusals that need someone to act end it with their own error.
@@ -190,7 +191,21 @@ public final class GatewaySession: Sendable {
     private let draw: @Sendable () -> Double
     private let resolver: any HostResolver
     private let connector: (any GatewaySessionConnector)?
+    private let registryWrites: RegistryWrites
     private let shared = Mutex(Shared())
+    /// The credential and scopes the next `connect` sends: the options', until the one retry
+    /// with the stored device token (``deviceTokenRetry(after:urls:)``) replaces them.
+    private let credentialState: Mutex<(auth: ConnectAuth?, scopes: [String]?, retried: Bool)>
+
+    /// What the session writes to its registry.
+    enum RegistryWrites: Sendable {
+        /// Each answer (last seen, the URL that answered first), a re-issued token, a refused
+        /// token cleared; routes and pin re-read before each attempt.
+        case answers
+        /// The last-seen time of each answer only, as an operator connection records it; the
+        /// session's own routes are kept.
+        case lastSeen
+    }
     private let subscribers = Mutex<(next: Int, byID: [Int: @Sendable (GatewaySessionEvent) -> Void])>((0, [:]))
 
     /// What other threads hand the session thread, and what it publishes.
@@ -231,7 +246,7 @@ public final class GatewaySession: Sendable {
     init(gateway: PairedGateway, registry: GatewayRegistry?, identity: DeviceIdentity,
          options: GatewaySessionOptions, clock: any MonotonicClock, resolver: any HostResolver,
          wallClockMs: @escaping @Sendable () -> Int64, jitterDraw: @escaping @Sendable () -> Double,
-         connector: (any GatewaySessionConnector)?) throws(GatewayError) {
+         connector: (any GatewaySessionConnector)?, registryWrites: RegistryWrites = .answers) throws(GatewayError) {
         guard options.credential != nil || gateway.token(for: options.role.rawValue, deviceId: identity.deviceId) != nil else {
             throw .authRejected(GatewayErrorShape(code: "AUTH_TOKEN_MISSING",
                                                   message: "no device token for role \(options.role.rawValue) is stored for this device: pair first"))
@@ -246,6 +261,8 @@ public final class GatewaySession: Sendable {
         self.wallClockMs = wallClockMs
         draw = jitterDraw
         self.connector = connector
+        self.registryWrites = registryWrites
+        credentialState = Mutex((options.credential, options.scopes, false))
     }
 
     // MARK: Controls
@@ -384,8 +401,10 @@ public final class GatewaySession: Sendable {
             answer.withLock { $0 = $0 ?? result }
             done.stop()
         }
+        // The answer, `stop` or the session's stop raises `either`; the thread sleeps on a
+        // condition variable until then (no polling).
         let either = done.joined(with: stop).joined(with: stopSignal)
-        either.sleep(until: Monotonic.Instant(nanoseconds: .max), clock: SystemMonotonicClock())
+        either.wait()
         if let result = answer.withLock({ $0 }) { return try result.get() }
         throw .cancelled
     }
@@ -426,14 +445,21 @@ public final class GatewaySession: Sendable {
         var offered = negotiation.preferred
         var attempt = 0
         var ending: GatewayError?
+        var urls: [String] = []
+        // Negotiation steps taken silently within the current attempt (see below).
+        var negotiationSteps: Int? = nil
         while !stopSignal.isStopped {
-            attempt += 1
-            reloadRecord()
-            let urls = shared.withLock { state -> [String] in
-                state.reconnectRequested = false
-                return state.routes ?? recordState.withLock { $0.urls }
+            if negotiationSteps == nil {
+                attempt += 1
+                reloadRecord()
+                urls = shared.withLock { state -> [String] in
+                    state.reconnectRequested = false
+                    return state.routes ?? recordState.withLock { $0.urls }
+                }
+                publish(.connecting(attempt: attempt, urls: urls), onEvent)
             }
-            publish(.connecting(attempt: attempt, urls: urls), onEvent)
+            let steps = negotiationSteps ?? 0
+            negotiationSteps = nil
             let error = connectAndServe(urls: urls, offered: offered, onEvent: onEvent, schedule: &schedule, attempt: &attempt)
             shared.withLock {
                 $0.hello = nil
@@ -444,16 +470,42 @@ public final class GatewaySession: Sendable {
             // Protocol negotiation (upstream-2026-10.md §2.3): a refused range whose gateway
             // expects the other one is offered that one at once; a legacy connection whose
             // gateway upgraded was closed with 1012 and goes back to the preferred range.
+            // Such a step is part of the attempt, not a disconnection: no event says it (the
+            // `connected` event's hello names the protocol in use). At most two steps per
+            // attempt (down, and up again); a gateway that keeps flip-flopping goes through the
+            // policy like any failure.
+            let upgraded = error == .closed(code: 1012, reason: Self.protocolUpgradedReason, during: "connect")
             if let next = negotiation.fallback(after: error, offered: offered) {
                 offered = next
-                publish(.disconnected(error, retryIn: .zero), onEvent)
+                if steps < 2 {
+                    negotiationSteps = steps + 1
+                    continue
+                }
+                guard let delay = schedule.disconnected(.failed, at: clock.now, draw: draw()) else {
+                    publish(.disconnected(error, retryIn: nil), onEvent)
+                    ending = error
+                    break
+                }
+                publish(.disconnected(error, retryIn: delay), onEvent)
+                waitBeforeReconnect(until: clock.now + delay)
                 continue
             }
             // After a legacy connection that got hello-ok ends (`attempt` was reset), or a legacy
             // gateway reported an upgrade, the next attempt offers the preferred range again: a
             // gateway upgraded while it restarted is spoken to at its newest protocol.
-            if attempt == 0 || error == .closed(code: 1012, reason: Self.protocolUpgradedReason, during: "connect") {
+            if attempt == 0 || upgraded {
                 offered = negotiation.preferred
+            }
+            if upgraded, steps < 2 {
+                negotiationSteps = steps + 1
+                continue
+            }
+            // A refused shared token is retried once, at once, with the stored device token where
+            // upstream allows it (loopback, or a pinned wss://): part of the attempt, as the
+            // negotiation steps are.
+            if deviceTokenRetry(after: error, urls: urls) {
+                negotiationSteps = steps
+                continue
             }
             if let revoked = revokeToken(after: error) {
                 publish(.disconnected(revoked, retryIn: nil), onEvent)
@@ -532,6 +584,30 @@ public final class GatewaySession: Sendable {
         }
     }
 
+    /// The one bounded retry upstream's clients make after a shared token was refused
+    /// (`upstream-2026-10.md` §2.3; `docs/gateway/protocol/auth.md`): when `error` is
+    /// `AUTH_TOKEN_MISMATCH` with `canRetryWithDeviceToken: true`, the credential sent was a token
+    /// other than the device token stored for the role, one is stored, and every route is
+    /// trusted (loopback, or `wss://` with a pin), the next `connect` sends the stored token (with
+    /// its scopes) instead, for the rest of the session. True when it will; at most once.
+    private func deviceTokenRetry(after error: GatewayError, urls: [String]) -> Bool {
+        guard case .authRejected(let shape) = error, shape.detailCode == "AUTH_TOKEN_MISMATCH",
+              shape.details?["canRetryWithDeviceToken"]?.boolValue == true else { return false }
+        let record = recordState.withLock { $0 }
+        guard let stored = record.token(for: options.role.rawValue, deviceId: identity.value.deviceId) else { return false }
+        let pin = options.pin ?? record.tlsFingerprint
+        let trusted = !urls.isEmpty && urls.allSatisfy { url in
+            guard let endpoint = try? GatewayEndpoint(parsing: url) else { return false }
+            return endpoint.isLoopback || (endpoint.tls && pin != nil)
+        }
+        guard trusted else { return false }
+        return credentialState.withLock { state -> Bool in
+            guard !state.retried, let sent = state.auth?.token, sent != stored.token, state.auth?.password == nil else { return false }
+            state = (ConnectAuth(token: stored.token), options.role == .node ? state.scopes : stored.scopes, true)
+            return true
+        }
+    }
+
     /// When `error` is a refusal of the stored device token: removes that token (for this
     /// gateway, role and device) from the registry under its lock and from the session's record;
     /// the terminal error to end with.
@@ -560,7 +636,7 @@ public final class GatewaySession: Sendable {
     /// entry is still there for this device. The tokens stay the session's own (it stores a
     /// re-issued one in both places).
     private func reloadRecord() {
-        guard let registry, let fresh = registry.snapshot().gateway(id: gatewayID),
+        guard registryWrites == .answers, let registry, let fresh = registry.snapshot().gateway(id: gatewayID),
               fresh.deviceId == identity.value.deviceId else { return }
         recordState.withLock { record in
             record.urls = fresh.urls
@@ -595,10 +671,11 @@ public final class GatewaySession: Sendable {
         let client = options.client ?? (options.role == .node
             ? .nodeHost(version: ClawpairVersion.current, displayName: displayName)
             : .operatorCLI(version: ClawpairVersion.current, displayName: displayName))
-        let scopes = options.scopes ?? (options.role == .node ? [] : token?.scopes ?? [])
+        let (credential, chosenScopes) = credentialState.withLock { ($0.auth, $0.scopes) }
+        let scopes = chosenScopes ?? (options.role == .node ? [] : token?.scopes ?? [])
         var request = ConnectRequest(client: client, role: options.role, scopes: scopes, caps: options.caps,
                                      commands: options.commands, permissions: options.permissions,
-                                     auth: options.credential ?? ConnectAuth(token: token?.token),
+                                     auth: credential ?? ConnectAuth(token: token?.token),
                                      payloadVersion: options.payloadVersion)
         request.protocolRange = offered
         return request
@@ -721,6 +798,12 @@ public final class GatewaySession: Sendable {
 
     /// Records the answer in the registry, with the token hello-ok issued when it differs.
     private func storeReissued(_ hello: HelloOK, url: String, onEvent: (GatewaySessionEvent) -> Void) {
+        if registryWrites == .lastSeen {
+            // A concurrent `forget` wins; nothing else in the record is written back.
+            let nowMs = wallClockMs()
+            _ = try? registry?.update(id: gatewayID) { $0.lastSeenAtMs = nowMs }
+            return
+        }
         let role = options.role.rawValue
         let current = recordState.withLock { $0 }
         var reissued: [StoredDeviceToken] = []
@@ -791,19 +874,39 @@ public final class GatewaySession: Sendable {
 extension GatewaySession {
     /// A session as an operator to `plan`'s target, with `plan`'s credential: any URL (a
     /// command-line one, the local gateway, a registry entry) and any credential (a shared
-    /// token, a password, the stored device token), as ``OperatorSession`` connects once.
-    /// Nothing is written to a registry (tokens, last seen); a refused credential ends it.
-    public convenience init(operatorPlan plan: OperatorPlan, identity: DeviceIdentity, client: GatewayClientInfo,
-                            timeout: Duration, reconnect: ReconnectPolicy = ReconnectPolicy()) throws(GatewayError) {
+    /// token, a password, the stored device token), as ``OperatorSession`` connects.
+    ///
+    /// With `registry` and a registry entry as the target, each answer records the entry's
+    /// last-seen time there, as an operator connection does (a concurrent removal of the entry
+    /// wins; nothing else is written back: no tokens, no routes). A refused shared token is
+    /// retried once with the stored operator token where upstream allows it (loopback, or a
+    /// pinned `wss://`), as ``OperatorSession/connect(_:options:)`` does; another refused
+    /// credential ends the session.
+    public convenience init(operatorPlan plan: OperatorPlan, registry: GatewayRegistry? = nil, identity: DeviceIdentity,
+                            client: GatewayClientInfo, timeout: Duration,
+                            reconnect: ReconnectPolicy = ReconnectPolicy()) throws(GatewayError) {
+        try self.init(operatorPlan: plan, registry: registry, identity: identity, client: client, timeout: timeout, reconnect: reconnect,
+                      clock: SystemMonotonicClock(), wallClockMs: { WallClock.nowMs() }, connector: nil)
+    }
+
+    /// ``init(operatorPlan:registry:identity:client:timeout:reconnect:)`` with its clocks and
+    /// connector given (tests script the gateway).
+    convenience init(operatorPlan plan: OperatorPlan, registry: GatewayRegistry?, identity: DeviceIdentity,
+                     client: GatewayClientInfo, timeout: Duration, reconnect: ReconnectPolicy, clock: any MonotonicClock,
+                     wallClockMs: @escaping @Sendable () -> Int64, connector: (any GatewaySessionConnector)?) throws(GatewayError) {
         let request = plan.connectRequest(client: client)
         let target = plan.target
+        // The entry's tokens come along: the one retry with the stored operator token needs them.
         let record = PairedGateway(id: target.record?.id ?? PairedGateway.makeID(), name: target.record?.name ?? target.endpoint.host,
-                                   urls: [target.endpoint.url], tlsFingerprint: target.endpoint.pin, deviceId: identity.deviceId,
+                                   urls: [target.endpoint.url], tlsFingerprint: target.endpoint.pin,
+                                   deviceId: target.record?.deviceId ?? identity.deviceId, tokens: target.record?.tokens ?? [],
                                    pairedAtMs: 0, deviceName: request.client.displayName)
         let options = GatewaySessionOptions(role: .operator, client: request.client, scopes: request.scopes, pin: target.endpoint.pin,
                                             connectTimeout: timeout, reconnect: reconnect, connection: .clawpair(timeout: timeout),
                                             credential: plan.credential.auth)
-        try self.init(gateway: record, registry: nil, identity: identity, options: options)
+        try self.init(gateway: record, registry: target.record == nil ? nil : registry, identity: identity, options: options, clock: clock,
+                      resolver: SystemResolver(), wallClockMs: wallClockMs, jitterDraw: { Double.random(in: 0..<1) },
+                      connector: connector, registryWrites: .lastSeen)
     }
 
     /// The typed operator calls of ``OperatorSession`` over this session's current connection

@@ -13,3 +13,13 @@ public enum NodeClient {
         .nodeHost(version: ClawpairVersion.current, displayName: displayName)
     }
 }
+
+extension NodeClient {
+    /// The `node.presence.alive` members (``NodeHostConfiguration/presence``) that say the same
+    /// as ``info(displayName:)``: `displayName`, `version`, `platform` and `deviceFamily`.
+    public static func presence(displayName: String) -> [(String, JSONValue)] {
+        let client = info(displayName: displayName)
+        return [("displayName", .string(displayName)), ("version", .string(client.version)), ("platform", .string(client.platform)),
+                ("deviceFamily", .string(client.deviceFamily ?? GatewayClientInfo.linuxDeviceFamily))]
+    }
+}

@@ -89,6 +89,10 @@ import Testing
         var disconnects: [(GatewayError, Duration?)] {
             events.withLock { $0 }.compactMap { if case .disconnected(let e, let r) = $0 { return (e, r) } else { return nil } }
         }
+        /// The attempt numbers of the `connecting` events.
+        var connecting: [Int] {
+            events.withLock { $0 }.compactMap { if case .connecting(let attempt, _) = $0 { return attempt } else { return nil } }
+        }
         var connected: Int { events.withLock { $0 }.filter { if case .connected = $0 { return true } else { return false } }.count }
         var ended: GatewayError?? {
             for event in events.withLock({ $0 }) { if case .ended(let error) = event { return .some(error) } }
@@ -190,7 +194,11 @@ import Testing
         // After the legacy connection ends, 4…4 first again (the gateway may have been upgraded);
         // the legacy offer lasts across failed attempts.
         #expect(run.connector.requests.map(\.protocolRange) == [4...4, 3...3, 4...4, 3...3, 3...3])
-        #expect(run.events.disconnects.first?.1 == .zero)
+        // The fallback is a step of the attempt, not a disconnection: one `connecting` for it,
+        // no `disconnected` (a node logged "disconnected … next attempt in 0 ms" at every connect).
+        #expect(run.events.connecting.prefix(2) == [1, 1])
+        #expect(run.events.disconnects.map(\.0).prefix(1) == [.closed(code: 1006, reason: "", during: "x")])
+        #expect(!run.events.disconnects.contains { $0.0 == mismatch })
         #expect(run.events.connected == 1)
         // The legacy envelope keeps the client block the pairing stored.
         #expect(run.connector.requests[1].client.deviceFamily == "Linux" && run.connector.requests[1].client.platform == "linux")
@@ -205,7 +213,9 @@ import Testing
                                 .hello(protocolVersion: 4, end: .closed(code: 1006, reason: "", during: "x"))])
         #expect(run.connector.requests.map(\.protocolRange) == [4...4, 3...3, 4...4, 4...4])
         #expect(run.connector.closes.first.map { $0.0 == 1012 && $0.1 == "gateway protocol upgraded" } == true)
-        #expect(run.events.disconnects.map(\.1).prefix(2) == [.zero, .zero])
+        // Down to 3 and up to 4 again are steps of one attempt: no `disconnected` for either.
+        #expect(run.events.disconnects.map(\.0).prefix(1) == [.closed(code: 1006, reason: "", during: "x")])
+        #expect(run.events.connecting == [1, 1])
         #expect(run.events.connected == 1, "the upgraded legacy connection is never reported as connected")
     }
 

@@ -95,4 +95,43 @@ struct NodeRunnerLoopbackTests {
             #expect(end.withLock { $0 } == .stopped)
         }
     }
+
+    @Test("a node on a protocol-3 gateway says connecting once and connected (protocol 3): the 4→3 fallback is no disconnection")
+    func protocolThreeIsNoDisconnection() async throws {
+        let home = NSTemporaryDirectory() + "clawpair-node-runner-\(UUID().uuidString.prefix(8))"
+        var gatewayOptions = TestGatewayOptions(token: Self.token)
+        gatewayOptions.extraArguments = ["--protocol", "3"]
+        try await withTestGateway(gatewayOptions) { gateway in
+            let identity = try DeviceIdentity.generate(createdAtMs: 0)
+            let node = NodeClient.info(displayName: "lab-node")
+            var request = ConnectRequest(client: node, role: .node, scopes: [], auth: ConnectAuth(token: Self.token))
+            request.protocolRange = 3...3
+            let (client, hello) = try Self.connect(gateway.url, request, identity: identity)
+            client.close()
+            let registry = GatewayRegistry(home: home)
+            let record = PairedGateway(name: "lab", urls: [gateway.url], deviceId: identity.deviceId,
+                                       tokens: [try #require(hello.deviceToken)], pairedAtMs: 0, deviceName: "lab-node")
+            try registry.save(record)
+            var options = NodeRunnerOptions(host: NodeHostConfiguration(commands: NodeCommandSet([])), displayName: "lab-node",
+                                            discovery: nil, commandApprovalCheck: nil)
+            options.connectTimeout = .seconds(5)
+            let runner = NodeRunner(gateway: record, registry: registry, identity: identity, options: options)
+            let events = Events()
+            let thread = BackgroundThread.start { _ = runner.run { events.append($0) } }
+            defer {
+                runner.stop()
+                thread?.join()
+            }
+            let version = try await events.wait("a connection") { event -> Int64? in
+                if case .connected(_, let version) = event { return version } else { return nil }
+            }
+            #expect(version == 3)
+            runner.stop()
+            thread?.join()
+            let connecting = events.all.filter { if case .connecting = $0 { return true } else { return false } }
+            let disconnected = events.all.filter { if case .disconnected = $0 { return true } else { return false } }
+            #expect(connecting.count == 1, "\(events.all)")
+            #expect(disconnected.isEmpty, "\(events.all)")
+        }
+    }
 }

@@ -91,7 +91,7 @@ struct DevicesWatchCommand: ParsableCommand {
         }
         // connectOperator stored a new identity once the gateway answered; the session signs with that one.
         let signer = (try? GatewayCLI.pendingIdentity(context).identity) ?? identity.identity
-        let session = try GatewaySession(operatorPlan: plan, identity: signer, client: options.client, timeout: options.timeout,
+        let session = try GatewaySession(operatorPlan: plan, registry: options.registry, identity: signer, client: options.client, timeout: options.timeout,
                                          reconnect: PairingWatch.sessionPolicy)
         return PairingWatch(session: session, plan: plan, timeout: options.timeout)
     }

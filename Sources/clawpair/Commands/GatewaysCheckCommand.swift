@@ -45,42 +45,42 @@ struct GatewaysCheckCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         let registry = try GatewaysCommand.registry(context)
-        var gateway = try registry.gateway(namedOrChosen: arguments.positionals.first)
+        let stored = try registry.gateway(namedOrChosen: arguments.positionals.first)
         // Checking creates no identity: without one no token can be this machine's.
-        guard let identity = try GatewayCLI.existingIdentity(context), gateway.holdsTokens(for: identity.deviceId) else {
-            throw GeneralError("no device token for this machine's identity is stored for \(TerminalText.sanitize(gateway.name, maxScalars: 80))",
+        guard let identity = try GatewayCLI.existingIdentity(context), stored.holdsTokens(for: identity.deviceId) else {
+            throw GeneralError("no device token for this machine's identity is stored for \(TerminalText.sanitize(stored.name, maxScalars: 80))",
                                hint: "pair again: clawpair pair - < code.txt", status: .refused)
         }
         let transport = NetworkPairingTransport(configuration: .clawpair(timeout: timeout))
-        let spinner = Spinner.start("Checking \(TerminalText.sanitize(gateway.name, maxScalars: 80))", in: context,
-                                    delay: Spinner.gatewayDelay)
-        var check = gateway.checkTokens(identity: identity, pin: pin, timeout: timeout, transport: transport)
-        spinner?.stop()
         // Nothing answered at the stored routes: look for the gateway through discovery, by its
         // identity, as `node run` does (issue #24.6); a proved new route is stored, then checked.
-        var relocation: GatewayRelocator.Found?
-        if check.answeredURL == nil, !check.results.isEmpty, check.results.allSatisfy({ $0.verdict == .unreachable }),
-           !arguments.flag("no-discover"), !GatewayRelocator.isLoopbackOnly(gateway) {
-            if !context.globals.json { context.note("No route answered; looking for the gateway through discovery…") }
-            var options = GatewayBrowser.Options(timeout: .milliseconds(1500))
-            options.environment = context.environment
-            let relocator = GatewayRelocator(registry: registry, identity: identity, discovery: options, proofTimeout: timeout)
-            if let found = relocator.findOnce(gateway) {
-                relocation = found
-                if case .moved(let url, let proof, _) = found, !context.globals.json {
-                    context.note("Found it at \(TerminalText.sanitize(url, maxScalars: 200)) (\(proof.summary)); its routes in the registry are updated.")
-                }
-                gateway = registry.snapshot().gateway(id: gateway.id) ?? gateway
-                check = gateway.checkTokens(identity: identity, pin: pin, timeout: timeout, transport: transport)
+        var discovery = GatewayBrowser.Options(timeout: .milliseconds(1500))
+        discovery.environment = context.environment
+        let relocator = GatewayRelocator(registry: registry, identity: identity, discovery: discovery, proofTimeout: timeout)
+        let search: @Sendable (PairedGateway) -> GatewayRelocator.Found? = { relocator.findOnce($0) }
+        let nowMs = context.nowMs
+        let checker = PairedGatewayChecker(registry: registry, identity: identity, pin: pin, timeout: timeout,
+                                           relocate: arguments.flag("no-discover") ? nil : search, wallClockMs: { nowMs })
+        let spinner = Spinner.start("Checking \(TerminalText.sanitize(stored.name, maxScalars: 80))", in: context,
+                                    delay: Spinner.gatewayDelay)
+        let outcome = try checker.run(stored, transport: transport) { step in
+            spinner?.stop()
+            guard !context.globals.json else { return }
+            switch step {
+            case .searching:
+                context.note("No route answered; looking for the gateway through discovery…")
+            case .found(.moved(let url, let proof, _)):
+                context.note("Found it at \(TerminalText.sanitize(url, maxScalars: 200)) (\(proof.summary)); its routes in the registry are updated.")
+            case .found(.knownRoute):
+                break
+            case .pinned(let pin):
+                // A certificate the user checked and passed with --tls-fingerprint/--trust (the re-pin
+                // `node run` prints after a renewal).
+                context.note("Pinned the gateway's new certificate (SHA-256 \(pin)).")
             }
         }
-        // A certificate the user checked and passed with --tls-fingerprint/--trust replaces the stored pin
-        // once a token was accepted over it (the re-pin `node run` prints after a renewal).
-        if let pin, check.results.contains(where: { $0.verdict == .accepted }), gateway.tlsFingerprint != nil,
-           gateway.tlsFingerprint != pin {
-            _ = try registry.update(id: gateway.id) { $0.tlsFingerprint = pin }
-            if !context.globals.json { context.note("Pinned the gateway's new certificate (SHA-256 \(pin)).") }
-        }
+        spinner?.stop()
+        let gateway = outcome.gateway, check = outcome.check
         var worst = ExitStatus.success
         var failures: [PresentedError] = []
         let name = TerminalText.sanitize(gateway.name, maxScalars: 80)
@@ -110,14 +110,7 @@ struct GatewaysCheckCommand: ParsableCommand {
             failures.append(shown)
             return JSONEnvelope.errorObject(shown)
         }
-        if let used = check.answeredURL { try registry.recordAnswer(id: gateway.id, url: used, nowMs: context.nowMs, reissued: check.reissued) }
-        var document = check.json(gatewayID: gateway.id, errors: errors)
-        if case .moved(let url, let proof, let routes) = relocation, case .object(var members) = document {
-            let moved: JSONValue = .object([("url", .string(url)), ("proof", proof.json),
-                                            ("urls", .array(routes.map { JSONValue.string($0) }))])
-            members.append(("relocated", moved))
-            document = JSONValue.object(members)
-        }
+        let document = outcome.json(errors: errors)
         guard let failure = failures.first(where: { $0.exitStatus == worst }) else {
             if context.globals.json { context.printJSON(document) }
             return .success

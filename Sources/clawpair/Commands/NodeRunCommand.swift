@@ -6,7 +6,6 @@ import ClawpairCore
 import ClawpairGateway
 import ClawpairIdentity
 import ClawpairNode
-import Synchronization
 
 /// `clawpair node run [--gateway NAME]`.
 struct NodeRunCommand: ArgumentsCommand {
@@ -74,24 +73,15 @@ struct NodeRunCommand: ArgumentsCommand {
         let names = NodeBuiltinCommands.defaultNames + arguments.values("commands")
         let commands = NodeCommandSet(NodeBuiltinCommands.commands(names, facts: facts, hostName: hostName,
                                                                    searchPath: context.environment["PATH"] ?? "/usr/bin:/bin"))
-        let presence: [(String, JSONValue)] = [("displayName", .string(displayName)), ("version", .string(ClawpairVersion.current)),
-                                               ("platform", "linux"), ("deviceFamily", "Linux")]
+        let presence = NodeClient.presence(displayName: displayName)
         let notifier = ServiceManagerNotifier()
-        let log = NodeRunLog(context: context, gatewayName: record.name, gatewayId: record.id, home: home, notifier: notifier)
+        let reporter = NodeServiceReporter(gatewayId: record.id, gatewayName: TerminalText.sanitize(record.name, maxScalars: 64),
+                                           statusFile: NodeStatusFile(home: home), notifier: notifier)
+        let log = NodeRunLog(context: context, gatewayName: record.name, gatewayId: record.id, reporter: reporter)
         var options = NodeRunnerOptions(host: NodeHostConfiguration(commands: commands, presence: presence,
                                                                     hostStats: { facts.hostStats() }),
                                         displayName: displayName)
-        let watchdog = notifier.watchdogInterval
-        let lastPing = Mutex(Monotonic.now)
-        options.heartbeat = {
-            guard let watchdog else { return }
-            let now = Monotonic.now
-            if lastPing.withLock({ last in
-                guard now - last >= watchdog else { return false }
-                last = now
-                return true
-            }) { notifier.watchdog() }
-        }
+        options.heartbeat = { reporter.heartbeat() }
         let runner = NodeRunner(gateway: record, registry: registry, identity: identity, options: options)
         let watcher = BackgroundThread.start {
             while !runner.isStopped {
@@ -119,18 +109,16 @@ final class NodeRunLog: Sendable {
     let stderr: any TextSink
     let gatewayName: String
     let gatewayId: String
-    let statusFile: NodeStatusFile
-    let notifier: ServiceManagerNotifier
-    let state = Mutex<(name: String, url: String?, lastError: String?)>(("starting", nil, nil))
+    /// The status file and the service manager's status.
+    let reporter: NodeServiceReporter
 
-    init(context: CommandContext, gatewayName: String, gatewayId: String, home: String, notifier: ServiceManagerNotifier) {
+    init(context: CommandContext, gatewayName: String, gatewayId: String, reporter: NodeServiceReporter) {
         json = context.globals.json
         stdout = context.stdout
         stderr = context.stderr
         self.gatewayName = TerminalText.sanitize(gatewayName, maxScalars: 64)
         self.gatewayId = gatewayId
-        statusFile = NodeStatusFile(home: home)
-        self.notifier = notifier
+        self.reporter = reporter
     }
 
     func emit(_ event: String, _ members: [(String, JSONValue)], text: String) {
@@ -142,44 +130,27 @@ final class NodeRunLog: Sendable {
         }
     }
 
-    func transition(_ name: String, url: String? = nil, error: String? = nil) {
-        let (changed, lastError) = state.withLock { state -> (Bool, String?) in
-            let changed = state.name != name || state.url != url
-            state.name = name
-            state.url = url
-            if let error { state.lastError = error }
-            return (changed, state.lastError)
-        }
-        guard changed else { return }
-        statusFile.write(NodeStatusRecord(pid: getpid(), state: name, gatewayId: gatewayId, gatewayName: gatewayName, url: url,
-                                          sinceMs: WallClock.nowMs(), lastError: lastError))
-        notifier.status("\(name) \(gatewayName)" + (url.map { " via \($0)" } ?? ""))
-    }
-
     static func seconds(_ duration: Duration) -> String {
         let ms = duration.milliseconds
         return ms < 1000 ? "\(Int(ms)) ms" : "\((ms / 100).rounded() / 10) s"
     }
 
     func record(_ event: NodeRunnerEvent) {
+        reporter.record(event)
         switch event {
         case .connecting(let attempt, let urls):
-            transition("connecting")
             emit("connecting", [("attempt", .int(Int64(attempt))), ("urls", .array(urls.map { .string($0) }))],
                  text: "connecting to \(gatewayName) (attempt \(attempt)): \(urls.joined(separator: ", "))")
         case .connected(let url, let version):
-            transition("connected", url: url)
             emit("connected", [("url", .string(url)), ("protocol", .int(version))],
                  text: "connected to \(gatewayName) via \(url) (protocol \(version)); if its commands wait for approval, an operator "
                     + "runs: clawpair nodes pending, then clawpair nodes approve REQUEST_ID")
         case .awaitingApproval(let requestId):
-            transition("waiting-approval")
             let command = "clawpair nodes approve \(requestId ?? "<requestId>")"
             emit("awaiting-approval", [("requestId", requestId.map { .string($0) } ?? .null), ("approveCommand", .string(command))],
                  text: "waiting for an operator to approve this node on \(gatewayName): \(command) (or openclaw devices approve "
                     + "\(requestId ?? "<requestId>"))")
         case .disconnected(let error, let retryIn):
-            transition("disconnected", error: error.message)
             var members: [(String, JSONValue)] = [("code", .string(error.code)), ("message", .string(error.message))]
             members.append(("retryInMs", retryIn.map { .int(Int64($0.milliseconds)) } ?? .null))
             emit("disconnected", members, text: "disconnected: \(error.message)"
@@ -192,7 +163,6 @@ final class NodeRunLog: Sendable {
         case .pinReloaded(let fingerprint):
             emit("pin-reloaded", [("fingerprint", fingerprint.map { .string($0) } ?? .null)], text: "using the pin stored meanwhile")
         case .searching:
-            transition("searching")
             emit("searching", [], text: "the gateway's routes do not answer: looking for it through discovery")
         case .beaconSeen(let url):
             emit("beacon-seen", [("url", .string(url))], text: "the gateway's beacon is back at \(url): reconnecting now")
@@ -225,13 +195,12 @@ final class NodeRunLog: Sendable {
     }
 
     func finish(_ end: NodeRunnerEnd, record: PairedGateway) throws -> ExitStatus {
+        reporter.finish(end)
         switch end {
         case .stopped:
-            transition("stopped")
             emit("ended", [("status", 0)], text: "stopped")
             return .success
         case .tokenRevoked:
-            transition("exited", error: "the gateway no longer accepts the node token")
             emit("ended", [("status", 78)], text: "the gateway no longer accepts this node's token (revoked or rotated): it was "
                  + "cleared. Pair again with a new node code: clawpair pair - < code.txt")
             let message = "the gateway \(gatewayName) no longer accepts this node's token; it was cleared"
@@ -239,7 +208,6 @@ final class NodeRunLog: Sendable {
                                  hint: "pair again with a new node setup code ('clawpair qr --node' on an operator machine), then: "
                                      + "clawpair pair - < code.txt", code: "token-revoked")
         case .failed(let error):
-            transition("exited", error: error.message)
             throw ErrorPresentation.present(error)
         }
     }

@@ -1,22 +1,22 @@
 // The systemd units of `clawpair node` (packaging/systemd/clawpair-node.{system,user}.service are
 // this rendering with ExecStart /usr/bin/clawpair and no --gateway: SystemdUnitTests diffs them),
-// and installing them: unit file, `systemctl daemon-reload`, `enable --now`. Upstream writes
-// `~/.config/systemd/user/openclaw-node.service` with Restart=always, RestartSec=5 and
-// RestartPreventExitStatus=78 and no hardening (`upstream-2026-10.md` §3); these add Type=notify
-// (readiness and a watchdog) and a sandbox scoring ≤ 2.0 in `systemd-analyze security`.
+// and installing them: unit file, `systemctl daemon-reload`, `enable --now`. The unit itself
+// (Type=notify, the watchdog, the sandbox) is ClawpairNode's NodeServiceUnit; here: its command
+// line and comment, where it goes, and running systemctl.
 
 #if canImport(Glibc)
 import Glibc
 #endif
 import ClawpairCLIKit
 import ClawpairCore
+import ClawpairNode
 
 enum NodeService {
-    enum Kind: String { case system, user }
+    typealias Kind = NodeServiceUnit.Scope
 
     static let unitName = "clawpair-node.service"
     /// The system unit's state directory (StateDirectory=clawpair-node), its CLAWPAIR_HOME.
-    static let systemHome = "/var/lib/clawpair-node"
+    static let systemHome = NodeServiceUnit.systemHome
 
     /// The unit file for `kind`, running `executable node run [--gateway ID]`; a user unit with
     /// a clawpair home other than ~/.config/clawpair names it (Environment= and ReadWritePaths=).
@@ -24,102 +24,24 @@ enum NodeService {
         var exec = "\(executable) node run"
         if let gateway { exec += " --gateway \(gateway)" }
         for command in commands { exec += " --commands \(command)" }
-        let head: String
-        let unitSection: String
-        var service = """
-            Type=notify
-            NotifyAccess=main
-            ExecStart=\(exec)
-            Restart=always
-            RestartSec=5
-            RestartPreventExitStatus=78
-            WatchdogSec=60
-            TimeoutStartSec=30
-            TimeoutStopSec=10
-
-            """
-        let home: String
-        let install: String
+        let comment: [String]
         switch kind {
         case .system:
-            head = """
-                # clawpair node as a system service: this machine online as an OpenClaw node from boot, under a
-                # dynamic user with its own state directory (/var/lib/clawpair-node, CLAWPAIR_HOME).
-                #   sudo clawpair node install --system [--gateway NAME]
-                # copies the node's identity and gateway record there, then enables this unit. Exit status 78
-                # means "fix the configuration first" (the node token was revoked: pair again), so no restart.
-
-                """
-            unitSection = "Wants=network-online.target\nAfter=network-online.target\n"
-            service += "DynamicUser=yes\nStateDirectory=clawpair-node\nStateDirectoryMode=0700\nEnvironment=CLAWPAIR_HOME=%S/clawpair-node\n"
-            home = "ProtectHome=yes"
-            install = "multi-user.target"
+            comment = ["clawpair node as a system service: this machine online as an OpenClaw node from boot, under a",
+                       "dynamic user with its own state directory (/var/lib/clawpair-node, CLAWPAIR_HOME).",
+                       "  sudo clawpair node install --system [--gateway NAME]",
+                       "copies the node's identity and gateway record there, then enables this unit. Exit status 78",
+                       "means \"fix the configuration first\" (the node token was revoked: pair again), so no restart."]
         case .user:
-            head = """
-                # clawpair node as a user service: this machine online as an OpenClaw node while you are logged
-                # in (or always, after `sudo loginctl enable-linger USER`), with your own clawpair store.
-                #   clawpair node install --user [--gateway NAME]
-                # Notifications reach your desktop through the session bus. Exit status 78 means "fix the
-                # configuration first" (the node token was revoked: pair again), so no restart.
-
-                """
-            unitSection = ""
-            if let userHome {
-                service += "Environment=CLAWPAIR_HOME=\(escape(userHome))\n"
-                home = "ProtectHome=read-only\nReadWritePaths=\(escape(userHome))"
-            } else {
-                home = "ProtectHome=read-only\nReadWritePaths=%h/.config/clawpair"
-            }
-            install = "default.target"
+            comment = ["clawpair node as a user service: this machine online as an OpenClaw node while you are logged",
+                       "in (or always, after `sudo loginctl enable-linger USER`), with your own clawpair store.",
+                       "  clawpair node install --user [--gateway NAME]",
+                       "Notifications reach your desktop through the session bus. Exit status 78 means \"fix the",
+                       "configuration first\" (the node token was revoked: pair again), so no restart."]
         }
-        return head + """
-            [Unit]
-            Description=This machine as an OpenClaw node (clawpair node run)
-            Documentation=man:clawpair-node(1)
-            \(unitSection)StartLimitBurst=10
-            StartLimitIntervalSec=300
-
-            [Service]
-            \(service)UMask=0077
-            NoNewPrivileges=yes
-            ProtectSystem=strict
-            \(home)
-            PrivateTmp=yes
-            PrivateDevices=yes
-            PrivateUsers=yes
-            PrivateIPC=yes
-            PrivateMounts=yes
-            ProtectHostname=yes
-            ProtectClock=yes
-            ProtectKernelTunables=yes
-            ProtectKernelModules=yes
-            ProtectKernelLogs=yes
-            ProtectControlGroups=yes
-            ProtectProc=invisible
-            RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK
-            RestrictNamespaces=yes
-            RestrictRealtime=yes
-            RestrictSUIDSGID=yes
-            LockPersonality=yes
-            MemoryDenyWriteExecute=yes
-            RemoveIPC=yes
-            CapabilityBoundingSet=
-            AmbientCapabilities=
-            SystemCallFilter=@system-service
-            SystemCallFilter=~@privileged @resources
-            SystemCallErrorNumber=EPERM
-            SystemCallArchitectures=native
-            DevicePolicy=closed
-            KeyringMode=private
-
-            [Install]
-            WantedBy=\(install)
-
-            """
+        return NodeServiceUnit(scope: kind, execStart: exec, summary: "This machine as an OpenClaw node (clawpair node run)",
+                               documentation: "man:clawpair-node(1)", comment: comment, userHome: userHome).text
     }
-
-    /// A path for a unit file line: `%` doubled (systemd specifiers), spaces refused by the caller.
-    static func escape(_ path: String) -> String { path.replacingAll("%", with: "%%") }
 
     /// Where the unit file goes: the system's /etc/systemd/system, or the user's
     /// $XDG_CONFIG_HOME/systemd/user (else ~/.config/systemd/user).
@@ -177,13 +99,5 @@ enum NodeService {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return (exit, TerminalText.sanitize(String(decoding: bytes, as: UTF8.self), allowNewlines: true, maxScalars: 2048))
-    }
-}
-
-extension String {
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var out = ""
-        for character in self { if character == target { out += replacement } else { out.append(character) } }
-        return out
     }
 }
