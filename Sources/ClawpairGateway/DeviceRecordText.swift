@@ -289,7 +289,7 @@ extension TokenRotation {
             return "The gateway withheld the new token (withheld-cross-device): it is not sent to the device, whose stored "
                 + "token no longer works, so its next connect is refused; pair that device again with a new setup code."
         case nil:
-            return "The gateway did not return the new token and does not say where it went (an older gateway: upstream added "
+            return "The gateway did not return the new token (an older gateway, which does not say where it went; upstream added "
                 + "tokenDelivery in \(GatewayMethodSupport.addedIn(GatewayMethodSupport.tokenDelivery) ?? "a newer OpenClaw")): the "
                 + "device's stored token no longer works; pair that device again with a new setup code."
         case let other?:

@@ -423,7 +423,7 @@ extension GatewayError: ClawpairError {
 
     static func describe(_ shape: GatewayErrorShape) -> String {
         let message = TerminalText.sanitize(shape.message, maxScalars: 300)
-        var text = message.isEmpty ? shape.code : message
+        var text = message.isEmpty ? TerminalText.sanitize(shape.code, maxScalars: 64) : message
         if let detail = shape.detailCode { text += " [\(TerminalText.sanitize(detail, maxScalars: 64))]" }
         else if !message.isEmpty { text += " [\(TerminalText.sanitize(shape.code, maxScalars: 64))]" }
         return text

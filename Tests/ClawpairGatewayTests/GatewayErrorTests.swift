@@ -25,4 +25,13 @@ import Testing
         }
         #expect(!GatewayError.timedOut(what: "rpc", after: .seconds(1)).isPermissionRefusal)
     }
+
+    /// Found by FuzzGatewayDetails: an error without a message was described by its code as sent.
+    @Test("a peer's error code reaches a message only sanitized, also when the gateway sent no message")
+    func codeIsSanitized() {
+        let shape = GatewayErrorShape(code: "AUTH_\u{1B}[31mRED\u{7F}", message: "")
+        for error in [GatewayError.connectFailure(shape), .rpcFailed(method: "node.list", shape)] {
+            #expect(!error.message.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x7F }, "\(error.message.debugDescription)")
+        }
+    }
 }
