@@ -23,7 +23,7 @@ import Testing
         }
 
         func serve(_ session: GatewaySession, onEvent: (GatewaySessionEvent) -> Void) -> GatewayError {
-            let bound = Monotonic.now + .seconds(30)  // a hang bound, not a timing assertion
+            let bound = Monotonic.now + .seconds(600)  // a hang bound only: a loaded suite can take minutes to get here
             while Monotonic.now < bound, !session.stopSignal.isStopped {
                 for call in session.takeQueuedCalls() where answers {
                     session.stopSignal.sleep(until: Monotonic.now + hold, clock: SystemMonotonicClock())
@@ -64,7 +64,7 @@ import Testing
                                          resolver: SystemResolver(), wallClockMs: { 0 }, jitterDraw: { 0 },
                                          connector: Connector(link))
         session.start()
-        let deadline = Monotonic.now + .seconds(30)  // a hang bound, not a timing assertion
+        let deadline = Monotonic.now + .seconds(300)  // a hang bound, not a timing assertion
         while session.hello == nil, Monotonic.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
         return session
     }

@@ -23,11 +23,15 @@ struct GatewayHostileTests {
     /// Runs `body` with a started hostile gateway and a private home; the gateway is always stopped.
     static func withGateway<T>(_ scenario: String, _ arguments: [String] = [],
                                _ body: (HostileGateway, String) async throws -> T) async throws -> T {
-        let gateway = try await startHostileGateway(scenario, arguments)
+        // Its own lifetime bound (--max-seconds) is only a safety net, long enough for a loaded
+        // suite: the gateway is stopped here, whatever the body did.
+        let gateway = try await startHostileGateway(scenario, arguments, maxSeconds: 600)
         do {
             let value = try await withHome { home in try await body(gateway, home) }
+            await gateway.stop()
             return value
         } catch {
+            await gateway.stop()
             throw error
         }
     }

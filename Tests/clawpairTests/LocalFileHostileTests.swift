@@ -87,8 +87,8 @@ struct LocalFileHostileTests {
 
     @Test("a --token-file others can read works but warns")
     func sharedTokenFile() async throws {
-        let gateway = try await startHostileGateway("huge-policy", ["--tick-ms", "15000"])
-        try await Self.withHome { home in
+        let gateway = try await startHostileGateway("huge-policy", ["--tick-ms", "15000"], maxSeconds: 600)
+        do { try await Self.withHome { home in
             let file = home.directory + "/token"
             try "secret-token\n".write(toFile: file, atomically: false, encoding: .utf8)
             chmod(file, 0o644)
@@ -100,6 +100,9 @@ struct LocalFileHostileTests {
             let private_ = try home.run(["devices", "list", "--url", gateway.url, "--token-file", file])
             #expect(private_.status == 0, "\(private_)")
             #expect(!private_.stderr.contains("accessible to other users"), "\(private_)")
+        } } catch {
+            await gateway.stop()
+            throw error
         }
         await gateway.stop()
     }
