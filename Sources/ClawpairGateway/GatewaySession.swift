@@ -586,13 +586,12 @@ public final class GatewaySession: Sendable {
 
     /// The one bounded retry upstream's clients make after a shared token was refused
     /// (`upstream-2026-10.md` §2.3; `docs/gateway/protocol/auth.md`): when `error` is
-    /// `AUTH_TOKEN_MISMATCH` with `canRetryWithDeviceToken: true`, the credential sent was a token
+    /// one that invites it (``GatewayErrorShape/invitesDeviceTokenRetry``), the credential sent was a token
     /// other than the device token stored for the role, one is stored, and every route is
     /// trusted (loopback, or `wss://` with a pin), the next `connect` sends the stored token (with
     /// its scopes) instead, for the rest of the session. True when it will; at most once.
     private func deviceTokenRetry(after error: GatewayError, urls: [String]) -> Bool {
-        guard case .authRejected(let shape) = error, shape.detailCode == "AUTH_TOKEN_MISMATCH",
-              shape.details?["canRetryWithDeviceToken"]?.boolValue == true else { return false }
+        guard case .authRejected(let shape) = error, shape.invitesDeviceTokenRetry else { return false }
         let record = recordState.withLock { $0 }
         guard let stored = record.token(for: options.role.rawValue, deviceId: identity.value.deviceId) else { return false }
         let pin = options.pin ?? record.tlsFingerprint

@@ -407,13 +407,12 @@ public struct OperatorPlan: Sendable, Equatable {
 
     /// The one bounded retry upstream's clients make after a shared token was refused
     /// (`docs/gateway/protocol/auth.md`, `packages/gateway-client/src/client.ts` `selectConnectAuth`):
-    /// when `error` is `AUTH_TOKEN_MISMATCH` with `canRetryWithDeviceToken: true`, the credential
+    /// when `error` invites it (``GatewayErrorShape/invitesDeviceTokenRetry``), the credential
     /// was a shared token, this device holds a stored operator token for the target, and the
     /// endpoint is trusted (loopback, or `wss://` with a pin), the plan that connects with that
     /// stored token instead; nil otherwise (a public `wss://` without a pin never qualifies).
     public func deviceTokenRetry(after error: GatewayError, deviceId: String) -> OperatorPlan? {
-        guard case .authRejected(let shape) = error, shape.detailCode == "AUTH_TOKEN_MISMATCH",
-              shape.details?["canRetryWithDeviceToken"]?.boolValue == true else { return nil }
+        guard case .authRejected(let shape) = error, shape.invitesDeviceTokenRetry else { return nil }
         switch credential.source {
         case .explicitToken, .environmentToken, .configToken: break
         default: return nil

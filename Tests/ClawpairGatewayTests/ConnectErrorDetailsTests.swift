@@ -30,6 +30,38 @@ struct ConnectErrorDetailsTests {
                 == "the gateway authenticated this device but grants it no operator access: refused [OPERATOR_ACCESS_DENIED]")
     }
 
+    @Test("recommendedNextStep decides a refused credential's advice; unknown or absent steps keep the general advice")
+    func recommendedNextStepAdvice() {
+        func refused(_ step: String?) -> GatewayError {
+            var members: [(String, JSONValue)] = [("code", "AUTH_UNAUTHORIZED")]
+            if let step { members.append(("recommendedNextStep", .string(step))) }
+            return GatewayError.connectFailure(GatewayErrorShape(code: "INVALID_REQUEST", message: "unauthorized", details: .object(members)))
+        }
+        #expect(ConnectNextStep.allCases.map(\.rawValue) == ["retry_with_device_token", "update_auth_configuration",
+                                                              "update_auth_credentials", "wait_then_retry", "review_auth_configuration"])
+        #expect(refused("update_auth_configuration").hint?.contains("another credential will not help") == true)
+        #expect(refused("review_auth_configuration").hint?.contains("reviewed") == true)
+        #expect(refused("wait_then_retry").hint?.contains("wait, then try again") == true)
+        for general in [nil, "update_auth_credentials", "retry_with_device_token", "reboot_the_moon"] {
+            #expect(refused(general).hint == "pass the gateway's shared token or password", "\(general ?? "none")")
+        }
+        #expect(GatewayErrorShape(code: "X", message: "", details: .object([("recommendedNextStep", "reboot_the_moon")]))
+                    .recommendedNextStep == nil)
+    }
+
+    @Test("the device-token retry is invited as upstream invites it: the flag, the recommendation, or AUTH_TOKEN_MISMATCH")
+    func deviceTokenRetryInvitation() {
+        func shape(_ members: [(String, JSONValue)]) -> GatewayErrorShape {
+            GatewayErrorShape(code: "INVALID_REQUEST", message: "unauthorized", details: .object(members))
+        }
+        #expect(shape([("code", "AUTH_TOKEN_MISMATCH")]).invitesDeviceTokenRetry)
+        #expect(shape([("code", "AUTH_UNAUTHORIZED"), ("canRetryWithDeviceToken", true)]).invitesDeviceTokenRetry)
+        #expect(shape([("code", "AUTH_UNAUTHORIZED"), ("recommendedNextStep", "retry_with_device_token")]).invitesDeviceTokenRetry)
+        #expect(!shape([("code", "AUTH_UNAUTHORIZED")]).invitesDeviceTokenRetry)
+        #expect(!shape([("code", "AUTH_DEVICE_TOKEN_MISMATCH")]).invitesDeviceTokenRetry)
+        #expect(!shape([("code", "AUTH_UNAUTHORIZED"), ("canRetryWithDeviceToken", false)]).invitesDeviceTokenRetry)
+    }
+
     @Test("long-running commands (devices watch) keep retrying a gateway that grants no access yet or is still starting")
     func longRunningRetries() {
         #expect(PairingWatch.isRetryable(.operatorAccessDenied(Self.shape("OPERATOR_ACCESS_DENIED"))),

@@ -76,18 +76,25 @@ import Testing
         #expect(run.stored?.tokens.map(\.token) == ["operator-token"])
     }
 
-    @Test("no retry for a plaintext gateway off loopback, a wss:// one without a pin, a password, or without canRetryWithDeviceToken")
+    @Test("no retry for a plaintext gateway off loopback, a wss:// one without a pin, a password, or a refusal that does not invite it")
     func noRetryWhereUpstreamMakesNone() throws {
         let pin = String(repeating: "ab", count: 32)
         for (url, pin, credential, error) in [
             ("ws://192.0.2.10:18789", nil, Self.shared, Self.tokenMismatch),
             ("wss://192.0.2.10:18789", nil, Self.shared, Self.tokenMismatch),
             ("ws://127.0.0.1:18789", nil, OperatorCredential(auth: ConnectAuth(password: "pw"), source: .explicitPassword), Self.tokenMismatch),
-            ("ws://127.0.0.1:18789", nil, Self.shared, GatewayError.authRejected(GatewaySessionTests.shape("AUTH_TOKEN_MISMATCH"))),
+            ("ws://127.0.0.1:18789", nil, Self.shared, GatewayError.authRejected(GatewaySessionTests.shape("AUTH_UNAUTHORIZED"))),
         ] as [(String, String?, OperatorCredential, GatewayError)] {
             let run = try Self.run(url: url, pin: pin, credential: credential, [.refuse(error)])
             #expect(run.requests.count == 1, "\(url)")
             #expect(run.end == error, "\(url)")
+        }
+        // Upstream's trigger is any one of: canRetryWithDeviceToken, recommendedNextStep
+        // retry_with_device_token, or the detail code AUTH_TOKEN_MISMATCH by itself.
+        for invite in [GatewayError.authRejected(GatewaySessionTests.shape("AUTH_TOKEN_MISMATCH")),
+                       .authRejected(GatewaySessionTests.shape("AUTH_UNAUTHORIZED", [("recommendedNextStep", "retry_with_device_token")]))] {
+            let run = try Self.run(url: "ws://127.0.0.1:18789", [.refuse(invite), .refuse(invite)])
+            #expect(run.requests.map(\.auth.token) == ["shared-token", "operator-token"], "\(invite)")
         }
         // A pinned wss:// gateway qualifies.
         let pinned = try Self.run(url: "wss://192.0.2.10:18789", pin: pin, [.refuse(Self.tokenMismatch), .refuse(Self.tokenMismatch)])

@@ -209,6 +209,7 @@ CONNECT_REFUSALS = {
     "AUTH_IDENTITY_HEADER_REQUIRED": "unauthorized: trusted proxy identity header required",
     "AUTH_VERIFIED_USER_REQUIRED": "unauthorized: verified user required",
     "AUTHENTICATED_PROFILE_UNAVAILABLE": "authenticated profile unavailable",
+    "AUTH_UNAUTHORIZED": "unauthorized",
 }
 # Removed in 2026.7 (g4): a node is approved by device pairing, then its command surface.
 G3_ONLY_NODE_METHODS = ["node.pair.request", "node.pair.verify"]

@@ -9,13 +9,15 @@ import Testing
 struct ConnectErrorDetailsCLITests {
     typealias Commands = GatewayCommandTests
 
-    @Test("OPERATOR_ACCESS_DENIED and identity refusals: exit 4, their codes, a hint that says who must act")
+    @Test("OPERATOR_ACCESS_DENIED, identity refusals and a recommendedNextStep: exit 4, their codes, a hint that says who must act")
     func refusals() async throws {
         try await Commands.withHome { home in
             let cases: [(String, String, String)] = [
                 ("OPERATOR_ACCESS_DENIED", "operator-access-denied", "ask an administrator of the gateway to grant this device operator access"),
                 ("AUTH_IDENTITY_HEADER_REQUIRED", "identity-required", "trusted proxy"),
                 ("AUTH_VERIFIED_USER_REQUIRED", "identity-required", "verified users only"),
+                // The stand-in recommends review_auth_configuration: its advice, not "pass a token".
+                ("AUTH_UNAUTHORIZED", "auth-rejected", "asks for its auth configuration to be reviewed"),
             ]
             for (detail, code, hint) in cases {
                 let options = TestGatewayOptions(token: Commands.token, extraArguments: ["--connect-refusal", detail])

@@ -50,6 +50,11 @@ enum GatewayCLI {
             + "operator's secret. OPENCLAW_GATEWAY_URL may use OPENCLAW_GATEWAY_TOKEN and OPENCLAW_GATEWAY_PASSWORD, "
             + "but not the config file. Token values a gateway returns are never printed (they read \"<redacted>\"), "
             + "except by 'devices rotate --reveal'.",
+        "When the gateway refuses a shared token and invites a retry (canRetryWithDeviceToken, recommendedNextStep "
+            + "retry_with_device_token, or AUTH_TOKEN_MISMATCH, as upstream's clients read it), the command connects once "
+            + "more with the operator device token stored for that gateway, only on loopback or a pinned wss:// gateway. "
+            + "Its other recommendations decide the hint: update_auth_configuration and review_auth_configuration say "
+            + "that the gateway's administrator must act, wait_then_retry that waiting helps.",
         "Every connection also proves this machine's device identity (the clawpair store's; one is created on first "
             + "use): the connect request is signed over the gateway's challenge (v2 payload, signedAt = the challenge's ts).",
         "Operator commands connect as client 'cli' in mode 'cli' with role operator and the scopes operator.admin, "
