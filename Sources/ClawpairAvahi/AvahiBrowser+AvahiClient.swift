@@ -82,22 +82,10 @@ public final class AvahiBrowser {
         self.domain = domain
         self.limits = limits
         self.clock = clock
-        guard CAvahiClientShims_load() == 0 else {
-            throw .libraryUnavailable(String(cString: CAvahiClientShims_load_error()))
-        }
-        guard let loop = CAvahiClientShims_avahi_simple_poll_new() else {
-            throw .refused("avahi_simple_poll_new", "out of memory")
-        }
-        self.loop = loop
         let context = Unmanaged.passUnretained(self).toOpaque()
-        CAvahiClientShims_avahi_simple_poll_set_func(loop, avahiPoll, context)
-        var code: Int32 = 0
-        // Blocking calls: the bus connection, Hello, and avahi-daemon's version and state.
-        guard let client = CAvahiClientShims_avahi_client_new(CAvahiClientShims_avahi_simple_poll_get(loop),
-                                                              AvahiClientFlags(0), clientCallback, context, &code) else {
-            stop()
-            throw Self.error("avahi_client_new", code)
-        }
+        let opened = try AvahiClientLoop.open(poll: avahiPoll, callback: clientCallback, context: context)
+        loop = opened.loop
+        let client = opened.client
         self.client = client
         guard let browser = CAvahiClientShims_avahi_service_browser_new(
             client, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), type, domain, AvahiLookupFlags(0),

@@ -30,23 +30,10 @@ public final class AvahiPublisher {
     /// ``AvahiError/libraryUnavailable(_:)`` without libavahi-client. Time is read from `clock`.
     public init(clock: any MonotonicClock = SystemMonotonicClock()) throws(AvahiError) {
         self.clock = clock
-        guard CAvahiClientShims_load() == 0 else {
-            throw .libraryUnavailable(String(cString: CAvahiClientShims_load_error()))
-        }
-        guard let loop = CAvahiClientShims_avahi_simple_poll_new() else {
-            throw .refused("avahi_simple_poll_new", "out of memory")
-        }
-        self.loop = loop
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        CAvahiClientShims_avahi_simple_poll_set_func(loop, publisherPoll, context)
-        var code: Int32 = 0
-        guard let client = CAvahiClientShims_avahi_client_new(CAvahiClientShims_avahi_simple_poll_get(loop),
-                                                              AvahiClientFlags(0), publisherClientCallback, context, &code) else {
-            CAvahiClientShims_avahi_simple_poll_free(loop)
-            self.loop = nil
-            throw AvahiBrowser.error("avahi_client_new", code)
-        }
-        self.client = client
+        let opened = try AvahiClientLoop.open(poll: publisherPoll, callback: publisherClientCallback,
+                                              context: Unmanaged.passUnretained(self).toOpaque())
+        loop = opened.loop
+        client = opened.client
     }
 
     deinit {
