@@ -106,7 +106,7 @@ struct BrowseBackends: Sendable {
         magicDNS: { limit, stop, note in
             TailnetFallback.browser(serviceType: BeaconIdentity.serviceType, maxInstances: limit, stop: stop, note: note)
         },
-        tailnetProbe: { TailscaleStatus.run(until: $0) },
+        tailnetProbe: { TailscaleStatus.run(until: $0, stop: $1) },
         resolvConf: { ResolvConf.load().servers },
         clock: SystemMonotonicClock()
     )

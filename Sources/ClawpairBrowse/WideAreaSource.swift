@@ -34,7 +34,7 @@ enum WideAreaLookup {
         }
         if let tailnet = plan.tailnet, backends.clock.now < deadline,
            TailnetFallback.applies(found: found, servers: browser.servers,
-                                   onTailnet: { tailnet.address(deadline: deadline) != nil }) {
+                                   onTailnet: { tailnet.address(deadline: deadline, stop: stop) != nil }) {
             note("wide-area: \(domain) found no gateway through the configured DNS servers and this machine is on a "
                  + "tailnet: asking MagicDNS \(TailnetFallback.magicDNS.host)")
             return try backends.magicDNS(plan.maxGateways, stop, note).browse(domain: domain, deadline: deadline, onFound: onFound)

@@ -97,7 +97,7 @@ public enum OperatorEnvironment {
 
 /// Which gateway to talk to, as the user chose it.
 public enum OperatorTargetChoice: Sendable, Equatable {
-    /// A URL given on the command line: only explicit credentials and the device token stored
+    /// A URL the caller names explicitly: only explicit credentials and the device token stored
     /// for that same gateway are sent to it.
     case url(String)
     /// A registry gateway by name or id.
@@ -109,19 +109,24 @@ public enum OperatorTargetChoice: Sendable, Equatable {
 
 /// Where the resolved target came from; it decides which credentials may be sent to it.
 public enum OperatorTargetSource: Sendable, Equatable {
-    case commandLineURL
+    /// A URL the caller named (``OperatorTargetChoice/url(_:)``).
+    case explicitURL
+    /// A registry gateway named by the caller.
     case registryGateway
+    /// `OPENCLAW_GATEWAY_URL`.
     case environmentURL
+    /// The active (default) registry gateway.
     case activeGateway
+    /// The local gateway (``GatewayEndpoint/localURL(environment:)``).
     case defaultURL
 
     /// Whether `OPENCLAW_GATEWAY_TOKEN`/`_PASSWORD` may be sent to a target from this source
     /// whatever its URL: only `OPENCLAW_GATEWAY_URL` and the local gateway. A registry gateway
     /// (named or the default) gets them only when it *is* one of those two URLs
-    /// (``OperatorTarget/allowsEnvironmentCredentials(environment:)``); a command-line URL never.
+    /// (``OperatorTarget/allowsEnvironmentCredentials(environment:)``); an explicit URL never.
     public var allowsEnvironmentCredentials: Bool { self == .environmentURL || self == .defaultURL }
     /// Whether OpenClaw's config file may supply the credential (no URL override at all).
-    public var allowsConfigCredentials: Bool { self != .commandLineURL && self != .environmentURL }
+    public var allowsConfigCredentials: Bool { self != .explicitURL && self != .environmentURL }
 }
 
 /// The gateway an operator session connects to.
@@ -149,7 +154,7 @@ public struct OperatorTarget: Sendable, Equatable {
         switch choice {
         case .url(let url):
             let endpoint = try GatewayEndpoint(parsing: url)
-            target = OperatorTarget(endpoint: endpoint, record: registry.gateway(url: endpoint.url), source: .commandLineURL)
+            target = OperatorTarget(endpoint: endpoint, record: registry.gateway(url: endpoint.url), source: .explicitURL)
         case .registryGateway(let name):
             let record = try registry.gateway(named: name)
             target = OperatorTarget(endpoint: try record.primaryEndpoint(), record: record, source: .registryGateway)
@@ -184,11 +189,11 @@ extension OperatorTarget {
     /// credentials only), held for registry selections too (issue #25.2). True for
     /// `OPENCLAW_GATEWAY_URL` and the local gateway (``GatewayEndpoint/localURL(environment:)``:
     /// its port from openclaw.json); for a registry gateway only when its URL is one of those
-    /// two; never for a command-line URL.
+    /// two; never for an explicit URL.
     public func allowsEnvironmentCredentials(environment: [String: String]) -> Bool {
         switch source {
         case .environmentURL, .defaultURL: return true
-        case .commandLineURL: return false
+        case .explicitURL: return false
         case .registryGateway, .activeGateway:
             let here = PairedGateway.canonical(endpoint.url)
             if let url = environment[OperatorEnvironment.gatewayURL], !url.isEmpty,
@@ -249,7 +254,7 @@ public struct OperatorCredential: Sendable, Equatable {
     /// (more would be a scope upgrade, i.e. a new pairing request). Nil: the operator scopes.
     public var tokenScopes: [String]?
     /// Environment credentials that are set but were not sent because the target is not the
-    /// URL they are for (a command-line URL, or a registry gateway that is neither
+    /// URL they are for (an explicit URL, or a registry gateway that is neither
     /// `OPENCLAW_GATEWAY_URL` nor the local gateway): variable names.
     public var withheldEnvironment: [String]
 

@@ -151,17 +151,33 @@ extension GatewayRegistry {
     }
 
     /// Records that `url` of the gateway with this id answered at `nowMs`: its last-seen time,
-    /// `url` first among its URLs, and the tokens it issued anew (``PairedGatewayCheck/reissued``)
-    /// in place of the stored ones for their roles. Changes the record as it is now (a concurrent
-    /// `forget` wins, a token stored meanwhile for another role is kept); nil when the record is gone.
+    /// `url` first among its URLs when it is still one of them, and the tokens it issued anew
+    /// (``PairedGatewayCheck/reissued``) in place of the stored ones for their roles. Changes the
+    /// record as it is now (a concurrent `forget` wins, a token stored meanwhile for another role
+    /// is kept, a route removed meanwhile stays removed: a new route is added only through
+    /// ``adoptRoute(_:forRecord:proof:nowMs:replacingRoutes:)``, with proof); nil when the record is gone.
     @discardableResult
     public func recordAnswer(id: String, url: String, nowMs: Int64,
                              reissued: [StoredDeviceToken] = []) throws(GatewayRegistryError) -> PairedGateway? {
         try update(id: id) { record in
             record.lastSeenAtMs = nowMs
-            record.urls.removeAll { $0 == url }
-            record.urls.insert(url, at: 0)
+            if let index = record.urls.firstIndex(where: { PairedGateway.sameRoute($0, url) }) {
+                let stored = record.urls.remove(at: index)
+                record.urls.removeAll { PairedGateway.sameRoute($0, url) }
+                record.urls.insert(stored, at: 0)
+            }
             for token in reissued { record.store(token) }
         }
+    }
+}
+
+extension PairedGateway {
+    /// Whether two spellings name the same route: equal ignoring case and trailing slashes, or
+    /// the same endpoint once parsed (a stored `ws://host` and the `ws://host:18789` a session
+    /// connected to).
+    static func sameRoute(_ stored: String, _ url: String) -> Bool {
+        if canonical(stored) == canonical(url) { return true }
+        guard let parsed = try? GatewayEndpoint(parsing: stored), let other = try? GatewayEndpoint(parsing: url) else { return false }
+        return canonical(parsed.url) == canonical(other.url)
     }
 }

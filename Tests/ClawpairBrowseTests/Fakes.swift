@@ -155,7 +155,7 @@ enum Fixture {
             native: { _ in guard let native else { throw MDNSError.noInterfaces }; return try native() },
             unicast: { servers, _, _, _ in FakeUnicast(servers: servers, rounds: unicast, log: log) },
             magicDNS: { _, _, _ in FakeUnicast(servers: [TailnetFallback.magicDNS], rounds: magicDNS, log: log) },
-            tailnetProbe: { _ in tailscaleStatus.map { Array($0.utf8) } },
+            tailnetProbe: { _, _ in tailscaleStatus.map { Array($0.utf8) } },
             resolvConf: { [serverA] },
             clock: clock
         )

@@ -1,6 +1,7 @@
-import ClawpairBrowse
+@testable import ClawpairBrowse
 import ClawpairCore
 import ClawpairWideArea
+import Foundation
 import Synchronization
 import Testing
 
@@ -14,7 +15,7 @@ struct TailnetDetectionTests {
     func cacheOnInjectedClock() {
         let clock = ManualClock()
         let deadlines = Mutex<[Monotonic.Instant]>([])
-        let detection = TailnetDetection(probe: { deadline in
+        let detection = TailnetDetection(probe: { deadline, _ in
             deadlines.withLock { $0.append(deadline) }
             return Self.status
         }, clock: clock)
@@ -30,5 +31,66 @@ struct TailnetDetectionTests {
         let deadline = clock.now + .milliseconds(100)
         #expect(detection.address(deadline: deadline) == "100.101.102.103")
         #expect(deadlines.withLock { $0 }.last == deadline, "expired: asked again, within the caller's nearer deadline")
+    }
+
+    @Test("a stop ends the check with no answer, and nothing is kept: the next call asks again")
+    func stoppedCheckKeepsNothing() {
+        let clock = ManualClock()
+        let asked = Mutex(0)
+        let detection = TailnetDetection(probe: { _, stop in
+            asked.withLock { $0 += 1 }
+            stop?.stop()  // the browse is stopped while the command runs
+            return Self.status
+        }, clock: clock)
+        #expect(detection.address(deadline: clock.now + .seconds(5), stop: StopSignal()) == nil)
+        let raised = StopSignal()
+        raised.stop()
+        #expect(detection.address(deadline: clock.now + .seconds(5), stop: raised) == nil)
+        #expect(asked.withLock { $0 } == 1, "a browse already stopped runs no command")
+        #expect(detection.address(deadline: clock.now + .seconds(5)) == "100.101.102.103")
+        #expect(asked.withLock { $0 } == 2, "the stopped answer was not kept")
+    }
+
+    @Test("a stop ends a hanging `tailscale status` at once: its process group is killed and reaped, no answer")
+    func stopEndsAHangingStatus() throws {
+        let directory = NSTemporaryDirectory() + "clawpair-tailscale-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A fake tailscale that never answers, with a child of its own (killed with its group).
+        let program = directory + "/tailscale"
+        try "#!/bin/sh\necho $$ > '\(directory)/pid'\nsleep 600\n".write(toFile: program, atomically: true, encoding: .utf8)
+        #expect(chmod(program, 0o755) == 0)
+        let stop = StopSignal()
+        let answer = Mutex<[UInt8]??>(nil)
+        let thread = try #require(BackgroundThread.start {
+            let output = TailscaleStatus.run(until: Monotonic.now + .seconds(600), stop: stop, program: program)
+            answer.withLock { $0 = .some(output) }
+        })
+        var pid: pid_t = 0
+        for _ in 0..<4_000 where pid == 0 {  // bounded: 20 s at most for the shell to start
+            if let text = try? String(contentsOfFile: directory + "/pid", encoding: .utf8),
+               let number = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                pid = number
+            } else {
+                usleep(5_000)
+            }
+        }
+        #expect(pid > 0, "the fake tailscale started")
+        stop.stop()
+        // Bounded against a hang (the check's own deadline is 600 s away), not a timing assertion.
+        var ended = false
+        for _ in 0..<4_000 where !ended {
+            ended = answer.withLock { $0 } != nil
+            if !ended { usleep(5_000) }
+        }
+        if !ended {
+            Issue.record("the check did not end on the stop")
+            if pid > 0 { kill(-pid, SIGKILL) }
+        }
+        thread.join()
+        #expect(answer.withLock { $0 } == .some(nil), "a stopped check has no answer")
+        if pid > 0 {
+            #expect(kill(pid, 0) == -1 && errno == ESRCH, "the fake tailscale was killed and reaped")
+        }
     }
 }

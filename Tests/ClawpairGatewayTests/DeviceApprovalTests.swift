@@ -26,7 +26,7 @@ import Testing
 
     static func session(_ connection: ScriptedConnection) throws -> OperatorSession {
         let plan = OperatorPlan(target: OperatorTarget(endpoint: try GatewayEndpoint(parsing: "ws://127.0.0.1:18789"), record: nil,
-                                                       source: .commandLineURL),
+                                                       source: .explicitURL),
                                 credential: OperatorCredential(auth: ConnectAuth(), source: .none))
         return OperatorSession(connection: connection, hello: HelloOK(["type": "hello-ok", "protocol": 4])!, plan: plan,
                                timeout: .seconds(1))

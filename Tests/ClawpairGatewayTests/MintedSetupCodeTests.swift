@@ -115,7 +115,7 @@ import Testing
         #expect(connection.sent[1].params == .object([("includeQr", false), ("publicUrl", "wss://gw.example.com")]))
 
         let endpoint = try GatewayEndpoint(parsing: "wss://gw.tail1234.ts.net")
-        let plan = OperatorPlan(target: OperatorTarget(endpoint: endpoint, record: nil, source: .commandLineURL),
+        let plan = OperatorPlan(target: OperatorTarget(endpoint: endpoint, record: nil, source: .explicitURL),
                                 credential: OperatorCredential(auth: ConnectAuth(), source: .none))
         let remote = OperatorSession(connection: connection, hello: HelloOK(["type": "hello-ok", "protocol": 4])!, plan: plan,
                                      timeout: .seconds(1))

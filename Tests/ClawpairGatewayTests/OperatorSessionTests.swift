@@ -94,7 +94,7 @@ import Testing
 
     @Test("explicit credentials win over the environment, the registry and the config, for every target")
     func explicitWins() throws {
-        for source in [OperatorTargetSource.commandLineURL, .registryGateway, .environmentURL, .activeGateway, .defaultURL] {
+        for source in [OperatorTargetSource.explicitURL, .registryGateway, .environmentURL, .activeGateway, .defaultURL] {
             let target = try Self.target("ws://127.0.0.1:18789", source, record: Self.record(operatorToken: "stored"))
             let token = try Self.resolve(target, explicit: .token("explicit"), environment: Self.envToken)
             #expect(token.auth == ConnectAuth(token: "explicit") && token.source == .explicitToken, "\(source)")
@@ -104,21 +104,21 @@ import Testing
     }
 
     @Test("a command-line URL never gets OPENCLAW_GATEWAY_TOKEN/_PASSWORD or the config; that gateway's stored token still applies")
-    func commandLineURLWithholdsImplicitCredentials() throws {
+    func explicitURLWithholdsImplicitCredentials() throws {
         let environment = ["OPENCLAW_GATEWAY_TOKEN": "env-token", "OPENCLAW_GATEWAY_PASSWORD": "env-password"]
-        let bare = try Self.resolve(try Self.target("ws://127.0.0.1:18789", .commandLineURL), environment: environment)
+        let bare = try Self.resolve(try Self.target("ws://127.0.0.1:18789", .explicitURL), environment: environment)
         #expect(bare.auth == ConnectAuth())
         #expect(bare.source == .none)
         #expect(bare.withheldEnvironment == ["OPENCLAW_GATEWAY_TOKEN", "OPENCLAW_GATEWAY_PASSWORD"])
 
-        let paired = try Self.resolve(try Self.target("ws://127.0.0.1:18789", .commandLineURL, record: Self.record(operatorToken: "stored")),
+        let paired = try Self.resolve(try Self.target("ws://127.0.0.1:18789", .explicitURL, record: Self.record(operatorToken: "stored")),
                                       environment: environment)
         #expect(paired.auth == ConnectAuth(token: "stored"))
         #expect(paired.source == .storedDeviceToken(gateway: "home"))
         #expect(paired.tokenScopes == ["operator.read"])
 
         // An empty variable is not an error when it would not be sent anyway.
-        let empty = try Self.resolve(try Self.target("ws://127.0.0.1:18789", .commandLineURL), environment: ["OPENCLAW_GATEWAY_TOKEN": ""])
+        let empty = try Self.resolve(try Self.target("ws://127.0.0.1:18789", .explicitURL), environment: ["OPENCLAW_GATEWAY_TOKEN": ""])
         #expect(empty.source == .none && empty.withheldEnvironment.isEmpty)
     }
 
@@ -202,7 +202,7 @@ import Testing
         #expect(fromEnvironment.source == .environmentURL && fromEnvironment.endpoint.url == "ws://127.0.0.1:9")
 
         let url = try OperatorTarget.resolve(.url("wss://gw.example.com:443"), environment: [:], registry: registry)
-        #expect(url.source == .commandLineURL && url.record?.name == "tls" && url.endpoint.pin == pin)
+        #expect(url.source == .explicitURL && url.record?.name == "tls" && url.endpoint.pin == pin)
         let override = String(repeating: "cd", count: 32)
         #expect(try OperatorTarget.resolve(.url("wss://gw.example.com"), pin: override, environment: [:], registry: registry).endpoint.pin == override)
 

@@ -158,4 +158,31 @@ import Testing
             #expect(try registry.recordAnswer(id: gateway.id, url: Self.lan, nowMs: 6_000) == nil, "a forgotten record stays gone")
         }
     }
+
+    @Test("recordAnswer only reorders: a route another process removed meanwhile is not put back (two store instances)")
+    func recordAnswerKeepsARemovedRouteRemoved() throws {
+        try GatewayRegistryTests.withRegistry { session, home in
+            let other = GatewayRegistry(home: home)  // another process on the same registry
+            let gateway = Self.gateway(deviceId: "d1")
+            try session.save(gateway)
+            // The session connected over lan; meanwhile the other process removed that route.
+            _ = try other.update(id: gateway.id) { $0.urls.removeAll { $0 == Self.lan } }
+            let written = try session.recordAnswer(id: gateway.id, url: Self.lan, nowMs: 7_000)
+            #expect(written?.urls == [Self.tls], "the removed route stays removed")
+            #expect(written?.lastSeenAtMs == 7_000)
+            #expect(other.snapshot().gateway(id: gateway.id)?.urls == [Self.tls], "as the other instance reads it")
+            // A route still present moves first, matched however the session spelled it.
+            _ = try other.update(id: gateway.id) { $0.urls = [Self.tls, "WS://192.168.1.5:18789/"] }
+            let moved = try session.recordAnswer(id: gateway.id, url: Self.lan, nowMs: 8_000)
+            #expect(moved?.urls == ["WS://192.168.1.5:18789/", Self.tls], "reordered, not added twice")
+            #expect(other.snapshot().gateway(id: gateway.id)?.urls == ["WS://192.168.1.5:18789/", Self.tls])
+        }
+    }
+
+    @Test("sameRoute: the same endpoint however its case and trailing slash are spelled; another host or scheme is another route")
+    func sameRoute() {
+        #expect(PairedGateway.sameRoute("ws://192.168.1.5:18789", "WS://192.168.1.5:18789/"))
+        #expect(!PairedGateway.sameRoute("ws://192.168.1.5:18789", "ws://192.168.1.6:18789"))
+        #expect(!PairedGateway.sameRoute("ws://192.168.1.5:18789", "wss://192.168.1.5:18789"))
+    }
 }

@@ -43,7 +43,7 @@ import Testing
 
     static func session(_ connection: any GatewayCalling) throws -> OperatorSession {
         let plan = OperatorPlan(target: OperatorTarget(endpoint: try GatewayEndpoint(parsing: "ws://127.0.0.1:18789"), record: nil,
-                                                       source: .commandLineURL),
+                                                       source: .explicitURL),
                                 credential: OperatorCredential(auth: ConnectAuth(), source: .none))
         return OperatorSession(connection: connection, hello: HelloOK(["type": "hello-ok", "protocol": 4])!, plan: plan, timeout: .seconds(1))
     }
@@ -319,7 +319,7 @@ import Testing
         let session = try GatewaySession(gateway: record, registry: nil, identity: identity, options: options, clock: ManualClock(),
                                          resolver: SystemResolver(), wallClockMs: { 0 }, jitterDraw: { 0 },
                                          connector: Connector([first, second]))
-        let target = OperatorTarget(endpoint: try GatewayEndpoint(parsing: "ws://127.0.0.1:18789"), record: nil, source: .commandLineURL)
+        let target = OperatorTarget(endpoint: try GatewayEndpoint(parsing: "ws://127.0.0.1:18789"), record: nil, source: .explicitURL)
         let watch = PairingWatch(session: session, plan: OperatorPlan(target: target, credential: OperatorCredential(auth: ConnectAuth(), source: .none)),
                                  timeout: .seconds(5), configuration: PairingWatchConfiguration(pollSlice: .milliseconds(20)))
         var seen: [PairingWatchEvent] = []

@@ -1,7 +1,9 @@
+import ClawpairCore
 @testable import ClawpairProbe
 import ClawpairTestSupport
 import ClawpairTransport
 import Foundation
+import Synchronization
 import Testing
 
 /// The whole pipeline against independent servers (python3-websockets, Python ssl) on loopback:
@@ -21,11 +23,71 @@ struct ProberLoopbackTests {
 
     func probe(_ routes: [ProbeRoute], timeout: Duration = .milliseconds(1500), stagger: Duration = .milliseconds(250),
                mode: ProbeRace.Mode = .first) throws -> ProbeReport {
-        let started = ContinuousClock.now
         let report = try Prober.run(routes: routes, configuration: ProbeConfiguration(stagger: stagger, timeout: timeout, mode: mode))
-        // The run always ends within its limit (plus scheduling slack).
-        #expect(ContinuousClock.now - started < timeout + .milliseconds(400))
+        // The run ends by its limit, which its outcome tells (no elapsed time is compared: the
+        // deadline itself is tested on an injected clock in theDeadlineEndsAStalledRace): either the
+        // race was decided first, and no route ran out of time, or the deadline decided it and the
+        // report says so. Every route has an outcome; none is left running.
+        if report.timedOut {
+            #expect(report.winner == nil || mode != .first, "a timed-out first-answer race has no winner")
+        } else {
+            #expect(!report.results.contains { $0.failure?.code == "timeout" }, "a route timed out in a race decided before its deadline")
+        }
+        for result in report.results {
+            #expect(result.reachable || result.failure != nil, "route \(result.index) has no outcome: \(result)")
+        }
         return report
+    }
+
+    /// A test clock: a ManualClock that counts readings, so the test knows the run has started.
+    final class WatchedClock: MonotonicClock {
+        let manual = ManualClock()
+        private let reads = Mutex(0)
+        var readings: Int { reads.withLock { $0 } }
+        var now: Monotonic.Instant {
+            let reading = manual.now  // read before counting: a count seen means this reading is taken
+            reads.withLock { $0 += 1 }
+            return reading
+        }
+        func sleep(until deadline: Monotonic.Instant, unless stopped: () -> Bool) {
+            manual.sleep(until: deadline, unless: stopped)
+        }
+    }
+
+    @Test("the deadline, not the loop's backstop, ends a race nothing answers: on an injected clock set to the deadline")
+    func theDeadlineEndsAStalledRace() async throws {
+        try await withFixtureServer(mode: "stall") { port in
+            let routes = [try route("ws://127.0.0.1:\(port)")]
+            let clock = WatchedClock()
+            let start = clock.manual.now
+            let timeout = Duration.milliseconds(200)
+            let outcome = Mutex<Result<ProbeReport, TransportError>?>(nil)
+            let thread = try #require(BackgroundThread.start {
+                let result: Result<ProbeReport, TransportError>
+                do throws(TransportError) {
+                    result = .success(try Prober.run(routes: routes, configuration: ProbeConfiguration(timeout: timeout), clock: clock))
+                } catch {
+                    result = .failure(error)
+                }
+                outcome.withLock { $0 = result }
+            })
+            // Once the run has read its start, move the clock to its deadline exactly (the loop's
+            // backstop lies 500 ms beyond): only the deadline timer can end the race then.
+            var waited = 0
+            while clock.readings == 0 && waited < 2_000 {
+                usleep(5_000)
+                waited += 1
+            }
+            clock.manual.set(start + timeout)
+            thread.join()
+            let report = try #require(try outcome.withLock { $0 }?.get())
+            #expect(report.timedOut && report.winner == nil)
+            #expect(report.elapsed == timeout, "ended at the deadline's reading of the injected clock")
+            guard case .timeout? = report.results[0].failure else {
+                Issue.record("not a timeout: \(String(describing: report.results[0].failure))")
+                return
+            }
+        }
     }
 
     @Test func aGatewayPassesWithPhaseTimings() async throws {

@@ -108,6 +108,46 @@ import Testing
         #expect(found.isEmpty, "command-line wording in library docs:\n\(found.joined(separator: "\n"))")
     }
 
+    /// Words of the command line that a library name must not carry (issue #21.5): an option,
+    /// argv or an exit status belongs to the CLI, whatever the library is called from.
+    static let commandLineWords = try! NSRegularExpression(pattern: #"commandLine|CommandLine|argv|Argv|exitStatus|ExitStatus|exitCode|ExitCode"#)
+
+    /// The name a line declares in a library product: a public declaration's, or an enum case's
+    /// (cases of a public enum are public without the keyword).
+    static func declaredName(_ line: String) -> String? {
+        if let found = match(line) { return found.name }
+        let caseName = try! NSRegularExpression(pattern: #"^\s*(?:indirect\s+)?case\s+`?(\w+)"#)
+        guard let found = caseName.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
+              let range = Range(found.range(at: 1), in: line) else { return nil }
+        return String(line[range])
+    }
+
+    static func speaksCommandLine(_ name: String) -> Bool {
+        commandLineWords.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
+    }
+
+    @Test("the scan sees command-line words in declared names and enum cases, not in uses")
+    func commandLineNameScanner() {
+        #expect(Self.declaredName("    case commandLineURL").map(Self.speaksCommandLine) == true)
+        #expect(Self.declaredName("    public static func fromArgv(_ words: [String]) {").map(Self.speaksCommandLine) == true)
+        #expect(Self.declaredName("    public var exitStatus: Int32").map(Self.speaksCommandLine) == true)
+        #expect(Self.declaredName("    case explicitURL").map(Self.speaksCommandLine) == false)
+        #expect(Self.declaredName("        case .url(let url): source = .commandLineURL") == nil, "a use is no declaration")
+        #expect(Self.declaredName("    public var cliPath: String?").map(Self.speaksCommandLine) == false, "a TXT key of upstream's")
+    }
+
+    @Test("no public name of the library products is command-line wording (option, argv, exit status)")
+    func namesSpeakLibrary() throws {
+        var found: [String] = []
+        for file in try Self.sources() {
+            for (index, line) in file.lines.enumerated() {
+                guard let name = Self.declaredName(line), Self.speaksCommandLine(name) else { continue }
+                found.append("\(file.path):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        #expect(found.isEmpty, "command-line wording in library names:\n\(found.joined(separator: "\n"))")
+    }
+
     /// The long options of the clawpair command, from the generated man pages (`\-\-name` in roff).
     static func commandLineOptions() throws -> Set<String> {
         let directory = SpecFiles.packageRoot.appendingPathComponent("Man")

@@ -83,20 +83,16 @@ struct NodeRunCommand: ArgumentsCommand {
                                         displayName: displayName)
         options.heartbeat = { reporter.heartbeat() }
         let runner = NodeRunner(gateway: record, registry: registry, identity: identity, options: options)
-        let watcher = BackgroundThread.start {
-            while !runner.isStopped {
-                if signals.pending() != nil {
-                    notifier.stopping()
-                    runner.stop()
-                    return
-                }
-                usleep(50_000)
-            }
+        // SIGINT/SIGTERM wake a thread waiting in sigwait, which stops the runner at once.
+        let stop = signals.stopSignal()
+        let handler = stop.onStop {
+            notifier.stopping()
+            runner.stop()
         }
         notifier.ready(status: "connecting to \(record.name)")
         let end = runner.run { log.record($0) }
+        stop.removeHandler(handler)
         runner.stop()
-        watcher?.join()
         return try log.finish(end, record: record)
     }
 }

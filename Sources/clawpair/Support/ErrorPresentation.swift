@@ -167,7 +167,7 @@ enum ErrorPresentation {
         case GatewayError.authRejected where plan?.credential.source == OperatorCredentialSource.none
                                                 && plan?.credential.withheldEnvironment.isEmpty == false:
             let names = plan?.credential.withheldEnvironment ?? []
-            if plan?.target.source != .commandLineURL {
+            if plan?.target.source != .explicitURL {
                 return "\(names.joined(separator: " and ")) \(names.count > 1 ? "are" : "is") sent only to OPENCLAW_GATEWAY_URL or "
                     + "the local gateway, not to a gateway chosen from the registry: pair with it ('clawpair pair --role operator'), "
                     + "pass --token-file FILE, or set OPENCLAW_GATEWAY_URL to its URL"
@@ -191,7 +191,7 @@ enum ErrorPresentation {
                 + "\(pairing.approveCommand) (or: openclaw devices approve \(pairing.displayRequestId))"
         case GatewayError.pairingRequired(let pairing):
             return "approve it on the gateway host: \(pairing.approveCommand) (or: openclaw devices approve \(pairing.displayRequestId))"
-        case GatewayError.authRejected where plan?.target.source == .commandLineURL:
+        case GatewayError.authRejected where plan?.target.source == .explicitURL:
             // A --url never gets OPENCLAW_GATEWAY_TOKEN (CREDENTIALS): only an explicit credential helps.
             return "pass the gateway's token with --token-file FILE (or its password with --password-file)"
         case GatewayError.authRejected:
