@@ -2,8 +2,13 @@
 // (upstream `packages/gateway-protocol/src/connect-error-details.ts`; /work/shared/spec
 // upstream-2026-10.md §1.3). `retry_with_device_token` (with `canRetryWithDeviceToken`) drives the
 // one bounded retry with the stored device token (GatewaySession, OperatorSession), and
-// `wait_then_retry` a node bootstrap's steady retry (GatewayPairing); every value also decides the
-// advice a refusal carries, so the words match what the gateway asks for.
+// `wait_then_retry` a node bootstrap's steady retry (GatewayPairing) and, for a refused credential,
+// the advice to wait. Upstream's gateway picks the step from the refusal's reason
+// (resolveUnauthorizedHandshakeContext, as joyhousebot's port shows it): a token or password missing
+// (or none configured on the gateway) → update_auth_configuration; a mismatch →
+// update_auth_credentials; rate limited → wait_then_retry; anything else →
+// review_auth_configuration. So the configuration to update is usually the client's own: the
+// detail code, not the step, tells when the gateway's administrator must act.
 
 /// A gateway's recommended next step after a refused `connect`.
 public enum ConnectNextStep: String, Sendable, Equatable, CaseIterable {
@@ -25,28 +30,26 @@ public enum ConnectNextStep: String, Sendable, Equatable, CaseIterable {
         }
         self = step
     }
-
-    /// The advice for a refused credential when the gateway recommends this step; nil where the
-    /// general advice for the refusal already fits (`update_auth_credentials`, `retry_with_device_token`).
-    public var credentialAdvice: String? {
-        switch self {
-        case .updateAuthConfiguration:
-            return "the gateway says its own auth configuration must change before this client can connect "
-                + "(gateway.auth on the gateway host): ask its administrator; another credential will not help"
-        case .reviewAuthConfiguration:
-            return "the gateway asks for its auth configuration to be reviewed (gateway.auth on the gateway host): "
-                + "ask its administrator"
-        case .waitThenRetry:
-            return "the gateway asks to wait, then try again (it may be limiting attempts)"
-        case .updateAuthCredentials, .retryWithDeviceToken:
-            return nil
-        }
-    }
 }
 
 extension GatewayErrorShape {
     /// The gateway's recommended next step (``ConnectNextStep``), when it sent a known one.
     public var recommendedNextStep: ConnectNextStep? { ConnectNextStep(self) }
+
+    /// Advice for a refused credential that the general "pass the gateway's token" does not
+    /// give: the gateway is limiting attempts (`AUTH_RATE_LIMITED`, or `wait_then_retry`), or it
+    /// has no shared token or password configured at all (`AUTH_TOKEN_NOT_CONFIGURED`,
+    /// `AUTH_PASSWORD_NOT_CONFIGURED`), which only its administrator can change. Nil otherwise.
+    public var credentialAdvice: String? {
+        if recommendedNextStep == .waitThenRetry || detailCode == "AUTH_RATE_LIMITED" {
+            return "the gateway is limiting attempts after failed ones: wait a while, then try again with the right credential"
+        }
+        if let detail = detailCode, detail.hasPrefix("AUTH_"), detail.hasSuffix("_NOT_CONFIGURED") {
+            return "the gateway has no shared token or password configured (gateway.auth on the gateway host): its "
+                + "administrator must set one, or pair this device with a setup code"
+        }
+        return nil
+    }
 
     /// Whether this refusal calls for the one retry with the stored device token, by upstream's
     /// trigger (`shouldRetryGatewayWithDeviceToken`, `packages/gateway-client`): the gateway says

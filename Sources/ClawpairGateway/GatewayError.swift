@@ -333,7 +333,7 @@ extension GatewayError: ClawpairError {
         case .protocolMismatch: return "update clawpair or the gateway so their protocol versions overlap"
         case .clientVersionMismatch: return "run a client of the gateway's own version"
         case .authRejected(let shape):
-            return shape.recommendedNextStep?.credentialAdvice ?? "pass the gateway's shared token or password"
+            return shape.credentialAdvice ?? "pass the gateway's shared token or password"
         case .deviceTokenRevoked:
             return "the token was revoked or rotated on the gateway: pair this device again with a new setup code"
         case .deviceAuthRejected(let shape):

@@ -30,20 +30,23 @@ struct ConnectErrorDetailsTests {
                 == "the gateway authenticated this device but grants it no operator access: refused [OPERATOR_ACCESS_DENIED]")
     }
 
-    @Test("recommendedNextStep decides a refused credential's advice; unknown or absent steps keep the general advice")
-    func recommendedNextStepAdvice() {
-        func refused(_ step: String?) -> GatewayError {
-            var members: [(String, JSONValue)] = [("code", "AUTH_UNAUTHORIZED")]
+    @Test("a refused credential's advice: wait when the gateway limits attempts, its administrator when none is configured, else the general one")
+    func refusedCredentialAdvice() {
+        func refused(_ detail: String, _ step: String?) -> GatewayError {
+            var members: [(String, JSONValue)] = [("code", .string(detail))]
             if let step { members.append(("recommendedNextStep", .string(step))) }
             return GatewayError.connectFailure(GatewayErrorShape(code: "INVALID_REQUEST", message: "unauthorized", details: .object(members)))
         }
         #expect(ConnectNextStep.allCases.map(\.rawValue) == ["retry_with_device_token", "update_auth_configuration",
                                                               "update_auth_credentials", "wait_then_retry", "review_auth_configuration"])
-        #expect(refused("update_auth_configuration").hint?.contains("another credential will not help") == true)
-        #expect(refused("review_auth_configuration").hint?.contains("reviewed") == true)
-        #expect(refused("wait_then_retry").hint?.contains("wait, then try again") == true)
-        for general in [nil, "update_auth_credentials", "retry_with_device_token", "reboot_the_moon"] {
-            #expect(refused(general).hint == "pass the gateway's shared token or password", "\(general ?? "none")")
+        #expect(refused("AUTH_RATE_LIMITED", "wait_then_retry").hint?.contains("wait a while") == true)
+        #expect(refused("AUTH_UNAUTHORIZED", "wait_then_retry").hint?.contains("wait a while") == true)
+        #expect(refused("AUTH_TOKEN_NOT_CONFIGURED", "update_auth_configuration").hint?.contains("administrator must set one") == true)
+        #expect(refused("AUTH_PASSWORD_NOT_CONFIGURED", nil).hint?.contains("administrator must set one") == true)
+        // A missing or wrong token: the client's configuration or credential is what to change.
+        for (detail, step) in [("AUTH_TOKEN_MISSING", "update_auth_configuration"), ("AUTH_TOKEN_MISMATCH", "update_auth_credentials"),
+                               ("AUTH_UNAUTHORIZED", "review_auth_configuration"), ("AUTH_UNAUTHORIZED", "reboot_the_moon")] {
+            #expect(refused(detail, step).hint == "pass the gateway's shared token or password", "\(detail) \(step)")
         }
         #expect(GatewayErrorShape(code: "X", message: "", details: .object([("recommendedNextStep", "reboot_the_moon")]))
                     .recommendedNextStep == nil)

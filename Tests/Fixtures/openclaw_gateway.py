@@ -209,8 +209,12 @@ CONNECT_REFUSALS = {
     "AUTH_IDENTITY_HEADER_REQUIRED": "unauthorized: trusted proxy identity header required",
     "AUTH_VERIFIED_USER_REQUIRED": "unauthorized: verified user required",
     "AUTHENTICATED_PROFILE_UNAVAILABLE": "authenticated profile unavailable",
-    "AUTH_UNAUTHORIZED": "unauthorized",
+    "AUTH_RATE_LIMITED": "unauthorized: too many failed authentication attempts",
+    "AUTH_TOKEN_NOT_CONFIGURED": "unauthorized: gateway token not configured",
 }
+# The step upstream's gateway recommends for them (resolveUnauthorizedHandshakeContext: rate
+# limited -> wait_then_retry; a credential missing or not configured -> update_auth_configuration).
+CONNECT_REFUSAL_STEPS = {"AUTH_RATE_LIMITED": "wait_then_retry", "AUTH_TOKEN_NOT_CONFIGURED": "update_auth_configuration"}
 # Removed in 2026.7 (g4): a node is approved by device pairing, then its command surface.
 G3_ONLY_NODE_METHODS = ["node.pair.request", "node.pair.verify"]
 
@@ -843,7 +847,9 @@ class Gateway:
             # Test knob: a 2026.10 connect refusal clawpair cannot resolve by itself
             # (connect-error-details.ts detail codes).
             raise Refusal("INVALID_REQUEST", CONNECT_REFUSALS[self.args.connect_refusal],
-                          {"code": self.args.connect_refusal, "recommendedNextStep": "review_auth_configuration",
+                          {"code": self.args.connect_refusal,
+                           "recommendedNextStep": CONNECT_REFUSAL_STEPS.get(self.args.connect_refusal,
+                                                                            "review_auth_configuration"),
                            "canRetryWithDeviceToken": False})
 
         role = params.get("role") or "operator"

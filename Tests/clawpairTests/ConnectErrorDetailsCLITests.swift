@@ -16,8 +16,9 @@ struct ConnectErrorDetailsCLITests {
                 ("OPERATOR_ACCESS_DENIED", "operator-access-denied", "ask an administrator of the gateway to grant this device operator access"),
                 ("AUTH_IDENTITY_HEADER_REQUIRED", "identity-required", "trusted proxy"),
                 ("AUTH_VERIFIED_USER_REQUIRED", "identity-required", "verified users only"),
-                // The stand-in recommends review_auth_configuration: its advice, not "pass a token".
-                ("AUTH_UNAUTHORIZED", "auth-rejected", "asks for its auth configuration to be reviewed"),
+                // Waiting helps, or only the gateway's administrator can: not "pass a token".
+                ("AUTH_RATE_LIMITED", "auth-rejected", "wait a while, then try again"),
+                ("AUTH_TOKEN_NOT_CONFIGURED", "auth-rejected", "its administrator must set one"),
             ]
             for (detail, code, hint) in cases {
                 let options = TestGatewayOptions(token: Commands.token, extraArguments: ["--connect-refusal", detail])

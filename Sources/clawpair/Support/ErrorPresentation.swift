@@ -175,8 +175,8 @@ enum ErrorPresentation {
             return "\(names.joined(separator: " and ")) \(names.count > 1 ? "are" : "is") not sent to a "
                 + "gateway named with --url (it could be a typo or someone "
                 + "else's): pass --token-file FILE (or --password-file), or set OPENCLAW_GATEWAY_URL instead of --url"
-        case GatewayError.authRejected(let shape) where shape.recommendedNextStep?.credentialAdvice != nil:
-            // The gateway says another credential will not help (or to wait): its advice, not ours.
+        case GatewayError.authRejected(let shape) where shape.credentialAdvice != nil:
+            // Waiting helps, or only the gateway's administrator can: its advice, not "pass a token".
             return error.hint
         case let upgrade as DeviceApprovalUpgrade:
             return "check what it asks for ('clawpair devices list'); to approve exactly that request: clawpair devices approve "

@@ -53,8 +53,8 @@ enum GatewayCLI {
         "When the gateway refuses a shared token and invites a retry (canRetryWithDeviceToken, recommendedNextStep "
             + "retry_with_device_token, or AUTH_TOKEN_MISMATCH, as upstream's clients read it), the command connects once "
             + "more with the operator device token stored for that gateway, only on loopback or a pinned wss:// gateway. "
-            + "Its other recommendations decide the hint: update_auth_configuration and review_auth_configuration say "
-            + "that the gateway's administrator must act, wait_then_retry that waiting helps.",
+            + "A gateway limiting attempts (AUTH_RATE_LIMITED, wait_then_retry) gets the advice to wait; one with no "
+            + "shared token or password configured (AUTH_TOKEN_NOT_CONFIGURED) the advice that its administrator must set one.",
         "Every connection also proves this machine's device identity (the clawpair store's; one is created on first "
             + "use): the connect request is signed over the gateway's challenge (v2 payload, signedAt = the challenge's ts).",
         "Operator commands connect as client 'cli' in mode 'cli' with role operator and the scopes operator.admin, "
