@@ -41,15 +41,51 @@ public struct GatewayRelocator: Sendable {
     /// How long proving one candidate may take.
     public let proofTimeout: Duration
     private let clock: any MonotonicClock
+    /// Where ``watch(for:stop:found:)`` hears beacons: until `stop` is raised, hands over the
+    /// candidate URLs of each beacon as it appears or changes (internal seam; tests script it).
+    let beacons: @Sendable (_ stop: StopSignal, _ seen: ([String]) -> Void) -> Void
 
     /// A relocator for records of `registry`, proving candidates as `identity`.
     public init(registry: GatewayRegistry, identity: DeviceIdentity, discovery: GatewayBrowser.Options?,
                 proofTimeout: Duration = .seconds(3), clock: any MonotonicClock = SystemMonotonicClock()) {
+        self.init(registry: registry, identity: identity, discovery: discovery, proofTimeout: proofTimeout, clock: clock,
+                  beacons: Self.browserBeacons(discovery, clock: clock))
+    }
+
+    /// The designated initializer; `beacons` replaces discovery's watch.
+    init(registry: GatewayRegistry, identity: DeviceIdentity, discovery: GatewayBrowser.Options?, proofTimeout: Duration,
+         clock: any MonotonicClock, beacons: @escaping @Sendable (StopSignal, ([String]) -> Void) -> Void) {
         self.registry = registry
         identityBox = IdentityReference(identity)
         self.discovery = discovery
         self.proofTimeout = proofTimeout
         self.clock = clock
+        self.beacons = beacons
+    }
+
+    /// Discovery's watch as a beacon source: each gateway added or updated, at once, until
+    /// `stop`. A watch that ends (its timeout) or fails is started again (a failed one after 2 s).
+    static func browserBeacons(_ discovery: GatewayBrowser.Options?,
+                               clock: any MonotonicClock) -> @Sendable (StopSignal, ([String]) -> Void) -> Void {
+        { stop, seen in
+            guard var options = discovery else { return }
+            options.timeout = .seconds(3600)
+            let browser = GatewayBrowser(options: options).stopping(on: stop)
+            while !stop.isStopped {
+                let started = clock.now
+                do {
+                    try browser.watch { event in
+                        switch event {
+                        case .added(let sighting), .updated(let sighting): seen(candidateURLs(sighting))
+                        case .removed: break
+                        }
+                        return !stop.isStopped
+                    }
+                } catch {
+                    clock.sleep(until: started + .seconds(2), unless: { stop.isStopped })
+                }
+            }
+        }
     }
 
     /// Whether every route of `record` is on loopback: such a gateway cannot have moved on the
@@ -109,6 +145,23 @@ public struct GatewayRelocator: Sendable {
             }
             // Rounds at least 2 s apart: a reappearing beacon is heard within one round.
             clock.sleep(until: started + .seconds(2), unless: stopped)
+        }
+    }
+
+    /// Watches discovery without pause until `stop` is raised: each beacon that appears or
+    /// changes is checked at once against the registry's current record (`record` when it was
+    /// forgotten) and each find is reported to `found`; ends after a move. A beacon at a known
+    /// route is reported each time it (re)appears.
+    public func watch(for record: PairedGateway, stop: StopSignal, found: (Found) -> Void) {
+        let done = StopSignal()
+        let chained = stop.onStop { done.stop() }
+        defer { stop.removeHandler(chained) }
+        beacons(done) { candidates in
+            guard !done.isStopped else { return }
+            let current = registry.snapshot().gateway(id: record.id) ?? record
+            guard let result = check(current, candidates: candidates), !stop.isStopped else { return }
+            found(result)
+            if case .moved = result { done.stop() }
         }
     }
 
