@@ -63,27 +63,40 @@ public struct GatewayRelocator: Sendable {
         self.beacons = beacons
     }
 
-    /// Discovery's watch as a beacon source: each gateway added or updated, at once, until
-    /// `stop`. A watch that ends (its timeout) or fails is started again (a failed one after 2 s).
+    /// Discovery's watch as a beacon source: each gateway added or updated is handed over as it
+    /// is heard, until `stop`. The watch runs for ``GatewayBrowser/Options/timeout`` at a time
+    /// and is started again at once (a failed one after 2 s): a beacon that moved under the same
+    /// instance name is not always reported as a change by a long-running browse (seen in the
+    /// network lab), so each run asks afresh. A sighting already handed over in the previous run
+    /// (and not removed since) is not handed over again: only a beacon that (re)appeared or
+    /// changed ends the session's attempt.
     static func browserBeacons(_ discovery: GatewayBrowser.Options?,
                                clock: any MonotonicClock) -> @Sendable (StopSignal, ([String]) -> Void) -> Void {
         { stop, seen in
-            guard var options = discovery else { return }
-            options.timeout = .seconds(3600)
+            guard let options = discovery else { return }
             let browser = GatewayBrowser(options: options).stopping(on: stop)
+            var previous = Set<[String]>()
             while !stop.isStopped {
                 let started = clock.now
+                var current = Set<[String]>()
                 do {
                     try browser.watch { event in
                         switch event {
-                        case .added(let sighting), .updated(let sighting): seen(candidateURLs(sighting))
-                        case .removed: break
+                        case .added(let sighting), .updated(let sighting):
+                            let candidates = candidateURLs(sighting)
+                            let known = previous.contains(candidates) || current.contains(candidates)
+                            current.insert(candidates)
+                            if !known { seen(candidates) }
+                        case .removed(let sighting):
+                            previous.remove(candidateURLs(sighting))
+                            current.remove(candidateURLs(sighting))
                         }
                         return !stop.isStopped
                     }
                 } catch {
                     clock.sleep(until: started + .seconds(2), unless: { stop.isStopped })
                 }
+                previous = current
             }
         }
     }
