@@ -213,6 +213,9 @@ public final class GatewaySession: Sendable {
         var calls: [PendingCall] = []
         var reconnectRequested = false
         var routes: [String]? = nil
+        /// Raised to abandon the attempt under way (before hello-ok): by ``reconnectNow()`` and
+        /// by the stop. Nil while connected and between attempts.
+        var attempt: StopSignal?
         var wake: Mailbox<Void>?
         var hello: HelloOK?
         var url: String?
@@ -271,15 +274,21 @@ public final class GatewaySession: Sendable {
     /// ``GatewayError/cancelled``, the last event is ``GatewaySessionEvent/ended(_:)`` with nil.
     public func stop() { stopSignal.stop() }
 
-    /// Drops the current connection (or the wait before the next attempt) and connects again at
-    /// once, with the backoff reset: say, because the gateway's beacon reappeared.
+    /// Drops the current connection (or the wait before the next attempt, or the attempt under
+    /// way, which is abandoned without waiting for its timeout) and connects again at once, with
+    /// the backoff reset: say, because the gateway's beacon reappeared or it moved.
     public func reconnectNow() {
-        let wake = shared.withLock { state -> Mailbox<Void>? in
+        let (wake, attempt) = shared.withLock { state -> (Mailbox<Void>?, StopSignal?) in
             state.reconnectRequested = true
-            return state.wake
+            return (state.wake, state.attempt)
         }
+        attempt?.stop()
         wake?.deliver(())
     }
+
+    /// The signal that abandons the attempt under way (internal seam: a scripted connector
+    /// watches it as the network's attempt does); nil while connected or between attempts.
+    var attemptSignal: StopSignal? { shared.withLock { $0.attempt } }
 
     /// Replaces the routes (URLs) the next attempts use, say after the gateway moved; with
     /// `reconnect`, drops the current connection for them at once.
@@ -460,13 +469,32 @@ public final class GatewaySession: Sendable {
             }
             let steps = negotiationSteps ?? 0
             negotiationSteps = nil
-            let error = connectAndServe(urls: urls, offered: offered, onEvent: onEvent, schedule: &schedule, attempt: &attempt)
+            // The attempt's own stop: raised by the session's stop or by a requested reconnect
+            // (a beacon that reappeared, a gateway that moved), which abandons it at once.
+            let attemptStop = StopSignal()
+            let chained = stopSignal.onStop { attemptStop.stop() }
+            let abandoned = shared.withLock { state -> Bool in
+                state.attempt = attemptStop
+                return state.reconnectRequested
+            }
+            if abandoned { attemptStop.stop() }
+            let error = connectAndServe(urls: urls, offered: offered, onEvent: onEvent, schedule: &schedule, attempt: &attempt,
+                                        attemptStop: attemptStop)
+            stopSignal.removeHandler(chained)
             shared.withLock {
                 $0.hello = nil
                 $0.url = nil
                 $0.wake = nil
+                $0.attempt = nil
             }
-            if stopSignal.isStopped || error == .cancelled { break }
+            if stopSignal.isStopped { break }
+            if error == .cancelled, attempt > 0 {
+                // An attempt abandoned for a requested reconnect: no disconnection (nothing was
+                // connected), the next attempt starts at once with the backoff reset.
+                guard shared.withLock({ $0.reconnectRequested }) else { break }
+                _ = schedule.disconnected(.requested, at: clock.now, draw: draw())
+                continue
+            }
             // Protocol negotiation (upstream-2026-10.md §2.3): a refused range whose gateway
             // expects the other one is offered that one at once; a legacy connection whose
             // gateway upgraded was closed with 1012 and goes back to the preferred range.
@@ -695,7 +723,7 @@ public final class GatewaySession: Sendable {
     }
 
     /// The endpoint to connect: the only route, or the winner of a race over several.
-    private func chooseEndpoint(urls: [String], pin: String?) -> Result<GatewayEndpoint, GatewayError> {
+    private func chooseEndpoint(urls: [String], pin: String?, stop: StopSignal) -> Result<GatewayEndpoint, GatewayError> {
         var endpoints: [GatewayEndpoint] = []
         var lastError: GatewayError = .invalidURL(urls.first ?? "", reason: "the gateway record has no URL")
         for url in urls {
@@ -717,9 +745,9 @@ public final class GatewaySession: Sendable {
             routes += more
         }
         let configuration = ProbeConfiguration(timeout: options.connectTimeout, allowInsecure: true)
-        let report = try? Prober.run(routes: routes, configuration: configuration, resolver: resolver, clock: clock, stop: stopSignal)
+        let report = try? Prober.run(routes: routes, configuration: configuration, resolver: resolver, clock: clock, stop: stop)
         guard let report, let winner = report.winningResult else {
-            if stopSignal.isStopped { return .failure(.cancelled) }
+            if stop.isStopped { return .failure(.cancelled) }
             // A route that presented another certificate than the pin says more than "nothing
             // answered": the gateway may have renewed it (never accepted; the caller may retry).
             for result in report?.results ?? [] {
@@ -736,11 +764,14 @@ public final class GatewaySession: Sendable {
 
     /// One attempt and, when it gets hello-ok, the connection until it ends; why it ended.
     private func connectAndServe(urls: [String], offered: ClosedRange<Int64>, onEvent: (GatewaySessionEvent) -> Void,
-                                 schedule: inout ReconnectSchedule, attempt: inout Int) -> GatewayError {
+                                 schedule: inout ReconnectSchedule, attempt: inout Int, attemptStop: StopSignal) -> GatewayError {
         let pin = options.pin ?? recordState.withLock { $0.tlsFingerprint }
         let request = connectRequest(offering: offered)
         let opened = connector.map { $0.connect(urls: urls, pin: pin, request: request, session: self) }
-            ?? openNetworkLink(urls: urls, pin: pin, request: request)
+            ?? openNetworkLink(urls: urls, pin: pin, request: request, stop: attemptStop)
+        // From hello-ok on, a requested reconnect goes through the connection's wake-up.
+        shared.withLock { $0.attempt = nil }
+        if case .failure = opened, attemptStop.isStopped { return .cancelled }
         let link: any GatewaySessionLink
         switch opened {
         case .success(let opened): link = opened
@@ -771,16 +802,17 @@ public final class GatewaySession: Sendable {
 
     /// The network's attempt: the endpoint (the only route, or the race's winner), TLS with the
     /// pin, the upgrade, the challenge and `connect`.
-    private func openNetworkLink(urls: [String], pin: String?, request: ConnectRequest) -> Result<any GatewaySessionLink, GatewayError> {
+    private func openNetworkLink(urls: [String], pin: String?, request: ConnectRequest,
+                                 stop: StopSignal) -> Result<any GatewaySessionLink, GatewayError> {
         let endpoint: GatewayEndpoint
-        switch chooseEndpoint(urls: urls, pin: pin) {
+        switch chooseEndpoint(urls: urls, pin: pin, stop: stop) {
         case .success(let chosen): endpoint = chosen
         case .failure(let error): return .failure(error)
         }
         let client: GatewayClient
         do {
             client = try GatewayClient(endpoint: endpoint, configuration: options.connection, resolver: resolver, clock: clock,
-                                       stop: stopSignal)
+                                       stop: stop)
         } catch {
             return .failure(error)
         }

@@ -41,15 +41,64 @@ public struct GatewayRelocator: Sendable {
     /// How long proving one candidate may take.
     public let proofTimeout: Duration
     private let clock: any MonotonicClock
+    /// Where ``watch(for:stop:found:)`` hears beacons: until `stop` is raised, hands over the
+    /// candidate URLs of each beacon as it appears or changes (internal seam; tests script it).
+    let beacons: @Sendable (_ stop: StopSignal, _ seen: ([String]) -> Void) -> Void
 
     /// A relocator for records of `registry`, proving candidates as `identity`.
     public init(registry: GatewayRegistry, identity: DeviceIdentity, discovery: GatewayBrowser.Options?,
                 proofTimeout: Duration = .seconds(3), clock: any MonotonicClock = SystemMonotonicClock()) {
+        self.init(registry: registry, identity: identity, discovery: discovery, proofTimeout: proofTimeout, clock: clock,
+                  beacons: Self.browserBeacons(discovery, clock: clock))
+    }
+
+    /// The designated initializer; `beacons` replaces discovery's watch.
+    init(registry: GatewayRegistry, identity: DeviceIdentity, discovery: GatewayBrowser.Options?, proofTimeout: Duration,
+         clock: any MonotonicClock, beacons: @escaping @Sendable (StopSignal, ([String]) -> Void) -> Void) {
         self.registry = registry
         identityBox = IdentityReference(identity)
         self.discovery = discovery
         self.proofTimeout = proofTimeout
         self.clock = clock
+        self.beacons = beacons
+    }
+
+    /// Discovery's watch as a beacon source: each gateway added or updated is handed over as it
+    /// is heard, until `stop`. The watch runs for ``GatewayBrowser/Options/timeout`` at a time
+    /// and is started again at once (a failed one after 2 s): a beacon that moved under the same
+    /// instance name is not always reported as a change by a long-running browse (seen in the
+    /// network lab), so each run asks afresh. A sighting already handed over in the previous run
+    /// (and not removed since) is not handed over again: only a beacon that (re)appeared or
+    /// changed ends the session's attempt.
+    static func browserBeacons(_ discovery: GatewayBrowser.Options?,
+                               clock: any MonotonicClock) -> @Sendable (StopSignal, ([String]) -> Void) -> Void {
+        { stop, seen in
+            guard let options = discovery else { return }
+            let browser = GatewayBrowser(options: options).stopping(on: stop)
+            var previous = Set<[String]>()
+            while !stop.isStopped {
+                let started = clock.now
+                var current = Set<[String]>()
+                do {
+                    try browser.watch { event in
+                        switch event {
+                        case .added(let sighting), .updated(let sighting):
+                            let candidates = candidateURLs(sighting)
+                            let known = previous.contains(candidates) || current.contains(candidates)
+                            current.insert(candidates)
+                            if !known { seen(candidates) }
+                        case .removed(let sighting):
+                            previous.remove(candidateURLs(sighting))
+                            current.remove(candidateURLs(sighting))
+                        }
+                        return !stop.isStopped
+                    }
+                } catch {
+                    clock.sleep(until: started + .seconds(2), unless: { stop.isStopped })
+                }
+                previous = current
+            }
+        }
     }
 
     /// Whether every route of `record` is on loopback: such a gateway cannot have moved on the
@@ -109,6 +158,23 @@ public struct GatewayRelocator: Sendable {
             }
             // Rounds at least 2 s apart: a reappearing beacon is heard within one round.
             clock.sleep(until: started + .seconds(2), unless: stopped)
+        }
+    }
+
+    /// Watches discovery without pause until `stop` is raised: each beacon that appears or
+    /// changes is checked at once against the registry's current record (`record` when it was
+    /// forgotten) and each find is reported to `found`; ends after a move. A beacon at a known
+    /// route is reported each time it (re)appears.
+    public func watch(for record: PairedGateway, stop: StopSignal, found: (Found) -> Void) {
+        let done = StopSignal()
+        let chained = stop.onStop { done.stop() }
+        defer { stop.removeHandler(chained) }
+        beacons(done) { candidates in
+            guard !done.isStopped else { return }
+            let current = registry.snapshot().gateway(id: record.id) ?? record
+            guard let result = check(current, candidates: candidates), !stop.isStopped else { return }
+            found(result)
+            if case .moved = result { done.stop() }
         }
     }
 

@@ -9,11 +9,12 @@
 // doubling (upstream's node host schedule) to 4 s (upstream: 30 s; see
 // NodeRunnerOptions.maxDelay), at once after a 1012 close ("service restart"), reset after a
 // hello-ok; 1 s apart while a device approval is pending. The runner decides on top of it:
-// - after `relocateAfterFailures` failed attempts in a row (nothing answered), discovery runs on
-//   a thread of its own while disconnected: a beacon at a known route makes the session
-//   reconnect at once; one at a new address is adopted (registry, under its lock) only after it
-//   proved it is this gateway, and the session goes there at once (it re-reads the record
-//   before each attempt);
+// - after `relocateAfterFailures` failed attempts in a row (nothing answered), discovery watches
+//   without pause on a thread of its own while disconnected: each (re)appearance of the beacon at
+//   a known route makes the session reconnect at once, abandoning its wait or the attempt under
+//   way; one at a new address is adopted (registry, under its lock) only after it proved it is
+//   this gateway, and the session abandons the attempt in flight and goes there at once (it
+//   re-reads the record before each attempt; several routes are raced, the new one first);
 // - a certificate that no longer matches the pin is reported with the new fingerprint on each
 //   attempt (never accepted), and a pin stored in the registry meanwhile is used without a restart;
 // - a refused node token (`AUTH_DEVICE_TOKEN_MISMATCH`; the session clears it from the registry)
@@ -157,6 +158,8 @@ public final class NodeRunner: Sendable {
 
     private struct Hints {
         var searching = false
+        /// Ends the running discovery watch (raised once connected, on stop, at the end).
+        var searchStop: StopSignal?
         var connected = false
         /// Whether the attempt that just ended had reached hello-ok.
         var servedSinceLastLoss = false
@@ -183,6 +186,7 @@ public final class NodeRunner: Sendable {
     /// first ends), the connection closed with 1000.
     public func stop() {
         stopFlag.store(true, ordering: .releasing)
+        hints.withLock { $0.searchStop }?.stop()
         session.withLock { $0 }?.stop()
         bridge.interrupt()
     }
@@ -205,7 +209,13 @@ public final class NodeRunner: Sendable {
         }
         hints.withLock { $0.pin = record.tlsFingerprint }
         self.session.withLock { $0 = session }
-        defer { hints.withLock { $0.connected = true } }  // ends a search
+        defer {
+            // Ends a search.
+            hints.withLock { hints -> StopSignal? in
+                hints.connected = true
+                return hints.searchStop
+            }?.stop()
+        }
         if isStopped { session.stop() }
         session.start { [self] event in handle(event, session: session, onEvent: onEvent) }
         var generation = 0
@@ -250,11 +260,13 @@ public final class NodeRunner: Sendable {
             if changed { onEvent(.pinReloaded(fingerprint: pin)) }
             onEvent(.connecting(attempt: attempt, urls: urls))
         case .connected(let url, let hello):
-            hints.withLock {
-                $0.connected = true
-                $0.servedSinceLastLoss = true
-                $0.failures = 0
+            let search = hints.withLock { hints -> StopSignal? in
+                hints.connected = true
+                hints.servedSinceLastLoss = true
+                hints.failures = 0
+                return hints.searchStop
             }
+            search?.stop()
             onEvent(.connected(url: url, protocolVersion: hello.protocolVersion))
             bridge.connected()
             startApprovalCheck(session.record, onEvent: onEvent)
@@ -365,26 +377,43 @@ public final class NodeRunner: Sendable {
         return pending.first { $0.nodeId == nodeId }.map { String($0.requestId.prefix(128)) }
     }
 
-    /// Starts discovery on a thread of its own unless a search runs; it ends once connected.
+    /// Starts watching discovery on a thread of its own unless a watch runs; it ends once
+    /// connected. Each (re)appearance of the gateway's beacon at a known route, and each move
+    /// it proves, ends the session's wait or the attempt under way at once (``GatewaySession/reconnectNow()``):
+    /// the attempt it starts re-reads the record, the new route first.
     private func startSearch(_ record: PairedGateway, session: GatewaySession,
                              onEvent: @escaping @Sendable (NodeRunnerEvent) -> Void) {
+        let stop = StopSignal()
         guard hints.withLock({ state -> Bool in
-            guard !state.searching else { return false }
+            guard !state.searching, !state.connected else { return false }
             state.searching = true
+            state.searchStop = stop
             return true
         }) else { return }
+        if isStopped { stop.stop() }
         onEvent(.searching)
         let relocator = GatewayRelocator(registry: registry, identity: identity.value, discovery: options.discovery)
         BackgroundThread.detached {
-            relocator.search(for: record, until: { self.isStopped || self.hints.withLock { $0.connected } }) { found in
-                switch found {
-                case .knownRoute(let url): onEvent(.beaconSeen(url: url))
-                case .moved(let url, let proof, _): onEvent(.relocated(url: url, proof: proof))
-                }
-                // The session re-reads the record (new routes) before the attempt it starts now.
-                if !self.hints.withLock({ $0.connected }) { session.reconnectNow() }
+            Self.watch(relocator, for: record, stop: stop, session: session, connected: { self.hints.withLock { $0.connected } },
+                       onEvent: onEvent)
+            self.hints.withLock {
+                $0.searching = false
+                if $0.searchStop === stop { $0.searchStop = nil }
             }
-            self.hints.withLock { $0.searching = false }
+        }
+    }
+
+    /// The watch of a search: reports each find and makes `session` reconnect at once while
+    /// not `connected()`, until `stop`.
+    static func watch(_ relocator: GatewayRelocator, for record: PairedGateway, stop: StopSignal, session: GatewaySession,
+                      connected: @escaping @Sendable () -> Bool, onEvent: @escaping @Sendable (NodeRunnerEvent) -> Void) {
+        relocator.watch(for: record, stop: stop) { found in
+            switch found {
+            case .knownRoute(let url): onEvent(.beaconSeen(url: url))
+            case .moved(let url, let proof, _): onEvent(.relocated(url: url, proof: proof))
+            }
+            // The session re-reads the record (new routes) before the attempt it starts now.
+            if !connected() { session.reconnectNow() }
         }
     }
 
