@@ -64,6 +64,14 @@ public struct GatewayEndpoint: Sendable, Equatable {
     /// Whether the host is a loopback address or `localhost`.
     public var isLoopback: Bool { PlaintextPolicy.isLoopback(host: host) }
 
+    /// Whether a refused shared token may be retried here with the stored device token
+    /// (upstream's trusted endpoint, `docs/gateway/protocol/auth.md`): loopback, or `wss://`
+    /// with a certificate pin (`pin`, the one this connection checks). A public `wss://` trusted
+    /// through the system's CAs alone never qualifies.
+    func admitsDeviceTokenRetry(pin: String?) -> Bool {
+        isLoopback || (tls && pin != nil)
+    }
+
     /// Whether the plaintext policy allows `ws://` to this host (loopback, private LAN,
     /// link-local, `.local`).
     public var allowsPlaintext: Bool { PlaintextPolicy.allowsPlaintext(host: host) }

@@ -624,8 +624,7 @@ public final class GatewaySession: Sendable {
         guard let stored = record.token(for: options.role.rawValue, deviceId: identity.value.deviceId) else { return false }
         let pin = options.pin ?? record.tlsFingerprint
         let trusted = !urls.isEmpty && urls.allSatisfy { url in
-            guard let endpoint = try? GatewayEndpoint(parsing: url) else { return false }
-            return endpoint.isLoopback || (endpoint.tls && pin != nil)
+            (try? GatewayEndpoint(parsing: url))?.admitsDeviceTokenRetry(pin: pin) ?? false
         }
         guard trusted else { return false }
         return credentialState.withLock { state -> Bool in

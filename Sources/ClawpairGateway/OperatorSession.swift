@@ -422,8 +422,7 @@ public struct OperatorPlan: Sendable, Equatable {
         case .explicitToken, .environmentToken, .configToken: break
         default: return nil
         }
-        let endpoint = target.endpoint
-        guard endpoint.isLoopback || (endpoint.tls && endpoint.pin != nil),
+        guard target.endpoint.admitsDeviceTokenRetry(pin: target.endpoint.pin),
               let record = target.record, let stored = record.token(for: GatewayRole.operator.rawValue, deviceId: deviceId)
         else { return nil }
         return OperatorPlan(target: target, credential: OperatorCredential(
