@@ -20,6 +20,7 @@ import ClawpairCore
 import ClawpairGateway
 import ClawpairIdentity
 import ClawpairSetupCode
+import Synchronization
 
 /// Looks for a paired gateway through discovery and proves each candidate's identity.
 public struct GatewayRelocator: Sendable {
@@ -44,61 +45,72 @@ public struct GatewayRelocator: Sendable {
     /// Where ``watch(for:stop:found:)`` hears beacons: until `stop` is raised, hands over the
     /// candidate URLs of each beacon as it appears or changes (internal seam; tests script it).
     let beacons: @Sendable (_ stop: StopSignal, _ seen: ([String]) -> Void) -> Void
+    /// What discovery's watch handed over (shared by the copies of this relocator).
+    let reported: ReportedBeacons
 
     /// A relocator for records of `registry`, proving candidates as `identity`.
     public init(registry: GatewayRegistry, identity: DeviceIdentity, discovery: GatewayBrowser.Options?,
                 proofTimeout: Duration = .seconds(3), clock: any MonotonicClock = SystemMonotonicClock()) {
+        let reported = ReportedBeacons()
         self.init(registry: registry, identity: identity, discovery: discovery, proofTimeout: proofTimeout, clock: clock,
-                  beacons: Self.browserBeacons(discovery, clock: clock))
+                  reported: reported, beacons: Self.browserBeacons(discovery, clock: clock, reported: reported))
     }
 
     /// The designated initializer; `beacons` replaces discovery's watch.
     init(registry: GatewayRegistry, identity: DeviceIdentity, discovery: GatewayBrowser.Options?, proofTimeout: Duration,
-         clock: any MonotonicClock, beacons: @escaping @Sendable (StopSignal, ([String]) -> Void) -> Void) {
+         clock: any MonotonicClock, reported: ReportedBeacons = ReportedBeacons(),
+         beacons: @escaping @Sendable (StopSignal, ([String]) -> Void) -> Void) {
         self.registry = registry
         identityBox = IdentityReference(identity)
         self.discovery = discovery
         self.proofTimeout = proofTimeout
         self.clock = clock
         self.beacons = beacons
+        self.reported = reported
     }
 
     /// Discovery's watch as a beacon source: each gateway added or updated is handed over as it
     /// is heard, until `stop`. The watch runs for ``GatewayBrowser/Options/timeout`` at a time
     /// and is started again at once (a failed one after 2 s): a beacon that moved under the same
     /// instance name is not always reported as a change by a long-running browse (seen in the
-    /// network lab), so each run asks afresh. A sighting already handed over in the previous run
-    /// (and not removed since) is not handed over again: only a beacon that (re)appeared or
-    /// changed ends the session's attempt.
-    static func browserBeacons(_ discovery: GatewayBrowser.Options?,
-                               clock: any MonotonicClock) -> @Sendable (StopSignal, ([String]) -> Void) -> Void {
+    /// network lab), so each run asks afresh. `reported` decides what is handed over: a sighting
+    /// already handed over (and not removed or forgotten since) is not handed over again.
+    static func browserBeacons(_ discovery: GatewayBrowser.Options?, clock: any MonotonicClock,
+                               reported: ReportedBeacons) -> @Sendable (StopSignal, ([String]) -> Void) -> Void {
         { stop, seen in
             guard let options = discovery else { return }
             let browser = GatewayBrowser(options: options).stopping(on: stop)
-            var previous = Set<[String]>()
             while !stop.isStopped {
                 let started = clock.now
-                var current = Set<[String]>()
+                reported.runStarted()
                 do {
                     try browser.watch { event in
                         switch event {
                         case .added(let sighting), .updated(let sighting):
                             let candidates = candidateURLs(sighting)
-                            let known = previous.contains(candidates) || current.contains(candidates)
-                            current.insert(candidates)
-                            if !known { seen(candidates) }
+                            if reported.isNew(candidates) { seen(candidates) }
                         case .removed(let sighting):
-                            previous.remove(candidateURLs(sighting))
-                            current.remove(candidateURLs(sighting))
+                            reported.removed(candidateURLs(sighting))
                         }
                         return !stop.isStopped
                     }
                 } catch {
                     clock.sleep(until: started + .seconds(2), unless: { stop.isStopped })
                 }
-                previous = current
+                reported.runEnded()
             }
         }
+    }
+
+    /// Makes a running ``watch(for:stop:found:)`` hand over again, at its next run, the beacons
+    /// it already reported: call it when an attempt at a reported route failed. A beacon heard
+    /// while its gateway was down may have been a stale cache entry (a gateway that vanished
+    /// without a goodbye stays listed until its records expire, RFC 6762 §10), and one that
+    /// comes back with the same records is not reported as a change; forgetting makes the next
+    /// run's listing count again. The runs are ``GatewayBrowser/Options/timeout`` long, so a beacon
+    /// still listed triggers at most one reconnect per run.
+    public func forgetReportedBeacons() {
+        reported.forget()
     }
 
     /// Whether every route of `record` is on loopback: such a gateway cannot have moved on the
@@ -212,6 +224,52 @@ extension GatewayRelocator {
     /// changed meanwhile (a pin proof then no longer holds). The record as written, or nil.
     func adopt(_ url: String, record: PairedGateway, proof: GatewayIdentityProof) -> PairedGateway? {
         try? registry.adoptRoute(url, forRecord: record.id, proof: proof, nowMs: WallClock.nowMs())
+    }
+}
+
+/// The sightings a discovery watch handed over, by their candidate URLs, across its runs: one is
+/// handed over when it is new to the run before and to this one (a run lists the whole cache
+/// again), again after it was removed, and again after ``forget()``. Thread-safe: the watch's
+/// thread asks, the node's session thread forgets.
+final class ReportedBeacons: Sendable {
+    private struct State {
+        var previous = Set<[String]>()
+        var current = Set<[String]>()
+    }
+    private let state = Mutex(State())
+
+    init() {}
+
+    /// A run of the watch starts.
+    func runStarted() {
+        state.withLock { $0.current = [] }
+    }
+
+    /// Whether `candidates` is to be handed over now; from now on it counts as handed over.
+    func isNew(_ candidates: [String]) -> Bool {
+        state.withLock { state in
+            let known = state.previous.contains(candidates) || state.current.contains(candidates)
+            state.current.insert(candidates)
+            return !known
+        }
+    }
+
+    /// The beacon of `candidates` went away: its return is new.
+    func removed(_ candidates: [String]) {
+        state.withLock { state in
+            state.previous.remove(candidates)
+            state.current.remove(candidates)
+        }
+    }
+
+    /// A run ended: what it listed is what the next run's listing is compared with.
+    func runEnded() {
+        state.withLock { $0.previous = $0.current }
+    }
+
+    /// Everything handed over so far counts as new again.
+    func forget() {
+        state.withLock { $0 = State() }
     }
 }
 

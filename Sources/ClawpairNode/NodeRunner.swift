@@ -9,12 +9,17 @@
 // doubling (upstream's node host schedule) to 4 s (upstream: 30 s; see
 // NodeRunnerOptions.maxDelay), at once after a 1012 close ("service restart"), reset after a
 // hello-ok; 1 s apart while a device approval is pending. The runner decides on top of it:
-// - after `relocateAfterFailures` failed attempts in a row (nothing answered), discovery watches
-//   without pause on a thread of its own while disconnected: each (re)appearance of the beacon at
-//   a known route makes the session reconnect at once, abandoning its wait or the attempt under
-//   way; one at a new address is adopted (registry, under its lock) only after it proved it is
-//   this gateway, and the session abandons the attempt in flight and goes there at once (it
-//   re-reads the record before each attempt; several routes are raced, the new one first);
+// - from the loss of the connection (or after `relocateAfterFailures` failed attempts in a row),
+//   discovery watches without pause on a thread of its own while disconnected, beside the
+//   session's attempts: a gateway that moved is found while the first attempt still waits on
+//   its vanished routes. Each (re)appearance of the beacon at a known route makes the session
+//   reconnect at once, abandoning its wait or the attempt under way (except the attempt right
+//   after the loss, which is trying those routes already: a beacon still listed then says
+//   nothing new); a failed attempt makes the watch forget what it reported, so a beacon still
+//   listed, or back with the same records, counts again at the watch's next run. A beacon at a
+//   new address is adopted (registry, under its lock) only after it proved it is this gateway,
+//   and the session abandons the attempt in flight and goes there at once (it re-reads the
+//   record before each attempt; several routes are raced, the new one first);
 // - a certificate that no longer matches the pin is reported with the new fingerprint on each
 //   attempt (never accepted), and a pin stored in the registry meanwhile is used without a restart;
 // - a refused node token (`AUTH_DEVICE_TOKEN_MISMATCH`; the session clears it from the registry)
@@ -48,7 +53,9 @@ public struct NodeRunnerOptions: Sendable {
     public var connectTimeout: Duration
     /// Discovery used to find a moved gateway; `nil`: no relocation.
     public var discovery: GatewayBrowser.Options?
-    /// Failed attempts in a row before discovery starts.
+    /// Failed attempts in a row before discovery starts; 0 (the default): at the loss of the
+    /// connection, beside the first attempt, so a gateway that moved is found while that attempt
+    /// still waits on its vanished routes (it may take the whole ``connectTimeout``).
     public var relocateAfterFailures: Int
     /// Called at least every 250 ms while the runner's loop is alive (a service's watchdog ping).
     public var heartbeat: (@Sendable () -> Void)?
@@ -66,7 +73,7 @@ public struct NodeRunnerOptions: Sendable {
                 initialDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(4),
                 connectTimeout: Duration = .seconds(10),
                 discovery: GatewayBrowser.Options? = GatewayBrowser.Options(timeout: .milliseconds(1500)),
-                relocateAfterFailures: Int = 1, heartbeat: (@Sendable () -> Void)? = nil,
+                relocateAfterFailures: Int = 0, heartbeat: (@Sendable () -> Void)? = nil,
                 approvalRetryDelay: Duration = .seconds(1), commandApprovalCheck: Duration? = .seconds(5)) {
         self.host = host
         self.caps = caps
@@ -157,9 +164,10 @@ public final class NodeRunner: Sendable {
     private let hints = Mutex<Hints>(Hints())
 
     private struct Hints {
-        var searching = false
         /// Ends the running discovery watch (raised once connected, on stop, at the end).
         var searchStop: StopSignal?
+        /// The running watch's relocator (told to forget its reports when an attempt failed).
+        var searchRelocator: GatewayRelocator?
         var connected = false
         /// Whether the attempt that just ended had reached hello-ok.
         var servedSinceLastLoss = false
@@ -295,9 +303,11 @@ public final class NodeRunner: Sendable {
                 onEvent(.awaitingApproval(requestId: pairing.requestId))
             }
             onEvent(.disconnected(error, retryIn: retryIn))
+            // A failed attempt: what the watch reported may have been stale, or may come back unchanged.
+            if !served { hints.withLock { $0.searchRelocator }?.forgetReportedBeacons() }
             let record = session.record
-            if retryIn != nil, !served, failures >= options.relocateAfterFailures, Self.mayRelocate(error), options.discovery != nil,
-               !GatewayRelocator.isLoopbackOnly(record) {
+            if Self.searches(after: error, retryIn: retryIn, failuresInARow: failures, threshold: options.relocateAfterFailures),
+               options.discovery != nil, !GatewayRelocator.isLoopbackOnly(record) {
                 startSearch(record, session: session, onEvent: onEvent)
             }
         case .ended(let error):
@@ -377,6 +387,14 @@ public final class NodeRunner: Sendable {
         return pending.first { $0.nodeId == nodeId }.map { String($0.requestId.prefix(128)) }
     }
 
+    /// Whether discovery starts after an attempt or a connection ended with `error`: the session
+    /// tries again (`retryIn`), nothing answered or something that is not this gateway did
+    /// (``mayRelocate(_:)``), and `failuresInARow` (0 for a connection lost after hello-ok)
+    /// reached `threshold`.
+    static func searches(after error: GatewayError, retryIn: Duration?, failuresInARow: Int, threshold: Int) -> Bool {
+        retryIn != nil && failuresInARow >= threshold && mayRelocate(error)
+    }
+
     /// Starts watching discovery on a thread of its own unless a watch runs; it ends once
     /// connected. Each (re)appearance of the gateway's beacon at a known route, and each move
     /// it proves, ends the session's wait or the attempt under way at once (``GatewaySession/reconnectNow()``):
@@ -384,32 +402,41 @@ public final class NodeRunner: Sendable {
     private func startSearch(_ record: PairedGateway, session: GatewaySession,
                              onEvent: @escaping @Sendable (NodeRunnerEvent) -> Void) {
         let stop = StopSignal()
+        let relocator = GatewayRelocator(registry: registry, identity: identity.value, discovery: options.discovery)
+        // A watch still winding down after the last connect (its stop raised) does not count.
         guard hints.withLock({ state -> Bool in
-            guard !state.searching, !state.connected else { return false }
-            state.searching = true
+            guard state.searchStop?.isStopped ?? true, !state.connected else { return false }
             state.searchStop = stop
+            state.searchRelocator = relocator
             return true
         }) else { return }
         if isStopped { stop.stop() }
         onEvent(.searching)
-        let relocator = GatewayRelocator(registry: registry, identity: identity.value, discovery: options.discovery)
         BackgroundThread.detached {
             Self.watch(relocator, for: record, stop: stop, session: session, connected: { self.hints.withLock { $0.connected } },
-                       onEvent: onEvent)
+                       retryingAfterLoss: { self.hints.withLock { !$0.connected && $0.failures == 0 } }, onEvent: onEvent)
             self.hints.withLock {
-                $0.searching = false
-                if $0.searchStop === stop { $0.searchStop = nil }
+                if $0.searchStop === stop {
+                    $0.searchStop = nil
+                    $0.searchRelocator = nil
+                }
             }
         }
     }
 
     /// The watch of a search: reports each find and makes `session` reconnect at once while
-    /// not `connected()`, until `stop`.
+    /// not `connected()`, until `stop`. While `retryingAfterLoss()` (the attempt right after a lost
+    /// connection is under way, no attempt failed since), a beacon at a known route is passed
+    /// over: that attempt is trying those routes already, and the beacon may be the one listed
+    /// before the loss (the watch reports it again once an attempt failed).
     static func watch(_ relocator: GatewayRelocator, for record: PairedGateway, stop: StopSignal, session: GatewaySession,
-                      connected: @escaping @Sendable () -> Bool, onEvent: @escaping @Sendable (NodeRunnerEvent) -> Void) {
+                      connected: @escaping @Sendable () -> Bool, retryingAfterLoss: @escaping @Sendable () -> Bool = { false },
+                      onEvent: @escaping @Sendable (NodeRunnerEvent) -> Void) {
         relocator.watch(for: record, stop: stop) { found in
             switch found {
-            case .knownRoute(let url): onEvent(.beaconSeen(url: url))
+            case .knownRoute(let url):
+                if retryingAfterLoss() { return }
+                onEvent(.beaconSeen(url: url))
             case .moved(let url, let proof, _): onEvent(.relocated(url: url, proof: proof))
             }
             // The session re-reads the record (new routes) before the attempt it starts now.

@@ -102,6 +102,11 @@ struct NodeRunStaysOnlineLabTests {
             let hello = try await gateway.waitForLog("connect-ok", timeout: .seconds(10)) { $0["role"] as? String == "node" }
             #expect(hello["auth"] as? String == "device-token")
             #expect((try lab.records().first?["urls"] as? [String])?.first == lab.url(moved))
+            // Discovery began at the loss, before the first attempt after it (not once that attempt failed: it may
+            // wait its whole connect timeout on a vanished address, which is how a second move missed #22's 2 s).
+            let afterLoss = Self.events(node, after: mark)
+            let searchingAt = afterLoss.firstIndex(of: "searching"), firstAttempt = afterLoss.firstIndex(of: "connecting")
+            #expect(searchingAt != nil && firstAttempt != nil && searchingAt! < firstAttempt!, "\(afterLoss)")
 
             // (b) Right after that reconnect the gateway goes down and its beacon disappears; the node looks for it. The
             // beacon reappears at the route the registry now lists first (the gateway still down): the node hears it as
