@@ -20,6 +20,9 @@ struct NodeInstallCommand: ArgumentsCommand {
             "The unit restarts the node 5 s after it stops (Restart=always), except after exit status 78 (the node token was "
                 + "revoked: pair again); it is Type=notify with a watchdog and scores at most 2.0 in 'systemd-analyze security'. "
                 + "--print shows the unit instead of installing it.",
+            "Inside a systemd-nspawn container a user unit fails with 226/NAMESPACE (the container's /proc/kmsg cannot be "
+                + "covered by a user's service manager): add a drop-in with 'systemctl --user edit clawpair-node' saying "
+                + "[Service] ProtectKernelLogs=no. A system unit needs nothing.",
         ],
         options: [
             .flag("user", help: "A user service (the default)."),
