@@ -63,7 +63,8 @@ public final class SystemdContainer: Sendable {
 
     /// The container's journal for `unit` (a user manager's unit with `userUnit`), for failure messages.
     public func journal(_ unit: String, userUnit: Bool = false) async -> String {
-        let selector = userUnit ? ["--user-unit", unit] : ["--unit", unit]
+        // Not --user-unit: as root it only matches root's own user manager (_UID=0).
+        let selector = userUnit ? ["_SYSTEMD_USER_UNIT=\(unit)", "+", "USER_UNIT=\(unit)"] : ["--unit", unit]
         let result = try? await run(["journalctl", "--no-pager", "-o", "short-monotonic", "-n", "60"] + selector)
         return result.map { $0.stdout + $0.stderr } ?? "(no journal)"
     }
