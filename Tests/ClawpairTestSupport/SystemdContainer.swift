@@ -80,9 +80,10 @@ public func withSystemdContainer<T>(in host: LabHost, binds: [String] = [],
     for tool in ["systemd-nspawn", "nsenter", "setpriv"] where Subprocess.resolveExecutable(tool) == nil {
         throw HarnessError("cannot boot a systemd container: \(tool) is missing; run scripts/install-deps (systemd-container, util-linux)")
     }
-    let name = "cpt-sd-\(getpid())-\(UUID().uuidString.prefix(8).lowercased())"
+    let name = "\(SystemdContainerBoot.prefix)\(getpid())-\(UUID().uuidString.prefix(8).lowercased())"
     let scratch = try host.lab.makeDirectory("container-\(name)")
     let script = Harness.fixturesDirectory.appendingPathComponent("systemd_container.sh").path
+    await SystemdContainerBoot.sweepStale(script: script)
     var arguments = [script, name, scratch, ClawpairBinary.path, "--netns", host.namespace]
     for bind in binds { arguments += ["--bind", bind] }
     let process = try Subprocess.spawn(arguments, label: "systemd-nspawn \(name)")
@@ -111,11 +112,50 @@ public func withSystemdContainer<T>(in host: LabHost, binds: [String] = [],
 }
 
 enum SystemdContainerBoot {
+    /// Container (and cgroup) names are `cpt-sd-<test process pid>-<random>`.
+    static let prefix = "cpt-sd-"
+    static let cgroupRoots = ["/sys/fs/cgroup/systemd", "/sys/fs/cgroup/unified", "/sys/fs/cgroup"]
+
+    /// The containers of test processes that died before their teardown (killed, crashed): their
+    /// processes are killed and their cgroups removed, as the lab sweeps stale namespaces.
+    static func sweepStale(script: String) async {
+        var stale: Set<String> = []
+        for root in cgroupRoots {
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where entry.hasPrefix(prefix) {
+                guard let pid = pid_t(entry.dropFirst(prefix.count).prefix { $0 != "-" }), kill(pid, 0) != 0, errno == ESRCH else { continue }
+                stale.insert(entry)
+            }
+        }
+        for name in stale {
+            _ = await killLeftovers(name: name)
+            _ = try? await Subprocess.run([script, "--remove-cgroup", name], timeout: .seconds(30))
+        }
+    }
+
+    /// Kills what is still in the container's cgroup; returns the pids it found.
+    static func killLeftovers(name: String) async -> [pid_t] {
+        var pids: [pid_t] = []
+        for root in cgroupRoots {
+            let base = "\(root)/\(name)"
+            guard let enumerator = FileManager.default.enumerator(atPath: base) else { continue }
+            for case let entry as String in enumerator where entry.hasSuffix("cgroup.procs") {
+                let text = (try? String(contentsOfFile: "\(base)/\(entry)", encoding: .utf8)) ?? ""
+                pids += text.split(separator: "\n").compactMap { pid_t($0) }
+            }
+        }
+        if !pids.isEmpty {
+            for pid in Set(pids) { kill(pid, SIGKILL) }
+            try? await Task.sleep(for: .milliseconds(500))
+        }
+        return pids
+    }
+
     /// The container's systemd: the child of systemd-nspawn whose command is systemd.
     static func waitForLeader(of process: ChildProcess, timeout: Duration) async throws -> pid_t {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if process.hasExited {
+                _ = await process.waitForOutputClosed(timeout: .seconds(5))
                 throw HarnessError("systemd-nspawn ended before the container booted (\(process.exitStatus.map { "\($0)" } ?? "")):\(process.outputExcerpt)")
             }
             let children = (try? String(contentsOfFile: "/proc/\(process.pid)/task/\(process.pid)/children", encoding: .utf8)) ?? ""
@@ -136,6 +176,7 @@ enum SystemdContainerBoot {
         var last = ""
         while ContinuousClock.now < deadline {
             if container.process.hasExited {
+                _ = await container.process.waitForOutputClosed(timeout: .seconds(5))
                 throw HarnessError("the container stopped while booting:\(container.process.outputExcerpt)")
             }
             let result = try await container.run(["systemctl", "is-system-running", "--wait"], timeout: timeout)
@@ -163,21 +204,9 @@ enum SystemdContainerBoot {
                 _ = await process.terminate(grace: .zero)
             }
         }
-        // What is still in the container's cgroup (it should be empty once systemd-nspawn is gone).
-        for root in ["/sys/fs/cgroup/systemd", "/sys/fs/cgroup/unified", "/sys/fs/cgroup"] {
-            let base = "\(root)/\(name)"
-            guard let enumerator = FileManager.default.enumerator(atPath: base) else { continue }
-            var pids: [pid_t] = []
-            for case let entry as String in enumerator where entry.hasSuffix("cgroup.procs") {
-                let text = (try? String(contentsOfFile: "\(base)/\(entry)", encoding: .utf8)) ?? ""
-                pids += text.split(separator: "\n").compactMap { pid_t($0) }
-            }
-            if !pids.isEmpty {
-                leaks.append("processes \(pids) were left in cgroup \(base); killed them")
-                for pid in pids { kill(pid, SIGKILL) }
-                try? await Task.sleep(for: .milliseconds(500))
-            }
-        }
+        // What is still in the container's cgroup (it is empty once systemd-nspawn is gone).
+        let left = await killLeftovers(name: name)
+        if !left.isEmpty { leaks.append("processes \(left) were left in the cgroup of \(name); killed them") }
         if let removal = try? await Subprocess.run([script, "--remove-cgroup", name], timeout: .seconds(30)), !removal.status.isSuccess {
             leaks.append("cgroup \(name): \(removal.stderr)")
         }
