@@ -133,6 +133,25 @@ struct NodeServiceBootLabTests {
                 let closed = try await lab.gateway.waitForLog("session-closed", timeout: .seconds(30)) { $0["deviceId"] as? String == deviceId }
                 #expect(closed["code"] as? Int == 1000, "\(closed)")
 
+                // The watchdog, fed from inside the sandbox: with WatchdogSec=2 (a drop-in; the unit says 60)
+                // systemd would kill a silent node after 2 s; the node's pings keep moving WatchdogTimestamp.
+                try await container.require(["sh", "-c", "mkdir -p \"${0%/*}\" && printf '[Service]\\nWatchdogSec=2\\n' > \"$0\"",
+                                             "/etc/systemd/system/\(Self.unit).d/watchdog.conf"])
+                try await container.require(["systemctl", "daemon-reload"])
+                try await container.require(["systemctl", "start", Self.unit])
+                var pings: [String] = []
+                let deadline = ContinuousClock.now + .seconds(60)
+                while pings.count < 3 && ContinuousClock.now < deadline {
+                    let stamp = try await Self.show(container, ["WatchdogTimestampMonotonic"])["WatchdogTimestampMonotonic"] ?? ""
+                    if stamp != pings.last { pings.append(stamp) }
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+                let fed = try await Self.show(container, ["WatchdogUSec", "ActiveState", "NRestarts"])
+                #expect(pings.count == 3 && fed == ["WatchdogUSec": "2s", "ActiveState": "active", "NRestarts": "0"], "\(pings) \(fed)")
+                try await container.require(["systemctl", "stop", Self.unit])
+                #expect(try await Self.show(container, ["Result"])["Result"] == "success")
+                try await container.require(["rm", "-r", "/etc/systemd/system/\(Self.unit).d"])
+
                 let uninstall = try await container.run(["clawpair", "node", "uninstall", "--system", "--json"])
                 #expect(uninstall.status.isSuccess, "\(uninstall)")
                 #expect(try Pairing.json(uninstall.stdout)["removed"] as? Bool == true)
