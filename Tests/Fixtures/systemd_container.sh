@@ -71,13 +71,20 @@ done
 [ -n "$netns" ] && [ -e "/run/netns/$netns" ] || { echo "systemd_container.sh: --netns names no /run/netns entry" >&2; exit 2; }
 [ -d "$scratch" ] || { echo "systemd_container.sh: no directory $scratch" >&2; exit 2; }
 [ -x "$binary" ] || { echo "systemd_container.sh: $binary is not executable" >&2; exit 2; }
-for dev in null zero full random urandom tty; do
-  # systemd-nspawn copies these device nodes from the host.
-  [ -c "/dev/$dev" ] || { echo "systemd_container.sh: /dev/$dev is not a character device on this machine" >&2; exit 1; }
-done
-
 mount -t tmpfs -o mode=0755 "container-$name" "$scratch"
-mkdir "$scratch/upper" "$scratch/work" "$scratch/root"
+mkdir "$scratch/upper" "$scratch/work" "$scratch/root" "$scratch/dev"
+# systemd-nspawn copies these device nodes from the host's /dev and refuses to boot when one is
+# not a device. Something run as root may have replaced one with a regular file (zsh's
+# `compinit -d /dev/null` did so to /dev/null): a good node is bound over it in this mount
+# namespace only, and the damage is reported.
+for entry in null:1:3 zero:1:5 full:1:7 random:1:8 urandom:1:9 tty:5:0; do
+  IFS=: read -r dev major minor <<< "$entry"
+  if [ ! -c "/dev/$dev" ]; then
+    echo "systemd_container.sh: the machine's /dev/$dev is not a character device; the container gets a good one" >&2
+    mknod -m 0666 "$scratch/dev/$dev" c "$major" "$minor"
+    mount --bind "$scratch/dev/$dev" "/dev/$dev"
+  fi
+done
 # Hide the host's enabled units (and its default.target): an opaque /etc/systemd/system.
 mkdir -p "$scratch/upper/etc/systemd/system"
 python3 -c 'import os, sys; os.setxattr(sys.argv[1], "trusted.overlay.opaque", b"y")' "$scratch/upper/etc/systemd/system"
