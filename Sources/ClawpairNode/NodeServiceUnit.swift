@@ -72,8 +72,13 @@ public struct NodeServiceUnit: Sendable, Equatable {
         let unitSection: String
         let home: String
         let install: String
+        // ProtectProc= only works for system services (systemd.exec(5): "not supported for services
+        // running in per-user instances of the service manager"; a user manager cannot mount a
+        // procfs with hidepid=): a user unit would only claim it.
+        var proc = ""
         switch scope {
         case .system:
+            proc = "ProtectProc=invisible\n"
             unitSection = "Wants=network-online.target\nAfter=network-online.target\n"
             service += "DynamicUser=yes\nStateDirectory=\(Self.systemStateDirectory)\nStateDirectoryMode=0700\n"
                 + "Environment=CLAWPAIR_HOME=%S/\(Self.systemStateDirectory)\n"
@@ -112,8 +117,7 @@ public struct NodeServiceUnit: Sendable, Equatable {
             ProtectKernelModules=yes
             ProtectKernelLogs=yes
             ProtectControlGroups=yes
-            ProtectProc=invisible
-            RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK
+            \(proc)RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK
             RestrictNamespaces=yes
             RestrictRealtime=yes
             RestrictSUIDSGID=yes

@@ -34,4 +34,16 @@ import Testing
         let custom = Self.lines(NodeServiceUnit(scope: .user, execStart: "x", summary: "s", userHome: "/srv/100%/clawpair"))
         #expect(custom.contains("Environment=CLAWPAIR_HOME=/srv/100%%/clawpair") && custom.contains("ReadWritePaths=/srv/100%%/clawpair"))
     }
+
+    @Test("ProtectProc= only in the system unit: a user's service manager cannot apply it (systemd.exec(5))")
+    func protectProcSystemOnly() {
+        let system = Self.lines(NodeServiceUnit(scope: .system, execStart: "x", summary: "s"))
+        #expect(system.contains("ProtectProc=invisible"))
+        let user = Self.lines(NodeServiceUnit(scope: .user, execStart: "x", summary: "s"))
+        #expect(!user.contains { $0.hasPrefix("ProtectProc=") })
+        // The rest of the sandbox is the same in both (NodeServiceBootLabTests sees it enforced under a booted systemd).
+        for line in ["PrivateDevices=yes", "ProtectKernelTunables=yes", "ProtectKernelLogs=yes", "PrivateUsers=yes"] {
+            #expect(system.contains(Substring(line)) && user.contains(Substring(line)), "\(line)")
+        }
+    }
 }

@@ -82,7 +82,7 @@ import Testing
             zmodload zsh/zpty || exit 2
             zpty z zsh -f -i
             zpty -w z "PROMPT='<'\"p>\" RPROMPT=''"
-            zpty -w z "fpath=($1 \$fpath); autoload -U compinit; compinit -u -d /dev/null"
+            zpty -w z "fpath=($1 \$fpath); autoload -U compinit; compinit -u -D"
             zpty -w z 'compadd () { if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return $?; fi; local -a __hits; builtin compadd -A __hits "$@"; (( $#__hits )) && print -l -r -- "<h""it>"${^__hits} >&2; builtin compadd "$@" }'
             zpty -w z '_capture_end () { print -r -- "<e""nd>" >&2 }; comppostfuncs=(_capture_end)'
             zpty -w z "zstyle ':completion:*' insert-tab false; exec 2>&1; print '<re''ady>'"
@@ -115,10 +115,21 @@ import Testing
         #expect(try shell.bash(["clawpair", "devices", "rotate", "--role", "=", ""]) == ["node", "operator"])
     }
 
+    /// Whether `path` is a character device (lstat: a symlink or a regular file is not).
+    static func isCharacterDevice(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR
+    }
+
     @Test("zsh: subcommands, gateway names, --opt=value and option values")
     func zsh() throws {
         let shell = try Setup()
         defer { shell.remove() }
+        // compinit's dump goes to a temporary file moved over the dump file: `compinit -d /dev/null`
+        // run as root replaced the machine's /dev/null with a regular file (systemd-nspawn then
+        // refused to boot: NodeServiceBootLabTests). The capture script dumps nothing (-D).
+        let deviceBefore = Self.isCharacterDevice("/dev/null")
+        defer { if deviceBefore { #expect(Self.isCharacterDevice("/dev/null"), "zsh's compinit replaced /dev/null") } }
         #expect(try shell.zsh("clawpair gat") == ["gateways"])
         #expect(try shell.zsh("clawpair gateways use ") == ["kitchen", "office"])
         #expect(try shell.zsh("clawpair devices list --gateway ") == ["kitchen", "office"])

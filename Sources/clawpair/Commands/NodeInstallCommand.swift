@@ -20,6 +20,9 @@ struct NodeInstallCommand: ArgumentsCommand {
             "The unit restarts the node 5 s after it stops (Restart=always), except after exit status 78 (the node token was "
                 + "revoked: pair again); it is Type=notify with a watchdog and scores at most 2.0 in 'systemd-analyze security'. "
                 + "--print shows the unit instead of installing it.",
+            "Inside a systemd-nspawn container a user unit fails with 226/NAMESPACE (the container's /proc/kmsg cannot be "
+                + "covered by a user's service manager); install then says so: add a drop-in with 'systemctl --user edit "
+                + "clawpair-node' saying [Service] ProtectKernelLogs=no. A system unit needs nothing.",
         ],
         options: [
             .flag("user", help: "A user service (the default)."),
@@ -89,10 +92,13 @@ struct NodeInstallCommand: ArgumentsCommand {
         for step in [["daemon-reload"], ["enable", "--now", NodeService.unitName]] {
             let result = NodeService.run(systemctl + step)
             if result.status != 0 {
-                throw GeneralError("'\((systemctl + step).joined(separator: " "))' failed (exit \(result.status)): "
-                                   + result.output.split(separator: "\n").prefix(3).joined(separator: " "),
-                                   hint: "the unit is written to \(path); start it by hand once systemd is reachable: "
-                                         + (systemctl + ["enable", "--now", NodeService.unitName]).joined(separator: " "))
+                let message = "'\((systemctl + step).joined(separator: " "))' failed (exit \(result.status)): "
+                    + result.output.split(separator: "\n").prefix(3).joined(separator: " ")
+                if kind == .user && step.first == "enable" && NodeService.container() == "systemd-nspawn" {
+                    throw GeneralError(message, hint: "the unit is written to \(path); " + NodeService.nspawnUserUnitHint)
+                }
+                throw GeneralError(message, hint: "the unit is written to \(path); start it by hand once systemd is reachable: "
+                                                  + (systemctl + ["enable", "--now", NodeService.unitName]).joined(separator: " "))
             }
         }
         let json: JSONValue = .object([

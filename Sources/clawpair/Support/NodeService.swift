@@ -58,6 +58,20 @@ enum NodeService {
         }
     }
 
+    /// The container manager this machine runs under, as its systemd records it in
+    /// /run/systemd/container (e.g. "systemd-nspawn", "docker"); nil on a machine of its own.
+    static func container(path: String = "/run/systemd/container") -> String? {
+        guard FileIO.isRegularFile(path: path), let bytes = try? FileIO.read(path: path, limit: 256) else { return nil }
+        let name = String(String(decoding: bytes, as: UTF8.self).prefix { !$0.isWhitespace })
+        return name.isEmpty ? nil : TerminalText.sanitize(name, maxScalars: 64)
+    }
+
+    /// What to do when a user unit does not start inside a systemd-nspawn container: its
+    /// /proc/kmsg (nspawn's deleted FIFO) cannot be covered by a user's service manager, so
+    /// ProtectKernelLogs= fails with 226/NAMESPACE (a system unit, or a booted machine, is fine).
+    static let nspawnUserUnitHint = "inside a systemd-nspawn container a user unit cannot use ProtectKernelLogs=: run "
+        + "'systemctl --user edit clawpair-node', add [Service] and ProtectKernelLogs=no, then 'systemctl --user restart clawpair-node'"
+
     /// The absolute path of the running executable (/proc/self/exe).
     static func executablePath() -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
