@@ -1,4 +1,5 @@
 import ClawpairCore
+import ClawpairGatewayTestSupport
 import ClawpairIdentity
 import Foundation
 import Testing
@@ -266,9 +267,9 @@ import Testing
 
         func serve(_ session: GatewaySession, onEvent: (GatewaySessionEvent) -> Void) -> GatewayError {
             var delivered = false
-            let bound = Monotonic.now + .seconds(20)  // a hang bound, not a timing assertion
-            while Monotonic.now < bound, !session.stopSignal.isStopped {
-                for call in session.takeQueuedCalls() {
+            var answeredAll = false
+            session.serveQueuedCalls { queued in
+                for call in queued {
                     methods.append(call.method)
                     call.completion(answer(call.method, call.params))
                 }
@@ -276,10 +277,10 @@ import Testing
                     delivered = true
                     for event in events { session.report(event, onEvent) }
                 }
-                if methods.count >= calls { return end }
-                Thread.sleep(forTimeInterval: 0.001)
+                answeredAll = methods.count >= calls
+                return !answeredAll
             }
-            return .cancelled
+            return answeredAll ? end : .cancelled
         }
 
         func close(code: UInt16, reason: String) {}
