@@ -30,7 +30,7 @@ import Testing
                 for call in calls {
                     received.update { $0 += 1 }
                     guard answers else { continue }
-                    session.stopSignal.sleep(until: Monotonic.now + hold, clock: SystemMonotonicClock())  // the hold
+                    session.stopSignal.wait(bound: hold)  // the hold (the scenario), cut short by the stop
                     call.completion(.success(.string("ok")))
                 }
                 return true
