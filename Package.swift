@@ -82,6 +82,8 @@
 //                        put back on Ctrl-Z (SIGTSTP) and key mode again on SIGCONT
 //   CImageShims          libjpeg reads and libpng row writes inside setjmp (fatal errors return, never exit);
 //                        zbar loaded on first use
+// Test helpers are no layers: ClawpairTestSupport (uses ClawpairCore, CTestShims) and ClawpairGatewayTestSupport
+// (a test target, uses ClawpairGateway through @testable, and ClawpairTestSupport) serve the test targets only.
 import PackageDescription
 
 /// A `.systemLibrary` target for one Debian `-dev` package, found through pkg-config.
@@ -191,6 +193,10 @@ let package = Package(
                           path: "bench/StopToReturn"),
         .target(name: "ClawpairTestSupport", dependencies: ["ClawpairCore", "CTestShims"], path: "Tests/ClawpairTestSupport"),
         .target(name: "CTestShims", path: "Tests/CTestShims"),
+        // Test doubles on GatewaySession's internal connector seam, for the gateway's and the node's tests: a test
+        // target (no tests of its own), so it is built with the tests only and may use `@testable import`.
+        .testTarget(name: "ClawpairGatewayTestSupport", dependencies: ["ClawpairGateway", "ClawpairTestSupport"],
+                    path: "Tests/ClawpairGatewayTestSupport"),
         .testTarget(name: "ClawpairCoreTests", dependencies: ["ClawpairCore", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairSetupCodeTests", dependencies: ["ClawpairSetupCode", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairCLIKitTests", dependencies: ["ClawpairCLIKit"]),
@@ -206,9 +212,10 @@ let package = Package(
         .testTarget(name: "ClawpairWebSocketTests", dependencies: ["ClawpairWebSocket", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairTransportTests", dependencies: ["ClawpairTransport", "ClawpairTestSupport"]),
         .testTarget(name: "ClawpairProbeTests", dependencies: ["ClawpairProbe", "ClawpairTestSupport"]),
-        .testTarget(name: "ClawpairGatewayTests", dependencies: ["ClawpairGateway", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairGatewayTests", dependencies: ["ClawpairGateway", "ClawpairTestSupport", "ClawpairGatewayTestSupport"]),
         .testTarget(name: "ClawpairAdvertiseTests", dependencies: ["ClawpairAdvertise", "ClawpairTestSupport"]),
-        .testTarget(name: "ClawpairNodeTests", dependencies: ["ClawpairNode", "ClawpairGateway", "ClawpairIdentity", "ClawpairTestSupport"]),
+        .testTarget(name: "ClawpairNodeTests", dependencies: ["ClawpairNode", "ClawpairGateway", "ClawpairIdentity", "ClawpairTestSupport",
+                                                             "ClawpairGatewayTestSupport"]),
         .testTarget(
             name: "CLibraryTests",
             dependencies: ["CAvahiClient", "CQRencode", "ClawpairQR", "CSodium", "COpenSSL", "COpenSSLShims", "CZBar", "CPNG", "CJPEG",

@@ -34,6 +34,9 @@ public final class KeyInput {
 
     deinit { restore() }
 
+    /// The terminal's descriptor, for a loop that sleeps in poll(2) until a key comes.
+    public var fileDescriptor: Int32 { fd }
+
     /// Puts the terminal back as it was; later calls do nothing.
     public func restore() {
         guard active else { return }

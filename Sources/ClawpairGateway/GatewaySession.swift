@@ -216,7 +216,9 @@ public final class GatewaySession: Sendable {
         /// Raised to abandon the attempt under way (before hello-ok): by ``reconnectNow()`` and
         /// by the stop. Nil while connected and between attempts.
         var attempt: StopSignal?
-        var wake: Mailbox<Void>?
+        /// Wakes the connection's thread for queued calls or a requested reconnect: the
+        /// network connection's mailbox, or a scripted link's own (``onWake(_:)``).
+        var wake: (@Sendable () -> Void)?
         var hello: HelloOK?
         var url: String?
         var started = false
@@ -278,12 +280,12 @@ public final class GatewaySession: Sendable {
     /// way, which is abandoned without waiting for its timeout) and connects again at once, with
     /// the backoff reset: say, because the gateway's beacon reappeared or it moved.
     public func reconnectNow() {
-        let (wake, attempt) = shared.withLock { state -> (Mailbox<Void>?, StopSignal?) in
+        let (wake, attempt) = shared.withLock { state -> ((@Sendable () -> Void)?, StopSignal?) in
             state.reconnectRequested = true
             return (state.wake, state.attempt)
         }
         attempt?.stop()
-        wake?.deliver(())
+        wake?()
     }
 
     /// The signal that abandons the attempt under way (internal seam: a scripted connector
@@ -387,13 +389,13 @@ public final class GatewaySession: Sendable {
     public func send(_ method: String, params: JSONValue? = nil, timeout: Duration,
                      completion: @escaping @Sendable (Result<JSONValue, GatewayError>) -> Void) {
         guard !stopSignal.isStopped else { return completion(.failure(.cancelled)) }
-        let (wake, ended) = shared.withLock { state -> (Mailbox<Void>?, GatewayError?) in
+        let (wake, ended) = shared.withLock { state -> ((@Sendable () -> Void)?, GatewayError?) in
             if let ended = state.ended { return (nil, ended) }
             state.calls.append(PendingCall(method: method, params: params, timeout: timeout, completion: completion))
             return (state.wake, nil)
         }
         if let ended { return completion(.failure(ended)) }
-        wake?.deliver(())
+        wake?()
     }
 
     /// Sends `method` and waits for its response: the payload (`null` when it has none), or
@@ -716,6 +718,14 @@ public final class GatewaySession: Sendable {
         }
     }
 
+    /// For a link other than the network's (a scripted gateway in tests): `wake` is called when a
+    /// call is queued or a reconnect is asked for, until this connection ends, so the link waits
+    /// for that instead of looking every few milliseconds. Calls queued before are not announced:
+    /// take them after setting it.
+    func onWake(_ wake: @escaping @Sendable () -> Void) {
+        shared.withLock { $0.wake = wake }
+    }
+
     /// For a link other than the network's: reports a gateway event as the session does.
     func report(_ event: GatewayEvent, _ onEvent: (GatewaySessionEvent) -> Void) {
         publish(.event(event), onEvent)
@@ -886,7 +896,7 @@ public final class GatewaySession: Sendable {
                     pending[id] = (call.completion, timer)
                 }
             }
-            shared.withLock { $0.wake = mailbox }
+            shared.withLock { $0.wake = { mailbox.deliver(()) } }
             mailbox.deliver(())  // calls queued before the connection was up
             // The client's watchdog closes with the policy's code (4000 "tick timeout") after the
             // policy's number of tick intervals (2) of silence.

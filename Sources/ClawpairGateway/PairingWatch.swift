@@ -213,7 +213,8 @@ public final class PairingWatch {
     public func run(until stopped: () -> Bool, poll: () -> [PairingWatchAction] = { [] },
                     handle: (PairingWatchEvent) throws -> [PairingWatchAction]) throws {
         if let session {
-            return try run(on: session.session, plan: session.plan, timeout: session.timeout, until: stopped, poll: poll, handle: handle)
+            return try run(on: session.session, plan: session.plan, timeout: session.timeout, until: stopped, wake: nil,
+                           poll: poll, handle: handle)
         }
         guard let connect else { return }
         var failures = 0
@@ -250,6 +251,19 @@ public final class PairingWatch {
         }
     }
 
+    /// ``run(until:poll:handle:)`` that sleeps until something happens instead of looking every
+    /// ``PairingWatchConfiguration/pollSlice``: raising `stop` (from any thread) ends the watch
+    /// within milliseconds, and `input` (a descriptor, such as a terminal's), once readable, wakes
+    /// it to call `poll`, which is to read what is there. `poll` is asked only while connected
+    /// (input typed meanwhile waits); an `input` that hangs up or fails is no longer watched.
+    /// A watch made with a `connect` closure looks at `stop` every poll slice instead.
+    public func run(stop: StopSignal, input: Int32? = nil, poll: () -> [PairingWatchAction] = { [] },
+                    handle: (PairingWatchEvent) throws -> [PairingWatchAction]) throws {
+        guard let session else { return try run(until: { stop.isStopped }, poll: poll, handle: handle) }
+        try run(on: session.session, plan: session.plan, timeout: session.timeout, until: { stop.isStopped },
+                wake: (stop, input), poll: poll, handle: handle)
+    }
+
     /// The most session events that wait for the watch's thread (beyond it the oldest go; the
     /// pending list of the next connection covers what was lost).
     static let maxQueuedEvents = 4096
@@ -257,15 +271,15 @@ public final class PairingWatch {
     /// ``run(until:poll:handle:)`` on a ``GatewaySession``: on each of its connections the
     /// pending requests are listed and reported (`connected`), then its pairing events; a lost
     /// connection is reported with the session's next delay; the session's end ends the watch.
+    /// With `wake`, the watch sleeps until an event, the stop or its input (``run(stop:input:poll:handle:)``);
+    /// without, it looks every poll slice.
     private func run(on session: GatewaySession, plan: OperatorPlan, timeout: Duration, until stopped: () -> Bool,
+                     wake: (stop: StopSignal, input: Int32?)?,
                      poll: () -> [PairingWatchAction], handle: (PairingWatchEvent) throws -> [PairingWatchAction]) throws {
-        let inbox = Mutex<[GatewaySessionEvent]>([])
-        let subscription = session.subscribe { event in
-            inbox.withLock { queue in
-                if queue.count >= Self.maxQueuedEvents { queue.removeFirst() }
-                queue.append(event)
-            }
-        }
+        let inbox = Inbox()
+        let subscription = session.subscribe { event in inbox.append(event) }
+        let stopWakeup = wake.map { (signal: $0.stop, wakeup: StopWakeup($0.stop)) }
+        var input = wake?.input
         defer {
             subscription.cancel()
             session.stop()
@@ -283,12 +297,13 @@ public final class PairingWatch {
         }
         while !stopped() {
             if let current = calls { try onConnection { for action in poll() { try perform(action, current, handle) } } }
-            let events = inbox.withLock { queue -> [GatewaySessionEvent] in
-                defer { queue.removeAll() }
-                return queue
-            }
+            let events = inbox.take()
             if events.isEmpty {
-                clock.sleep(until: clock.now + configuration.pollSlice, unless: { stopped() || inbox.withLock { !$0.isEmpty } })
+                if let stopWakeup {
+                    input = sleep(until: inbox, stopWakeup, input: input, watchingInput: calls != nil)
+                } else {
+                    clock.sleep(until: clock.now + configuration.pollSlice, unless: { stopped() || !inbox.isEmpty })
+                }
                 continue
             }
             for event in events {
@@ -320,6 +335,62 @@ public final class PairingWatch {
                 }
             }
         }
+    }
+
+    /// The session's events on their way to the watch's thread, and what wakes it when one comes.
+    private final class Inbox: Sendable {
+        private let state = Mutex<(events: [GatewaySessionEvent], arrived: StopSignal?)>(([], nil))
+
+        /// Queues `event` (the oldest goes beyond ``PairingWatch/maxQueuedEvents``) and wakes the sleeper.
+        func append(_ event: GatewaySessionEvent) {
+            let arrived = state.withLock { state -> StopSignal? in
+                if state.events.count >= PairingWatch.maxQueuedEvents { state.events.removeFirst() }
+                state.events.append(event)
+                return state.arrived
+            }
+            arrived?.stop()
+        }
+
+        /// The events queued so far, taken.
+        func take() -> [GatewaySessionEvent] {
+            state.withLock { state in
+                defer { state.events.removeAll() }
+                return state.events
+            }
+        }
+
+        var isEmpty: Bool { state.withLock { $0.events.isEmpty } }
+
+        /// A signal raised when an event comes (already raised when one is queued), until the next call.
+        func arrival() -> StopSignal {
+            let arrived = StopSignal()
+            let queued = state.withLock { state -> Bool in
+                state.arrived = arrived
+                return !state.events.isEmpty
+            }
+            if queued { arrived.stop() }
+            return arrived
+        }
+    }
+
+    /// Sleeps in poll(2) until an event comes to `inbox`, `stopWakeup`'s signal is raised or,
+    /// when `watchingInput`, `input` is readable; returns the input still to watch (nil once it
+    /// hung up or failed). Without its wake-up pipes (out of descriptors) it looks again after a
+    /// poll slice.
+    private func sleep(until inbox: Inbox, _ stop: (signal: StopSignal, wakeup: StopWakeup), input: Int32?,
+                       watchingInput: Bool) -> Int32? {
+        let arrival = StopWakeup(inbox.arrival())
+        var descriptors = [arrival.pollDescriptor, stop.wakeup.pollDescriptor].compactMap { $0 }
+        let wakeups = descriptors.count
+        let watched = watchingInput ? input : nil
+        if let watched { descriptors.append(PollDescriptor(watched, .readable)) }
+        let deadline = wakeups < 2 ? clock.now + configuration.pollSlice : nil
+        guard (try? Poll.wait(&descriptors, until: deadline, clock: clock)) != nil else {
+            clock.sleep(until: clock.now + configuration.pollSlice, unless: { stop.signal.isStopped || !inbox.isEmpty })  // poll(2) itself failed
+            return input
+        }
+        if watched != nil, let last = descriptors.last, !last.ready.isDisjoint(with: [.hangup, .error]) { return nil }
+        return input
     }
 
     /// One gateway event: interpreted, told to the handler, its actions performed.

@@ -3,6 +3,7 @@
 import ClawpairCore
 import ClawpairDNS
 import ClawpairMDNS
+import ClawpairTestSupport
 @testable import ClawpairWideArea
 import Synchronization
 
@@ -14,17 +15,14 @@ import Glibc
 
 /// What the fakes did, read by the tests after a run.
 final class Log: Sendable {
-    private let lines = Mutex<[String]>([])
-    func add(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
+    private let lines = Watched<[String]>([])
+    func add(_ line: String) { lines.update { $0.append(line) } }
+    var all: [String] { lines.value }
 
     /// Returns once `condition` holds for the lines, for what a background thread logs after
-    /// handing its answer over. Only a hang makes it give up (after about 20 s).
+    /// handing its answer over: woken by each line. Only a hang makes it give up.
     func waitUntil(_ condition: ([String]) -> Bool) {
-        for _ in 0..<2000 where !condition(all) {
-            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
-            nanosleep(&pause, nil)
-        }
+        lines.wait(until: condition)
     }
 }
 

@@ -1,5 +1,6 @@
 @testable import ClawpairBrowse
 import ClawpairCore
+import ClawpairTestSupport
 import ClawpairWideArea
 import Foundation
 import Synchronization
@@ -56,34 +57,39 @@ struct TailnetDetectionTests {
         let directory = NSTemporaryDirectory() + "clawpair-tailscale-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        // A fake tailscale that never answers, with a child of its own (killed with its group).
+        // A fake tailscale that never answers (the scenario's `sleep 600`), with a child of its own
+        // (killed with its group). It says it started by writing its pid into a FIFO the test reads.
         let program = directory + "/tailscale"
-        try "#!/bin/sh\necho $$ > '\(directory)/pid'\nsleep 600\n".write(toFile: program, atomically: true, encoding: .utf8)
+        let started = directory + "/pid"
+        #expect(mkfifo(started, 0o600) == 0)
+        let reader = open(started, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        try "#!/bin/sh\necho $$ > '\(started)'\nsleep 600\n".write(toFile: program, atomically: true, encoding: .utf8)
         #expect(chmod(program, 0o755) == 0)
         let stop = StopSignal()
+        let ended = StopSignal()
         let answer = Mutex<[UInt8]??>(nil)
         let thread = try #require(BackgroundThread.start {
             let output = TailscaleStatus.run(until: Monotonic.now + .seconds(600), stop: stop, program: program)
             answer.withLock { $0 = .some(output) }
+            ended.stop()
         })
-        var pid: pid_t = 0
-        for _ in 0..<4_000 where pid == 0 {  // bounded: 20 s at most for the shell to start
-            if let text = try? String(contentsOfFile: directory + "/pid", encoding: .utf8),
-               let number = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                pid = number
-            } else {
-                usleep(5_000)
-            }
+        // Wakes when the shell writes (no writer yet is no hang-up on Linux); a hang bound only.
+        var text: [UInt8] = []
+        while !text.contains(UInt8(ascii: "\n")) {
+            var descriptors = [PollDescriptor(reader, .readable)]
+            guard (try? Poll.wait(&descriptors, until: Monotonic.now + hangBound)) == 1 else { break }
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = read(reader, &buffer, buffer.count)
+            guard count > 0 else { break }
+            text += buffer.prefix(count)
         }
+        let pid = pid_t(String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         #expect(pid > 0, "the fake tailscale started")
         stop.stop()
         // Bounded against a hang (the check's own deadline is 600 s away), not a timing assertion.
-        var ended = false
-        for _ in 0..<4_000 where !ended {
-            ended = answer.withLock { $0 } != nil
-            if !ended { usleep(5_000) }
-        }
-        if !ended {
+        if !ended.wait(bound: hangBound) {
             Issue.record("the check did not end on the stop")
             if pid > 0 { kill(-pid, SIGKILL) }
         }

@@ -1,4 +1,5 @@
 import ClawpairCore
+import ClawpairTestSupport
 import Synchronization
 import Testing
 
@@ -37,15 +38,11 @@ struct BackgroundThreadTests {
 
     @Test("a detached thread with a small stack runs its work to the end")
     func detached() {
-        let done = Atomic<Int>(0)
+        let done = Watched(0)
         for _ in 0..<8 {
-            BackgroundThread.detached(stackSize: 64 * 1024) { done.add(1, ordering: .releasing) }
+            BackgroundThread.detached(stackSize: 64 * 1024) { done.update { $0 += 1 } }
         }
-        // Only a hang makes this give up (after about 20 s).
-        for _ in 0..<2000 where done.load(ordering: .acquiring) < 8 {
-            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
-            nanosleep(&pause, nil)
-        }
-        #expect(done.load(ordering: .acquiring) == 8)
+        // Woken by each thread's end; only a hang makes this give up.
+        #expect(done.wait { $0 == 8 })
     }
 }

@@ -1,4 +1,5 @@
 import ClawpairCore
+import ClawpairTestSupport
 import Synchronization
 import Testing
 
@@ -74,13 +75,13 @@ import Testing
             try await LoopThread.run { (stop: StopSignal) throws(OperationStopped) -> Int in
                 started.stop()
                 // Waits for the stop without a deadline: only the cancellation ends it.
-                stop.sleep(until: Monotonic.Instant(nanoseconds: .max), clock: SystemMonotonicClock())
+                stop.wait()
                 try stop.check()
                 return 1
             }
         }
         // Never block a cooperative-pool thread here: the task above needs one to start.
-        while !started.isStopped { await Task.yield() }
+        #expect(await started.raised())
         task.cancel()
         let result = await task.result
         #expect(throws: OperationStopped.self) { try result.get() }
@@ -100,7 +101,7 @@ import Testing
             let stream = LoopThread.stream { (yield: @escaping @Sendable (Int) -> Void, stop: StopSignal) throws in
                 for value in 0..<3 { yield(value) }
                 // Then waits with no deadline: only the stream going away ends this.
-                stop.sleep(until: Monotonic.Instant(nanoseconds: .max), clock: SystemMonotonicClock())
+                stop.wait()
                 producerEnded.stop()
                 throw OperationStopped()
             }
@@ -112,7 +113,7 @@ import Testing
             return seen
         }
         #expect(try await firstThree() == [0, 1, 2])
-        while !producerEnded.isStopped { await Task.yield() }
+        #expect(await producerEnded.raised())
     }
 
     @Test("LoopThread.stream: cancelling the consuming task ends the stream and the producer")
@@ -120,7 +121,7 @@ import Testing
         let producerEnded = StopSignal()
         let stream = LoopThread.stream { (yield: @escaping @Sendable (Int) -> Void, stop: StopSignal) throws in
             yield(1)
-            stop.sleep(until: Monotonic.Instant(nanoseconds: .max), clock: SystemMonotonicClock())
+            stop.wait()
             producerEnded.stop()
         }
         let consumer = Task {
@@ -135,6 +136,6 @@ import Testing
             break
         }
         _ = try await consumer.value
-        while !producerEnded.isStopped { await Task.yield() }
+        #expect(await producerEnded.raised())
     }
 }

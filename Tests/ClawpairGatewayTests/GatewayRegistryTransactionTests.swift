@@ -155,12 +155,18 @@ import Testing
         URL(fileURLWithPath: ClawpairBinary.path).deletingLastPathComponent().appendingPathComponent("registry-race").path
     }
 
-    /// Starts `runs` together (each waits for the GO file) and waits for all to exit 0.
+    /// Starts `runs` together (each waits for its byte from the FIFO `go`) and waits for all to exit 0.
     static func race(_ runs: [[String]], go: String) async throws -> [ChildProcess] {
+        try FileManager.default.createDirectory(atPath: (go as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        guard mkfifo(go, 0o600) == 0 else { throw TestError("mkfifo \(go): errno \(errno)") }
+        // Held open for writing (read-write never blocks on Linux), so each helper's open returns at once.
+        let writer = open(go, O_RDWR)
+        guard writer >= 0 else { throw TestError("open \(go): errno \(errno)") }
+        defer { close(writer) }
         let children = try runs.map { try Subprocess.spawn([helper] + $0, label: "registry-race \($0[0])") }
         do {
-            try FileManager.default.createDirectory(atPath: (go as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try Data().write(to: URL(fileURLWithPath: go))
+            let bytes = [UInt8](repeating: 1, count: children.count)
+            guard write(writer, bytes, bytes.count) == bytes.count else { throw TestError("write \(go): errno \(errno)") }
             for child in children {
                 let status = try await child.waitForExit(timeout: .milliseconds(Harness.hangSlackMs + 30_000))
                 #expect(status == .exited(0), "\(child.outputExcerpt)")

@@ -1,4 +1,5 @@
 import ClawpairCore
+import ClawpairGatewayTestSupport
 import ClawpairIdentity
 import Foundation
 import ClawpairTestSupport
@@ -9,13 +10,15 @@ import Testing
 /// The blocking ``GatewaySession/call(_:params:timeout:stop:)``: its thread sleeps until the
 /// answer (or a stop) wakes it, instead of looking every few milliseconds.
 @Suite struct GatewaySessionCallTests {
-    /// A connection that holds each call for `hold` (real time: the caller is meant to be
-    /// asleep meanwhile), then answers it with `"ok"`; lasts until the session stops.
+    /// A connection that holds each call for `hold` (real time, the scenario: the caller is
+    /// meant to be asleep meanwhile), then answers it with `"ok"`; lasts until the session stops.
+    /// It counts the calls it took in ``received``.
     final class HoldingLink: GatewaySessionLink {
         let url = "ws://127.0.0.1:18789"
         let hello = HelloOK(["type": "hello-ok", "protocol": 4])!
         let hold: Duration
         let answers: Bool
+        let received = Watched(0)
 
         init(hold: Duration, answers: Bool = true) {
             self.hold = hold
@@ -23,13 +26,14 @@ import Testing
         }
 
         func serve(_ session: GatewaySession, onEvent: (GatewaySessionEvent) -> Void) -> GatewayError {
-            let bound = Monotonic.now + .seconds(600)  // a hang bound only: a loaded suite can take minutes to get here
-            while Monotonic.now < bound, !session.stopSignal.isStopped {
-                for call in session.takeQueuedCalls() where answers {
-                    session.stopSignal.sleep(until: Monotonic.now + hold, clock: SystemMonotonicClock())
+            session.serveQueuedCalls { calls in
+                for call in calls {
+                    received.update { $0 += 1 }
+                    guard answers else { continue }
+                    session.stopSignal.wait(bound: hold)  // the hold (the scenario), cut short by the stop
                     call.completion(.success(.string("ok")))
                 }
-                Thread.sleep(forTimeInterval: 0.001)
+                return true
             }
             return .cancelled
         }
@@ -63,9 +67,9 @@ import Testing
                                          options: GatewaySessionOptions(role: .node), clock: ManualClock(),
                                          resolver: SystemResolver(), wallClockMs: { 0 }, jitterDraw: { 0 },
                                          connector: Connector(link))
-        session.start()
-        let deadline = Monotonic.now + .seconds(300)  // a hang bound, not a timing assertion
-        while session.hello == nil, Monotonic.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        let connected = StopSignal()
+        session.start { if case .connected = $0 { connected.stop() } }
+        #expect(await connected.raised(), "the session connected")
         return session
     }
 
@@ -96,15 +100,18 @@ import Testing
 
     @Test("a blocking call that gets no answer ends with cancelled when its stop, or the session's, is raised")
     func callStops() async throws {
-        let session = try await Self.connectedSession(HoldingLink(hold: .zero, answers: false))
+        let link = HoldingLink(hold: .zero, answers: false)
+        let session = try await Self.connectedSession(link)
         let stop = StopSignal()
+        let received = link.received
+        // Each stop is raised once the gateway holds the call (the caller waits for its answer then).
         let own = await Self.onThread { () -> Result<JSONValue, GatewayError> in
-            BackgroundThread.detached { Thread.sleep(forTimeInterval: 0.05); stop.stop() }
+            BackgroundThread.detached { received.wait { $0 >= 1 }; stop.stop() }
             return Result { () throws(GatewayError) -> JSONValue in try session.call("x", timeout: .seconds(60), stop: stop) }
         }
         #expect(throws: GatewayError.cancelled) { try own.get() }
         let sessions = await Self.onThread { () -> Result<JSONValue, GatewayError> in
-            BackgroundThread.detached { Thread.sleep(forTimeInterval: 0.05); session.stop() }
+            BackgroundThread.detached { received.wait { $0 >= 2 }; session.stop() }
             return Result { () throws(GatewayError) -> JSONValue in try session.call("x", timeout: .seconds(60)) }
         }
         #expect(throws: GatewayError.cancelled) { try sessions.get() }

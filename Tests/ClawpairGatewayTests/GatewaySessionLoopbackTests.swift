@@ -17,10 +17,10 @@ struct GatewaySessionLoopbackTests {
 
     /// Everything the session reported, for the test thread to wait on.
     final class EventLog: Sendable {
-        private let events = Mutex<[GatewaySessionEvent]>([])
+        private let events = Watched<[GatewaySessionEvent]>([])
 
-        func append(_ event: GatewaySessionEvent) { events.withLock { $0.append(event) } }
-        var all: [GatewaySessionEvent] { events.withLock { $0 } }
+        func append(_ event: GatewaySessionEvent) { events.update { $0.append(event) } }
+        var all: [GatewaySessionEvent] { events.value }
 
         var connectedCount: Int { all.filter { if case .connected = $0 { return true } else { return false } }.count }
         var disconnects: [(GatewayError, Duration?)] {
@@ -31,13 +31,10 @@ struct GatewaySessionLoopbackTests {
             return nil
         }
 
-        /// Waits (hang bound 30 s, not a timing assertion) until `condition` holds.
-        func wait(_ what: String, until condition: () -> Bool) async throws {
-            let deadline = Monotonic.now + .seconds(30)
-            while !condition() {
-                guard Monotonic.now < deadline else { throw TestError("no \(what); events: \(all)") }
-                try await Task.sleep(for: .milliseconds(20))
-            }
+        /// Waits until `condition` holds, looking again at each event (a hang bound only, not a
+        /// timing assertion).
+        func wait(_ what: String, until condition: @escaping @Sendable () -> Bool) async throws {
+            guard await events.wait(until: { _ in condition() }) else { throw TestError("no \(what); events: \(all)") }
         }
     }
 

@@ -72,31 +72,29 @@ import Testing
 
         func serve(_ session: GatewaySession, onEvent: (GatewaySessionEvent) -> Void) -> GatewayError {
             if let end { return end }
-            // Until the session stops, however long a loaded machine takes to get there: a bound
-            // here would end the connection by itself (then closed with 1000, not stopCloseCode).
-            let hangBound = Monotonic.now + .seconds(600)
-            while !session.stopSignal.isStopped, Monotonic.now < hangBound {
-                session.stopSignal.sleep(until: Monotonic.now + .seconds(1), clock: SystemMonotonicClock())
-            }
+            // Until the session stops, however long a loaded machine takes to get there: only a
+            // hang ends the connection by itself (then closed with 1000, not stopCloseCode).
+            session.stopSignal.wait(bound: hangBound)
             return .cancelled
         }
         func close(code: UInt16, reason: String) { onClose(code, reason) }
     }
 
+    /// The session's events so far; a test waits on them (``wait(until:)``).
     final class Events: Sendable {
-        private let events = Mutex<[GatewaySessionEvent]>([])
-        func append(_ event: GatewaySessionEvent) { events.withLock { $0.append(event) } }
-        var disconnects: [(GatewayError, Duration?)] {
-            events.withLock { $0 }.compactMap { if case .disconnected(let e, let r) = $0 { return (e, r) } else { return nil } }
-        }
+        private let events = Watched<[GatewaySessionEvent]>([])
+        func append(_ event: GatewaySessionEvent) { events.update { $0.append(event) } }
+        var disconnects: [(GatewayError, Duration?)] { events.value.disconnects }
         /// The attempt numbers of the `connecting` events.
-        var connecting: [Int] {
-            events.withLock { $0 }.compactMap { if case .connecting(let attempt, _) = $0 { return attempt } else { return nil } }
-        }
-        var connected: Int { events.withLock { $0 }.filter { if case .connected = $0 { return true } else { return false } }.count }
-        var ended: GatewayError?? {
-            for event in events.withLock({ $0 }) { if case .ended(let error) = event { return .some(error) } }
-            return nil
+        var connecting: [Int] { events.value.connecting }
+        var connected: Int { events.value.connected }
+        var ended: GatewayError?? { events.value.ended }
+
+        /// Blocks until `condition` holds for the events (false after the hang bound).
+        func wait(until condition: ([GatewaySessionEvent]) -> Bool) -> Bool { events.wait(until: condition) }
+        /// Suspends until `condition` holds for the events (false after the hang bound).
+        func wait(until condition: @escaping @Sendable ([GatewaySessionEvent]) -> Bool) async -> Bool {
+            await events.wait(until: condition)
         }
     }
 
@@ -255,10 +253,9 @@ import Testing
                                              connector: connector)
             let events = Events()
             session.start { events.append($0) }
-            let deadline = Monotonic.now + .seconds(300)  // a hang bound, not a timing assertion
-            while events.connected == 0, Monotonic.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(await events.wait { $0.connected > 0 })
             session.stop()
-            while events.ended == nil, Monotonic.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(await events.wait { $0.ended != nil })
             #expect(connector.closes.map(\.0) == [expected])
             #expect(events.ended == .some(nil))
         }
@@ -272,5 +269,21 @@ import Testing
         let run = try Self.run([.refuse(starting)])
         #expect(run.events.disconnects.map(\.1) == [.milliseconds(1200)])
         #expect(run.end == nil)
+    }
+}
+
+/// What tests read from a session's events.
+extension [GatewaySessionEvent] {
+    var disconnects: [(GatewayError, Duration?)] {
+        compactMap { if case .disconnected(let e, let r) = $0 { return (e, r) } else { return nil } }
+    }
+    /// The attempt numbers of the `connecting` events.
+    var connecting: [Int] {
+        compactMap { if case .connecting(let attempt, _) = $0 { return attempt } else { return nil } }
+    }
+    var connected: Int { filter { if case .connected = $0 { return true } else { return false } }.count }
+    var ended: GatewayError?? {
+        for event in self { if case .ended(let error) = event { return .some(error) } }
+        return nil
     }
 }

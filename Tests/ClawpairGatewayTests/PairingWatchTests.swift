@@ -1,5 +1,7 @@
 import ClawpairCore
+import ClawpairGatewayTestSupport
 import ClawpairIdentity
+import ClawpairTestSupport
 import Foundation
 import Testing
 @testable import ClawpairGateway
@@ -266,9 +268,9 @@ import Testing
 
         func serve(_ session: GatewaySession, onEvent: (GatewaySessionEvent) -> Void) -> GatewayError {
             var delivered = false
-            let bound = Monotonic.now + .seconds(20)  // a hang bound, not a timing assertion
-            while Monotonic.now < bound, !session.stopSignal.isStopped {
-                for call in session.takeQueuedCalls() {
+            var answeredAll = false
+            session.serveQueuedCalls { queued in
+                for call in queued {
                     methods.append(call.method)
                     call.completion(answer(call.method, call.params))
                 }
@@ -276,10 +278,10 @@ import Testing
                     delivered = true
                     for event in events { session.report(event, onEvent) }
                 }
-                if methods.count >= calls { return end }
-                Thread.sleep(forTimeInterval: 0.001)
+                answeredAll = methods.count >= calls
+                return !answeredAll
             }
-            return .cancelled
+            return answeredAll ? end : .cancelled
         }
 
         func close(code: UInt16, reason: String) {}
@@ -347,6 +349,48 @@ import Testing
         #expect(seen[4] == .connected(pending: [old], reconnect: true))
         guard case .setupCompleted = seen[5] else { Issue.record("\(seen[5])"); return }
         #expect(first.methods == ["device.pair.list", "device.pair.approve"])
+        #expect(session.stopSignal.isStopped, "stopping the watch stops the session")
+    }
+
+    @Test("run(stop:input:) sleeps until an event, a key or the stop: with an hour's poll slice, a key still reaches poll at once and the stop ends the watch")
+    func wakesOnKeysAndTheStop() throws {
+        let link = ServingLink(events: [], calls: 1000, end: .notConnected, answer: Self.answer)
+        let identity = try DeviceIdentity.generate(createdAtMs: 0)
+        let record = PairedGateway(name: "lab", urls: ["ws://127.0.0.1:18789"], deviceId: identity.deviceId, pairedAtMs: 0)
+        let options = GatewaySessionOptions(role: .operator, scopes: ["operator.pairing"], reconnect: PairingWatch.sessionPolicy,
+                                            credential: ConnectAuth(token: "shared"))
+        let session = try GatewaySession(gateway: record, registry: nil, identity: identity, options: options, clock: ManualClock(),
+                                         resolver: SystemResolver(), wallClockMs: { 0 }, jitterDraw: { 0 },
+                                         connector: Connector([link]))
+        let target = OperatorTarget(endpoint: try GatewayEndpoint(parsing: "ws://127.0.0.1:18789"), record: nil, source: .explicitURL)
+        // A watch that looked for keys only every poll slice would not see the key within the hang bound.
+        let watch = PairingWatch(session: session, plan: OperatorPlan(target: target, credential: OperatorCredential(auth: ConnectAuth(), source: .none)),
+                                 timeout: .seconds(5), configuration: PairingWatchConfiguration(pollSlice: .seconds(3600)))
+        var keys: [Int32] = [-1, -1]
+        try #require(pipe(&keys) == 0)
+        defer { keys.forEach { close($0) } }
+        _ = fcntl(keys[0], F_SETFL, fcntl(keys[0], F_GETFL) | O_NONBLOCK)
+        let seen = Watched<[String]>([])
+        let stop = StopSignal()
+        let writeEnd = keys[1]
+        // The operator: a key once the watch is connected, then the stop once the key was seen.
+        BackgroundThread.detached {
+            if seen.wait(until: { $0.contains("connected") }) {
+                var key = UInt8(ascii: "a")
+                _ = write(writeEnd, &key, 1)
+                if !seen.wait(until: { $0.contains("key a") }) { seen.update { $0.append("no key") } }
+            }
+            stop.stop()
+        }
+        try watch.run(stop: stop, input: keys[0], poll: {
+            var byte: UInt8 = 0
+            while read(keys[0], &byte, 1) == 1 { seen.update { $0.append("key \(Character(UnicodeScalar(byte)))") } }
+            return []
+        }) { event in
+            if case .connected = event { seen.update { $0.append("connected") } }
+            return []
+        }
+        #expect(seen.value == ["connected", "key a"])
         #expect(session.stopSignal.isStopped, "stopping the watch stops the session")
     }
 }

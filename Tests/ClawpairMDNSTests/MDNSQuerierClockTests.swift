@@ -43,12 +43,14 @@ struct MDNSQuerierClockTests {
             let b = try await lab.addHost("B")
             try await lab.link(a, b)
             let stopped = try await a.inNamespace { () throws -> Bool in
-                let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.")
+                let clock = ReadingClock()
+                let querier = try MDNSQuerier(serviceType: "_openclaw-gw._tcp.local.", clock: clock)
                 let stop = StopSignal()
-                // Raised once the run waits (its first query is out); only the time limit catches a run that never wakes.
+                // Raised once the run goes to wait on its sockets (its first query is out): the run reads
+                // the clock at its turn's start, then for the poll's timeout. Only the time limit catches
+                // a run that never wakes.
                 BackgroundThread.detached {
-                    var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
-                    nanosleep(&pause, nil)
+                    clock.readings.wait { $0 >= 2 }
                     stop.stop()
                 }
                 try querier.run(until: Monotonic.now + .seconds(3600), stop: stop) { _ in true }
@@ -56,5 +58,17 @@ struct MDNSQuerierClockTests {
             }
             #expect(stopped, "the run returned because of the stop")
         }
+    }
+}
+
+/// The system clock, counting its readings (for a test to know how far a run got).
+final class ReadingClock: MonotonicClock {
+    let readings = Watched(0)
+    var now: Monotonic.Instant {
+        readings.update { $0 += 1 }
+        return Monotonic.now
+    }
+    func sleep(until deadline: Monotonic.Instant, unless stopped: () -> Bool) {
+        SystemMonotonicClock().sleep(until: deadline, unless: stopped)
     }
 }

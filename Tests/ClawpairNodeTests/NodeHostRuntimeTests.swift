@@ -1,4 +1,5 @@
 import ClawpairCore
+import ClawpairTestSupport
 import Glibc
 import Synchronization
 import Testing
@@ -25,19 +26,33 @@ import Testing
 
         /// Ends the session once this holds (default: after `endAfterIdle` of waiting with no handler running).
         var done: ((ScriptedConnection) -> Bool)?
-        var polls = 0
+        /// The test's handlers that end by themselves count their ends here (``awaitHandlers(_:count:)``).
+        var handlersEnded = Watched(0)
+        var endingHandlers = 0
+        var looks = 0
+
+        /// With `done`: the next waits are for `count` handlers to end (each bumps `ended`) before
+        /// the clock moves, so a handler the machine is slow to schedule is not overtaken by its budget.
+        func awaitHandlers(_ ended: Watched<Int>, count: Int) {
+            handlersEnded = ended
+            endingHandlers = count
+        }
 
         func nextEvent(timeout: Duration) throws(NodeConnectionFailure) -> NodeGatewayEvent? {
             if !script.isEmpty { idle = .zero; return script.removeFirst() }
             if let done {
                 if done(self) { throw .lost(reason: "script over") }
-                polls += 1
-                // A handler runs on another thread: give it real time (at most ~20 s in all), and move
-                // the clock by 1 ms a poll at most, so that a handler the machine is slow to schedule is
-                // not overtaken by its own budget (a jump to the runtime's next deadline would be).
-                if polls > 40_000 { throw .lost(reason: "gave up waiting") }
-                usleep(500)
-                clock.advance(by: min(timeout, .milliseconds(1)))
+                let expected = endingHandlers
+                guard expected > 0 else {
+                    // No handler ends by itself: only the clock (a budget) ends what runs.
+                    clock.advance(by: timeout)
+                    return nil
+                }
+                // A handler runs on another thread: wait for its end, then keep the clock still while
+                // its completion reaches the runtime, which looks again at once (a hang bound only).
+                guard handlersEnded.wait(until: { $0 >= expected }) else { throw .lost(reason: "gave up waiting") }
+                looks += 1
+                if looks > 10_000_000 { throw .lost(reason: "gave up waiting") }
                 return nil
             }
             idle += timeout
@@ -95,7 +110,11 @@ import Testing
 
     @Test func aCustomHandlerAnswersBesideTheBuiltIns() async throws {
         let clock = ManualClock()
-        let echo = NodeCommand("myapp.echo") { invocation in ["echo": invocation.params ?? nil] }
+        let ended = Watched(0)
+        let echo = NodeCommand("myapp.echo") { invocation in
+            defer { ended.update { $0 += 1 } }
+            return ["echo": invocation.params ?? nil]
+        }
         let connection = ScriptedConnection(clock: clock, script: [
             invoke("1", "myapp.echo", params: ["x": 1]),
             invoke("2", "system.run", params: ["command": ["sh"]]),
@@ -103,6 +122,7 @@ import Testing
                                                                              ("command", "myapp.echo"), ("paramsJSON", "{bad")])),
         ], endAfterIdle: .seconds(5))
         connection.done = { $0.results().count >= 3 }
+        connection.awaitHandlers(ended, count: 1)
         let answered = Mutex<[NodeHostEvent]>([])
         let runtime = NodeHostRuntime(configuration: configuration([echo]), clock: clock,
                                       onEvent: { event in answered.withLock { $0.append(event) } })
@@ -119,7 +139,7 @@ import Testing
     @Test func aHandlerThatOutlivesItsBudgetIsAbortedAndAnsweredTimeout() async {
         let clock = ManualClock()
         let slow = NodeCommand("slow") { _ in
-            while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
+            await waitForCancellation()
             return nil
         }
         var request = invoke("1", "slow")
@@ -141,7 +161,12 @@ import Testing
         let clock = ManualClock()
         let connection = Refusing(clock: clock, script: [invoke("1", "myapp.echo")])
         connection.done = { $0.results().count >= 1 }
-        let echo = NodeCommand("myapp.echo") { _ in nil }
+        let ended = Watched(0)
+        connection.awaitHandlers(ended, count: 1)
+        let echo = NodeCommand("myapp.echo") { _ in
+            ended.update { $0 += 1 }
+            return nil
+        }
         _ = await serve(NodeHostRuntime(configuration: configuration([echo]), clock: clock), connection)
         #expect(connection.results().count == 1)
     }

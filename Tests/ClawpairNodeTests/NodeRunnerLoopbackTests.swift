@@ -16,18 +16,18 @@ struct NodeRunnerLoopbackTests {
     static let token = "node-runner-test-token-0123456789"
 
     final class Events: Sendable {
-        private let events = Mutex<[NodeRunnerEvent]>([])
-        func append(_ event: NodeRunnerEvent) { events.withLock { $0.append(event) } }
-        var all: [NodeRunnerEvent] { events.withLock { $0 } }
+        private let events = Watched<[NodeRunnerEvent]>([])
+        func append(_ event: NodeRunnerEvent) { events.update { $0.append(event) } }
+        var all: [NodeRunnerEvent] { events.value }
 
-        /// Waits (hang bound 30 s, not a timing assertion) for the first event `match` picks.
-        func wait<T>(_ what: String, _ match: (NodeRunnerEvent) -> T?) async throws -> T {
-            let deadline = Monotonic.now + .seconds(30)
-            while Monotonic.now < deadline {
-                if let found = all.lazy.compactMap(match).first { return found }
-                try await Task.sleep(for: .milliseconds(20))
+        /// Waits for the first event `match` picks, looking again at each event (a hang bound
+        /// only, not a timing assertion).
+        func wait<T>(_ what: String, _ match: @escaping @Sendable (NodeRunnerEvent) -> T?) async throws -> T {
+            guard await events.wait(until: { $0.contains { match($0) != nil } }),
+                  let found = all.lazy.compactMap(match).first else {
+                throw TestError("no \(what); events: \(all)")
             }
-            throw TestError("no \(what); events: \(all)")
+            return found
         }
     }
 

@@ -39,14 +39,14 @@ struct ProberLoopbackTests {
         return report
     }
 
-    /// A test clock: a ManualClock that counts readings, so the test knows the run has started.
+    /// A test clock: a ManualClock that raises ``read`` at its first reading, so the test knows
+    /// the run has started.
     final class WatchedClock: MonotonicClock {
         let manual = ManualClock()
-        private let reads = Mutex(0)
-        var readings: Int { reads.withLock { $0 } }
+        let read = StopSignal()
         var now: Monotonic.Instant {
-            let reading = manual.now  // read before counting: a count seen means this reading is taken
-            reads.withLock { $0 += 1 }
+            let reading = manual.now  // read before raising: a raised signal means this reading is taken
+            read.stop()
             return reading
         }
         func sleep(until deadline: Monotonic.Instant, unless stopped: () -> Bool) {
@@ -73,11 +73,7 @@ struct ProberLoopbackTests {
             })
             // Once the run has read its start, move the clock to its deadline exactly (the loop's
             // backstop lies 500 ms beyond): only the deadline timer can end the race then.
-            var waited = 0
-            while clock.readings == 0 && waited < 2_000 {
-                usleep(5_000)
-                waited += 1
-            }
+            #expect(await clock.read.raised(), "the run read the clock")
             clock.manual.set(start + timeout)
             thread.join()
             let report = try #require(try outcome.withLock { $0 }?.get())

@@ -213,20 +213,17 @@ public final class NetworkLab: Sendable {
         return link
     }
 
-    /// Polls (bounded) until the interface has carrier and a non-tentative link-local address.
+    /// Waits until the interface has carrier and a non-tentative link-local address: polled
+    /// (``eventually(within:_:)``), as the kernel announces no end of duplicate address detection.
     private func waitUntilReady(_ end: LabLink.End) async throws(HarnessError) {
-        let deadline = ContinuousClock.now + .seconds(10)
         var last = ""
-        while ContinuousClock.now < deadline {
+        let ready = try await eventually(within: .seconds(60)) { () async throws(HarnessError) -> Bool in
             let linkState = try await end.host.ip("-o", "link", "show", "dev", end.interface).stdout
             let addresses = try await end.host.ip("-o", "-6", "addr", "show", "dev", end.interface, "scope", "link").stdout
-            if linkState.contains("LOWER_UP") && addresses.contains("fe80::") && !addresses.contains("tentative") {
-                return
-            }
             last = linkState + addresses
-            try? await Task.sleep(for: .milliseconds(20))
+            return linkState.contains("LOWER_UP") && addresses.contains("fe80::") && !addresses.contains("tentative")
         }
-        throw HarnessError("\(end.interface) in \(end.host) not ready after 10 s:\n\(last)")
+        guard ready else { throw HarnessError("\(end.interface) in \(end.host) not ready after 60 s:\n\(last)") }
     }
 
     // MARK: Processes
@@ -323,12 +320,13 @@ public final class NetworkLab: Sendable {
         let liveBefore = Self.liveNamespaceInodes()
         let inodes = Set(hosts.compactMap(\.namespaceInode)).subtracting(liveBefore)
         var suspects = Self.processesReferencing(namespaceInodes: inodes, path: temporaryDirectory.path)
-        let settle = ContinuousClock.now + .seconds(1)
-        while suspects.contains(where: { $0.2 != nil }) && ContinuousClock.now < settle {
-            try? await Task.sleep(for: .milliseconds(50))
+        // Polled (``eventually(within:_:)``): nothing announces another lab's `ip netns add` naming its namespace.
+        _ = await eventually(within: .seconds(1)) {
+            guard suspects.contains(where: { $0.2 != nil }) else { return true }
             let named = Self.liveNamespaceInodes()
             let remaining = inodes.subtracting(named)
             suspects = Self.processesReferencing(namespaceInodes: remaining, path: temporaryDirectory.path)
+            return !suspects.contains(where: { $0.2 != nil })
         }
         for (pid, description, _) in suspects {
             leaks.append("process \(pid) (\(description)) still runs in a lab namespace or uses the lab directory")
@@ -359,24 +357,21 @@ public final class NetworkLab: Sendable {
     }
 
     /// SIGKILLs every process in `namespace` until none is left (bounded); returns survivors.
+    /// Polled (``eventually(within:_:)``): they are no children of ours, whose end we could wait for.
     static func killEverything(in namespace: String) async -> [Int32] {
-        let deadline = ContinuousClock.now + .seconds(5)
         var pids: [Int32] = []
-        repeat {
+        let gone = await eventually(within: .seconds(5)) {
             guard namespaceExists(namespace),
                   let result = try? await Subprocess.run(["ip", "netns", "pids", namespace], timeout: .seconds(10)) else {
-                return []
+                return true
             }
             pids = result.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
-            if pids.isEmpty {
-                return []
-            }
             for pid in pids {
                 _ = kill(pid, SIGKILL)
             }
-            try? await Task.sleep(for: .milliseconds(20))
-        } while ContinuousClock.now < deadline
-        return pids
+            return pids.isEmpty
+        }
+        return gone ? [] : pids
     }
 
     /// Scans /proc for processes whose network namespace is one of `namespaceInodes`, or whose

@@ -529,10 +529,10 @@ public final class ChildProcess: Sendable, CustomStringConvertible {
             var info = siginfo_t()
             while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
             // SIGKILL is asynchronous: wait (bounded) until no live member is left, so that
-            // "exited" means the whole group is gone, not just the leader.
-            let deadline = ContinuousClock.now + .seconds(5)
-            while kill(-pid, SIGKILL) == 0 && !Self.liveMembers(ofGroup: pid).isEmpty && ContinuousClock.now < deadline {
-                usleep(5_000)
+            // "exited" means the whole group is gone, not just the leader. Polled
+            // (``eventuallyBlocking(within:_:)``): the members are no children of ours to wait for.
+            _ = eventuallyBlocking(within: .seconds(5)) {
+                kill(-pid, SIGKILL) != 0 || Self.liveMembers(ofGroup: pid).isEmpty
             }
             var status: Int32 = 0
             var reaped: pid_t

@@ -1,5 +1,6 @@
 // A helper for GatewayRegistryRaceTests: one of two processes changing the same registry at
-// once. It waits until the file GO exists (so both start together), then runs its rounds.
+// once. It waits for its byte from the FIFO GO, which the test writes once both run (so both
+// start together), then runs its rounds.
 //
 //   registry-race commit DIR GO ID ROLE ROUNDS   each round: store the token "<ROLE>-<n>" and add
 //                                                the URL ws://<ROLE>-<n>.invalid:1 to record ID
@@ -27,13 +28,17 @@ func id(_ n: Int) -> String {
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 3, let rounds = Int(arguments.last!) else { fail("usage: see Tests/RegistryRace/main.swift") }
 let registry = GatewayRegistry(directory: arguments[1])
-// The start line: GO appears once both processes run (polled, bounded: a missing GO is a test failure, not a hang).
-var waitedMs = 0
-while access(arguments[2], F_OK) != 0 {
-    guard waitedMs < 30_000 else { fail("\(arguments[2]) did not appear within 30 s") }
-    usleep(1000)
-    waitedMs += 1
-}
+// The start line: one byte from the FIFO GO, which the test holds open for writing (so this
+// open does not block) and writes to once both processes run. Bounded: no byte is a test
+// failure, not a hang.
+let start = open(arguments[2], O_RDONLY | O_NONBLOCK)
+guard start >= 0 else { fail("cannot open \(arguments[2]): errno \(errno)") }
+var go = pollfd(fd: start, events: Int16(POLLIN), revents: 0)
+var ready: Int32
+repeat { ready = poll(&go, 1, 300_000) } while ready == -1 && errno == EINTR
+var byte: UInt8 = 0
+guard ready == 1, read(start, &byte, 1) == 1 else { fail("no start byte from \(arguments[2]) within 300 s") }
+close(start)
 
 do {
     switch arguments[0] {

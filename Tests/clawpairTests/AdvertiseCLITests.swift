@@ -213,16 +213,15 @@ struct AdvertiseCLITests {
                                                   addresses: ["10.99.0.9"], server: "\(avahi.hostName).")
             let label = String(avahi.hostName.dropLast(".local".count))
             _ = try await avahi.process.waitForLine(containing: "\(label)-2.local", on: .stderr, timeout: .seconds(20))
-            // avahi-browse resolves from the daemon's cache, where the old records linger a moment.
+            // avahi-browse resolves from the daemon's cache, where the old records linger a moment:
+            // polled (the daemon's cache tells no one when they go).
             var last = ""
-            var moved = false
-            for _ in 0..<20 where !moved {
+            let moved = try await eventually(within: .seconds(60)) {
                 let browse = try await a.run(["avahi-browse", "-rpt", "_openclaw-gw._tcp"], environment: environment, timeout: .seconds(15))
                 last = browse.stdout
-                moved = browse.stdout.split(separator: "\n").contains {
+                return browse.stdout.split(separator: "\n").contains {
                     $0.hasPrefix("=") && $0.contains("Stay\\032OpenClaw") && $0.contains(";\(label)-2.local;")
                 }
-                if !moved { try await Task.sleep(for: .milliseconds(500)) }
             }
             #expect(moved, "registered again under the daemon's new name: \(last)\n\(advertiser.stderr)")
             #expect(!advertiser.hasExited, "\(advertiser.stderr)")

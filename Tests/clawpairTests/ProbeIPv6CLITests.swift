@@ -36,14 +36,15 @@ import Testing
             let child = try gateway.spawn([Harness.python3, Self.fixture, "--mode", "gateway", "--host", "::", "--port", "18801"],
                                           label: "gateway:18801")
             _ = try await child.waitForLine(containing: "ready", on: .stdout, timeout: .seconds(20))
-            // The gateway's link-local address (the kernel gives every veth one; wait out DAD).
+            // The gateway's link-local address (the kernel gives every veth one; wait out DAD, polled:
+            // the kernel announces no end of duplicate address detection the harness could wait on).
             var linkLocal: String?
-            for _ in 0..<100 where linkLocal == nil {
+            _ = try await eventually(within: .seconds(60)) {
                 let shown = try await gateway.ip("-6", "-o", "addr", "show", "dev", link.b.interface, "scope", "link").stdout
                 if !shown.contains("tentative") {
                     linkLocal = shown.split(separator: " ").first { $0.hasPrefix("fe80:") }.map { String($0.prefix { $0 != "/" }) }
                 }
-                if linkLocal == nil { try await Task.sleep(for: .milliseconds(100)) }
+                return linkLocal != nil
             }
             let address = try #require(linkLocal, "no link-local address on \(link.b.interface)")
             let index = try await client.run(["cat", "/sys/class/net/\(link.a.interface)/ifindex"]).requireSuccess().stdout

@@ -51,12 +51,28 @@ struct ProbeStopTests {
         let probe = try Subprocess.spawn([ClawpairBinary.path, "probe", "--json", "--timeout", "120s",
                                           "ws://127.0.0.1:\(listener.port)"],
                                          environment: ["NO_COLOR": "1"], label: "probe (never answered)")
-        // The probe has connected: it is racing (past start-up, its stop signal armed).
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !listener.hasPendingConnection(milliseconds: 100) && !probe.hasExited && ContinuousClock.now < deadline {}
+        // The probe has connected: it is racing (past start-up, its stop signal armed). The wait
+        // wakes when the listener turns readable, or when the probe ended first (a failure: its
+        // exit writes to a pipe); a hang bound only.
+        var exitPipe: [Int32] = [-1, -1]
+        try #require(pipe(&exitPipe) == 0)
+        let (exitRead, exitWrite) = (exitPipe[0], exitPipe[1])
+        let exitWatch = Task {
+            _ = try? await probe.waitForExit(timeout: hangBound)
+            var byte: UInt8 = 1
+            _ = write(exitWrite, &byte, 1)
+        }
+        let listening = listener.fd
+        _ = await onThread { () -> Int32 in
+            var descriptors = [pollfd(fd: listening, events: Int16(POLLIN), revents: 0), pollfd(fd: exitRead, events: Int16(POLLIN), revents: 0)]
+            return poll(&descriptors, 2, 300_000)
+        }
         #expect(listener.hasPendingConnection(milliseconds: 0), "the probe connected: \(probe.outputExcerpt)")
         probe.signal(signal)
         let ended = try await probe.waitForExit(timeout: .seconds(20))
+        _ = await exitWatch.value  // it wrote or gave up; then its pipe closes
+        close(exitRead)
+        close(exitWrite)
         #expect(ended == .exited(1), "\(probe.outputExcerpt)")
         let object = try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any]
         #expect(object?["ok"] as? Bool == false)

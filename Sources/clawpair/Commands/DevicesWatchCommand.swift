@@ -54,17 +54,18 @@ struct DevicesWatchCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let signals = TerminationSignals()
-        var stop = false
+        // SIGINT/SIGTERM raise the stop, which wakes the watch at once (it sleeps until an event,
+        // the stop or a key).
+        let stop = TerminationSignals().stopSignal()
         // On a terminal (and not --json): a approves the newest request, r rejects it, q quits.
         let keys = context.globals.json ? nil : KeyInput()
         defer { keys?.restore() }
         var log = PairingWatchLog(rules: rules, jsonLines: context.globals.json, interactive: keys != nil)
         let watch = try Self.watch(arguments, context)
         return try GatewayCLI.run(context) {
-            try watch.run(until: { stop = stop || signals.pending() != nil; return stop }, poll: {
+            try watch.run(stop: stop, input: keys?.fileDescriptor, poll: {
                 let (output, quit) = log.pressed(keys?.available() ?? [])
-                if quit { stop = true }
+                if quit { stop.stop() }
                 return emit(output, context)
             }) { event in
                 emit(log.handle(event, now: context.nowMs), context)
