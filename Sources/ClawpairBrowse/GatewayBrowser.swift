@@ -34,8 +34,9 @@ import Glibc
 /// Three ways to run it: ``scan(note:)`` waits for the timeout and returns the sorted,
 /// deduplicated list; ``first(note:)`` returns as soon as one gateway is resolved;
 /// ``watch(note:onEvent:)`` reports gateways as they are added, change and are removed.
-/// Every callback runs on the calling thread. TXT values are unauthenticated hints: only the
-/// resolved SRV host and port (``GatewayBeacon/endpoint``) route.
+/// Every callback runs on the calling thread. A run returns only after its backends have closed
+/// what they opened: no Avahi client, socket or thread of it outlives the call. TXT values are
+/// unauthenticated hints: only the resolved SRV host and port (``GatewayBeacon/endpoint``) route.
 public struct GatewayBrowser: Sendable {
     /// Which mDNS implementation browses the local link.
     public enum LocalBackend: String, CaseIterable, Sendable {
@@ -212,7 +213,9 @@ public struct GatewayBrowser: Sendable {
 
     /// This browser, with every run (``scan(note:)``, ``first(note:)``, ``watch(note:onTruncated:onEvent:)``)
     /// ending as soon as `signal` is raised, from any thread: the run throws ``BrowseError/stopped(_:)``
-    /// (code `cancelled`) within milliseconds, and its backends wind down on their own threads.
+    /// (code `cancelled`) within milliseconds, once its backends have closed what they opened
+    /// (each wakes at the signal; only a blocking call to an avahi-daemon that stopped answering
+    /// can hold it, up to libdbus's 25 s).
     public func stopping(on signal: StopSignal) -> GatewayBrowser {
         var copy = self
         copy.stop = signal
