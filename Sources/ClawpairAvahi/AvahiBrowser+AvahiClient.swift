@@ -21,6 +21,8 @@ public final class AvahiBrowser {
         let interface: AvahiIfIndex
         /// The mDNS protocols (IPv4, IPv6) it is seen on: it is gone when the last one leaves.
         var protocols: Set<AvahiProtocol>
+        /// What was last reported: the SRV target, port, TXT and the addresses of its resolvers
+        /// that follow that target.
         var hostTarget: String?
         var port: UInt16 = 0
         var txt: [UInt8] = []
@@ -37,6 +39,28 @@ public final class AvahiBrowser {
 
     enum Stage { case notStarted, waiting, answered }
 
+    /// One resolver in the daemon: whose it is, how it was asked (to ask again), and what it
+    /// answered.
+    ///
+    /// avahi-daemon's resolver stays on its records after answering and answers again when one
+    /// is replaced (avahi-core/resolve-service.c), but what it then holds may be stale: a new SRV
+    /// record (another host, another port) keeps the old address record, and so does a lost SRV
+    /// record that comes back; a new address is taken only once the old address record has left
+    /// the cache. So a resolver's second answer is never used: it says that something changed,
+    /// and a fresh resolver (which reads the cache as it is) is asked in its place.
+    struct Resolution {
+        let instance: BrowsedInstance
+        /// The instance's first resolver (either family), or the other family's.
+        let first: Bool
+        /// The mDNS protocol it asks over and the address family it asks for.
+        let transport: AvahiProtocol, family: AvahiProtocol
+        /// Whether it has answered (found) once.
+        var answered = false
+        /// The SRV target and address of its answer (nil: none yet, or it lost its records since).
+        var host: String?
+        var address: String?
+    }
+
     /// The service type browsed, e.g. `_openclaw-gw._tcp`.
     public let type: String
     /// The domain browsed (nil: Avahi's default, `local`).
@@ -49,8 +73,8 @@ public final class AvahiBrowser {
     private var client: OpaquePointer?
     private var browser: OpaquePointer?
     private var entries: [BrowsedInstance: Entry] = [:]
-    /// Which instance each resolver belongs to, and whether it is the first.
-    private var resolverOwners: [OpaquePointer: (instance: BrowsedInstance, first: Bool)] = [:]
+    /// Each resolver: which instance it belongs to, how it was asked, what it answered last.
+    private var resolverOwners: [OpaquePointer: Resolution] = [:]
     private var events: [AvahiEvent] = []
     /// What ends the run once the events before it are out (the daemon left, the browse failed).
     private var failure: AvahiError?
@@ -183,43 +207,69 @@ public final class AvahiBrowser {
 
     fileprivate func resolved(_ resolver: OpaquePointer, found: Bool, host: String, address: String?, port: UInt16,
                               txt: [UInt8]) {
-        guard let (instance, first) = resolverOwners[resolver], var entry = entries[instance] else { return }
+        guard var resolution = resolverOwners[resolver], var entry = entries[resolution.instance] else { return }
+        let instance = resolution.instance, first = resolution.first
         let wasAnswered = first ? entry.firstAnswered : entry.second == .answered
         if first { entry.firstAnswered = true } else { entry.second = .answered }
         guard found else {
             entries[instance] = entry
-            // The daemon's resolver is done; later answers would come from a new one.
-            entries[instance]?.resolvers.removeAll { $0 == resolver }
-            free(resolver: resolver)
+            let code = client.map { CAvahiClientShims_avahi_client_errno($0) } ?? 0
+            resolution.host = nil
+            resolution.address = nil
+            if code == Int32(AVAHI_ERR_TIMEOUT) {
+                // No answer within 5 s, or a record it held left the cache and nothing replaced it
+                // within 5 s. The daemon's resolver still watches its records (a timeout frees none
+                // of them: avahi-core/resolve-service.c, time_event_callback) and answers when the
+                // instance comes back: keep it. What the entry shows stays until then (or until
+                // the instance is removed).
+                resolverOwners[resolver] = resolution
+            } else {
+                // Any other failure ends the daemon's resolver.
+                entries[instance]?.resolvers.removeAll { $0 == resolver }
+                free(resolver: resolver)
+            }
             if first && !wasAnswered {
-                let code = client.map { CAvahiClientShims_avahi_client_errno($0) } ?? 0
                 events.append(.resolveFailed(instance, Self.error("the service resolver", code)))
             }
             return
         }
+        if resolution.answered {
+            // A change; this resolver's answer may hold a stale address (see ``Resolution``).
+            entries[instance] = entry
+            restart(resolver, resolution)
+            return
+        }
         let target = Self.dotted(host)
-        var changed = entry.hostTarget != target || entry.port != port || entry.txt != txt
-        if entry.hostTarget != target { entry.addresses = [] }
+        resolution.answered = true
+        resolution.host = target
+        resolution.address = address
+        resolverOwners[resolver] = resolution
+        // The entry shows this answer's SRV and TXT, and the address of each of its resolvers
+        // whose latest answer names the same host.
+        var addresses: [String] = []
+        for owned in entry.resolvers {
+            guard let other = resolverOwners[owned], other.host == target, let address = other.address,
+                  !addresses.contains(address) else { continue }
+            guard addresses.count < limits.maxAddressesPerInstance else {
+                if owned == resolver { events.append(.limited(.address(instance, address))) }
+                continue
+            }
+            addresses.append(address)
+        }
+        let changed = entry.hostTarget != target || entry.port != port || entry.txt != txt || entry.addresses != addresses
         entry.hostTarget = target
         entry.port = port
         entry.txt = txt
-        if let address, !entry.addresses.contains(address) {
-            if entry.addresses.count < limits.maxAddressesPerInstance {
-                entry.addresses.append(address)
-                changed = true
-            } else {
-                events.append(.limited(.address(instance, address)))
-            }
-        }
+        entry.addresses = addresses
         let startSecond = entry.second == .notStarted
         if startSecond {
             entry.second = .waiting
             entry.secondStarted = clock.now
         }
         entries[instance] = entry
-        if changed && !entry.addresses.isEmpty {
+        if changed && !addresses.isEmpty {
             events.append(.resolved(ResolvedInstance(instance: instance, hostTarget: target, port: port, txtRecord: txt,
-                                                     addresses: entry.addresses)))
+                                                     addresses: addresses)))
         }
         if startSecond, let family = address.map({ AvahiProtocol($0.contains(":") ? AVAHI_PROTO_INET : AVAHI_PROTO_INET6) }) {
             // Over mDNS of that family when the instance was seen there: a resolver of
@@ -236,14 +286,17 @@ public final class AvahiBrowser {
 
     // MARK: Helpers
 
+    /// Starts a resolver for `instance`; it takes the place of `replacing` (already freed) when given.
     private func resolve(_ instance: BrowsedInstance, protocol proto: AvahiProtocol, addressFamily: AvahiProtocol,
-                         first: Bool) {
+                         first: Bool, replacing: OpaquePointer? = nil) {
         guard let client, let entry = entries[instance] else { return }
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard let resolver = CAvahiClientShims_avahi_service_resolver_new(
             client, entry.interface, proto, entry.name, entry.type, entry.domain, addressFamily, AvahiLookupFlags(0),
             resolveCallback, context) else {
             let error = Self.error("avahi_service_resolver_new", CAvahiClientShims_avahi_client_errno(client))
+            entries[instance]?.resolvers.removeAll { $0 == replacing }
+            if replacing != nil { return }
             if first {
                 entries[instance]?.firstAnswered = true
                 events.append(.resolveFailed(instance, error))
@@ -252,8 +305,19 @@ public final class AvahiBrowser {
             }
             return
         }
-        entries[instance]?.resolvers.append(resolver)
-        resolverOwners[resolver] = (instance, first)
+        if let replacing, let index = entries[instance]?.resolvers.firstIndex(of: replacing) {
+            entries[instance]?.resolvers[index] = resolver
+        } else {
+            entries[instance]?.resolvers.append(resolver)
+        }
+        resolverOwners[resolver] = Resolution(instance: instance, first: first, transport: proto, family: addressFamily)
+    }
+
+    /// Frees `resolver` and asks the same question again with a fresh one, in its place.
+    private func restart(_ resolver: OpaquePointer, _ resolution: Resolution) {
+        free(resolver: resolver)
+        resolve(resolution.instance, protocol: resolution.transport, addressFamily: resolution.family,
+                first: resolution.first, replacing: resolver)
     }
 
     private func free(resolver: OpaquePointer) {

@@ -6,6 +6,13 @@
 // (`allForNow`, `cacheExhausted`); ``AvahiBrowser/pendingResolves`` says how many instances
 // still wait for their first answer. Every run is still bounded by the caller's deadline.
 //
+// A browse follows each instance for as long as it runs: when a resolver answers a second time
+// (the daemon saw its SRV, TXT or address record replaced) a fresh resolver is asked in its
+// place, because the daemon's resolver may then still hold the old host's address
+// (avahi-core/resolve-service.c keeps its address record across a new SRV record); and a resolver
+// that timed out is kept, since the daemon's goes on watching and answers when the instance
+// comes back.
+//
 // Registration (`clawpair advertise`) goes through the same library's entry groups
 // (AvahiPublisher+AvahiClient.swift).
 
@@ -41,8 +48,9 @@ public struct ResolvedInstance: Sendable, Equatable {
     public let port: UInt16
     /// The TXT record's raw RDATA: length-prefixed strings, exactly as received.
     public let txtRecord: [UInt8]
-    /// Addresses of the SRV target in textual form (IPv4 dotted, IPv6 compressed), in the
-    /// order they arrived, without duplicates.
+    /// Addresses of the SRV target in textual form (IPv4 dotted, IPv6 compressed), without
+    /// duplicates: the current one of each resolver of the instance (the first resolve's, then
+    /// the other address family's). A replaced address is not listed any more.
     public let addresses: [String]
 }
 
@@ -52,7 +60,10 @@ public enum AvahiEvent: Sendable, Equatable {
     case added(BrowsedInstance)
     /// An instance was withdrawn (goodbye or expiry).
     case removed(BrowsedInstance)
-    /// An instance was resolved, or its record or addresses changed.
+    /// An instance was resolved, or its SRV target, port, TXT or addresses changed (then what it
+    /// holds now). A change is reported once avahi-daemon's cache has let the old record go:
+    /// at a goodbye, a second after a record with the cache-flush bit replaced it (RFC 6762 §10.2:
+    /// only records received more than a second before are flushed), or when its TTL ran out.
     case resolved(ResolvedInstance)
     /// The first resolve of an instance failed (Avahi gives up after about 5 s without an
     /// answer); the instance stays listed until it is removed. A resolve of the second address

@@ -22,9 +22,10 @@ enum SourceMessage: Sendable, Equatable {
 
 /// One way of finding gateways, run on a thread of its own until the run's deadline.
 protocol GatewaySource: Sendable {
-    /// Browses, reporting through `context`, until `context.deadline` or until
-    /// ``SourceContext/report(_:)`` returns false. Clean-up that may wait until the results
-    /// are out (closing Avahi's operations costs a D-Bus round trip each) goes to `teardown`.
+    /// Browses, reporting through `context`, until `context.deadline`, until
+    /// ``SourceContext/report(_:)`` returns false or until ``SourceContext/ending`` is raised
+    /// (then at once). Clean-up that may wait until the results are out goes to `teardown`,
+    /// which runs on the source's thread after its last message and before the run returns.
     func run(_ context: SourceContext, teardown: Teardown) throws
 }
 
@@ -88,7 +89,8 @@ final class Teardown {
 }
 
 /// One run of the browser: every source on a ``BackgroundThread`` of its own, their messages
-/// handed to the caller on the caller's thread, in the order they arrived.
+/// handed to the caller on the caller's thread, in the order they arrived; the threads are
+/// joined before the run returns.
 struct BrowseRun {
     enum Message: Sendable {
         case source(SourceMessage)
@@ -110,22 +112,27 @@ struct BrowseRun {
 
     /// Starts the sources and hands each message to `handle` until every source has finished
     /// or `handle` returns false. The sources still running are then told to end
-    /// (``SourceContext/ending``): the local backends return from their wait at once, closing
-    /// what they opened on their own thread. A source failure ends the run with that error, except in
-    /// first-answer mode, where it counts only when no source answers.
+    /// (``SourceContext/ending``): each backend returns from its wait at once (a wide-area query
+    /// in flight too) and closes what it opened. The run returns only after every source thread
+    /// has ended and run its teardown: nothing of it (an Avahi client, a socket, a thread) outlives
+    /// the call. A source failure ends the run with that error, except in first-answer mode, where
+    /// it counts only when no source answers.
     func run(_ handle: (SourceMessage) -> Bool) throws(BrowseError) {
         let mailbox = Mailbox<Message>()
         let timeout = min(max(self.timeout, .zero), Self.maxTimeout)
         let context = SourceContext(deadline: clock.now + timeout, clock: clock, firstAnswer: firstAnswer, mailbox: mailbox)
         let stopHandler = stop?.onStop { mailbox.put(.stopped) }
+        var threads: [BackgroundThread] = []
         defer {
             stop?.removeHandler(stopHandler)
             context.stop()
+            // Closed before the joins: a source putting into a full mailbox returns at once.
             mailbox.close()
+            for thread in threads { thread.join() }
         }
         if let stop, stop.isStopped { throw .stopped(OperationStopped()) }
         for source in sources {
-            BackgroundThread.detached {
+            threads.append(BackgroundThread {
                 let teardown = Teardown()
                 do {
                     try source.run(context, teardown: teardown)
@@ -134,7 +141,7 @@ struct BrowseRun {
                     mailbox.put(.finished(error))
                 }
                 teardown.run()
-            }
+            })
         }
         var running = sources.count
         var failure: (any Error)?

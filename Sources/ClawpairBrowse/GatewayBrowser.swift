@@ -34,8 +34,9 @@ import Glibc
 /// Three ways to run it: ``scan(note:)`` waits for the timeout and returns the sorted,
 /// deduplicated list; ``first(note:)`` returns as soon as one gateway is resolved;
 /// ``watch(note:onEvent:)`` reports gateways as they are added, change and are removed.
-/// Every callback runs on the calling thread. TXT values are unauthenticated hints: only the
-/// resolved SRV host and port (``GatewayBeacon/endpoint``) route.
+/// Every callback runs on the calling thread. A run returns only after its backends have closed
+/// what they opened: no Avahi client, socket or thread of it outlives the call. TXT values are
+/// unauthenticated hints: only the resolved SRV host and port (``GatewayBeacon/endpoint``) route.
 public struct GatewayBrowser: Sendable {
     /// Which mDNS implementation browses the local link.
     public enum LocalBackend: String, CaseIterable, Sendable {
@@ -128,11 +129,14 @@ public struct GatewayBrowser: Sendable {
         }
     }
 
-    /// A change to the list of gateways, as ``watch(note:onEvent:)`` reports it.
+    /// A change to the list of gateways, as ``watch(note:onEvent:)`` reports it (which change
+    /// brings which event, per backend: ``watch(note:onTruncated:onEvent:)``). Events of one
+    /// gateway (one ``GatewaySighting/key``) come in order: `.added`, any `.updated`, `.removed`,
+    /// and `.added` again if it comes back.
     public enum Event: Sendable, Equatable {
-        /// A gateway appeared.
+        /// A gateway appeared: its beacon is resolved (SRV, TXT and at least one address).
         case added(GatewaySighting)
-        /// A gateway's beacon, addresses or backend changed.
+        /// A gateway's beacon (TXT, port, SRV host), addresses or backend changed: what it shows now.
         case updated(GatewaySighting)
         /// A gateway went away (goodbye, expiry, or its domain no longer lists it): its last sighting.
         case removed(GatewaySighting)
@@ -209,7 +213,9 @@ public struct GatewayBrowser: Sendable {
 
     /// This browser, with every run (``scan(note:)``, ``first(note:)``, ``watch(note:onTruncated:onEvent:)``)
     /// ending as soon as `signal` is raised, from any thread: the run throws ``BrowseError/stopped(_:)``
-    /// (code `cancelled`) within milliseconds, and its backends wind down on their own threads.
+    /// (code `cancelled`) within milliseconds, once its backends have closed what they opened
+    /// (each wakes at the signal; only a blocking call to an avahi-daemon that stopped answering
+    /// can hold it, up to libdbus's 25 s).
     public func stopping(on signal: StopSignal) -> GatewayBrowser {
         var copy = self
         copy.stop = signal
@@ -271,7 +277,7 @@ public struct GatewayBrowser: Sendable {
     }
 
     /// The first gateway resolved before ``Options/timeout``, or nil. Returns as soon as one
-    /// is; the other backends' threads end on their own at their next answer or the timeout.
+    /// is and the other backends have closed what they opened (they are told to end at once).
     public func first(note: (String) -> Void = { _ in }) throws(BrowseError) -> GatewaySighting? {
         var options = self.options
         options.firstAnswer = true
@@ -285,6 +291,31 @@ public struct GatewayBrowser: Sendable {
     /// TTL of their records (``WideAreaRefresh``). `onTruncated` hears of each domain that named
     /// more gateways than a bound keeps (``Options/maxGateways``), when it first happens and
     /// whenever the count seen grows. Throws when a backend fails.
+    ///
+    /// One watch follows a gateway however long it runs (no need to start it again to ask
+    /// afresh). In `local.`, with either mDNS backend (avahi-daemon or the built-in querier):
+    /// - A beacon first resolved is `.added`; a change of its TXT, port, SRV host or addresses
+    ///   is `.updated` with what it shows now.
+    /// - A goodbye (RFC 6762 §10.1) is `.removed` about a second after it. The same instance name
+    ///   back later, at any address and under any host name, is `.added` with what it advertises.
+    /// - The same instance name back without a goodbye in between (its advertiser killed,
+    ///   restarted or moved) at a new address or under a new host name is `.updated` to the new
+    ///   SRV host and addresses about a second after its announcement, when the old records were
+    ///   received more than a second before it (RFC 6762 §10.2 flushes only those): the old
+    ///   address is not listed any more. The built-in querier may report an `.updated` listing the
+    ///   old address beside the new one for that second.
+    /// - Back within a second of its last announcement, nothing is flushed and the old records
+    ///   stay until their TTL runs out (120 s for host records from avahi-daemon and
+    ///   python-zeroconf), unless a later announcement flushes them: the built-in querier at once
+    ///   reports the new SRV host, or the new address beside the old one; Avahi reports the change
+    ///   only when the old record expires.
+    /// - A beacon that vanishes without a goodbye and does not come back stays listed, with its
+    ///   last addresses, until its PTR record expires from the cache: the TTL its advertiser gave
+    ///   (4,500 s from avahi-daemon and python-zeroconf) after its last announcement or answer;
+    ///   then it is `.removed`. No backend can tell sooner (RFC 6762 §10).
+    ///
+    /// In a wide-area domain a gateway is `.added`, `.updated` and `.removed` as each round's
+    /// answer lists it, changed or not at all.
     public func watch(note: (String) -> Void = { _ in }, onTruncated: (Truncation) -> Void = { _ in },
                       onEvent: (Event) -> Bool) throws(BrowseError) {
         let domains = wideAreaDomains(note: note)

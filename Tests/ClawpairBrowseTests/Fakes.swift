@@ -30,13 +30,27 @@ final class Log: Sendable {
 /// as the real backends add it to their sockets.
 enum FakeWait {
     /// Waits until `stop` is raised (true) or 20 s passed (false: a hang bound, not a timing).
-    static func hold(_ stop: StopSignal) -> Bool {
+    @discardableResult
+    static func hold(_ stop: StopSignal, bound: Duration = .seconds(20)) -> Bool {
         let wakeup = StopWakeup(stop)
         var descriptors = [wakeup.pollDescriptor].compactMap { $0 }
         let clock = SystemMonotonicClock()
-        _ = try? Poll.wait(&descriptors, until: clock.now + .seconds(20), clock: clock)
+        _ = try? Poll.wait(&descriptors, until: clock.now + bound, clock: clock)
         return stop.isStopped
     }
+
+    /// Waits until `gate` (true) or `stop` (false) is raised, at most 20 s (false).
+    static func hold(either gate: StopSignal, or stop: StopSignal) -> Bool {
+        let wakeups = [StopWakeup(gate), StopWakeup(stop)]
+        var descriptors = wakeups.compactMap(\.pollDescriptor)
+        let clock = SystemMonotonicClock()
+        _ = try? Poll.wait(&descriptors, until: clock.now + .seconds(20), clock: clock)
+        return gate.isStopped
+    }
+
+    /// How long a fake's clean-up waits for a gate the test opens only after the run returned:
+    /// a run that waits for its backends to close waits this long once (no timing is asserted).
+    static let gateBound: Duration = .seconds(1)
 }
 
 /// An Avahi browse that hands over `events` in order and logs whether it was told to stop.
@@ -58,8 +72,12 @@ final class FakeAvahi: AvahiBrowsing {
     /// until the run's stop wakes it (logged as "avahi cancelled") or 20 s pass.
     var holdOpen = false
 
+    /// Set: its events wait until this is raised (at most 20 s).
+    var startGate: StopSignal?
+
     func run(until deadline: Monotonic.Instant, stop: StopSignal, onEvent: (AvahiEvent) -> Bool) throws {
         defer { if holdOpen { log.add(FakeWait.hold(stop) ? "avahi cancelled" : "avahi ran 20 s without a stop") } }
+        if let startGate { FakeWait.hold(startGate) }
         for (index, event) in events.enumerated() {
             switch event {
             case .added(let instance): pending.insert(instance)
@@ -75,17 +93,26 @@ final class FakeAvahi: AvahiBrowsing {
         log.add("avahi ran out of events")
     }
 
-    func stop() { log.add("avahi closed") }
+    /// Set: ``stop()`` first waits for the gate (at most ``FakeWait/gateBound``), so that a run
+    /// returning before its backend closed is caught, not raced.
+    var closeGate: StopSignal?
+
+    func stop() {
+        if let closeGate { FakeWait.hold(closeGate, bound: FakeWait.gateBound) }
+        log.add("avahi closed")
+    }
 }
 
-/// The built-in querier, scripted; with `gate`, it waits for the test to open it first.
+/// The built-in querier, scripted; with `gate`, it waits for the test to open it first, or
+/// for the run's stop, as a real backend's wait does (then it answers nothing: "native ended
+/// before answering").
 final class FakeMDNS: MDNSBrowsing {
     let events: [MDNSEvent]
     let log: Log
-    let gate: Mailbox<Bool>?
+    let gate: StopSignal?
     let runSummary: MDNSQuerier.Summary?
 
-    init(_ events: [MDNSEvent], log: Log, gate: Mailbox<Bool>? = nil, summary: MDNSQuerier.Summary? = nil) {
+    init(_ events: [MDNSEvent], log: Log, gate: StopSignal? = nil, summary: MDNSQuerier.Summary? = nil) {
         self.events = events
         self.log = log
         self.gate = gate
@@ -98,7 +125,10 @@ final class FakeMDNS: MDNSBrowsing {
     func run(until deadline: Monotonic.Instant, untilComplete: Bool, stop: StopSignal,
              onEvent: (MDNSEvent) -> Bool) throws {
         defer { if holdOpen { log.add(FakeWait.hold(stop) ? "native cancelled" : "native ran 20 s without a stop") } }
-        if let gate { _ = gate.take() }
+        if let gate, !FakeWait.hold(either: gate, or: stop) {
+            log.add("native ended before answering")
+            return
+        }
         log.add(untilComplete ? "native until complete" : "native until the deadline")
         for (index, event) in events.enumerated() where !onEvent(event) {
             log.add("native stopped after event \(index)")
