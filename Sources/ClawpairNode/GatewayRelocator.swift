@@ -71,10 +71,12 @@ public struct GatewayRelocator: Sendable {
 
     /// Discovery's watch as a beacon source: each gateway added or updated is handed over as it
     /// is heard, until `stop`. The watch runs for ``GatewayBrowser/Options/timeout`` at a time
-    /// and is started again at once (a failed one after 2 s): a beacon that moved under the same
-    /// instance name is not always reported as a change by a long-running browse (seen in the
-    /// network lab), so each run asks afresh. `reported` decides what is handed over: a sighting
-    /// already handed over (and not removed or forgotten since) is not handed over again.
+    /// and is started again at once (a failed one after 2 s). One long watch would report every
+    /// change (``GatewayBrowser/watch(note:onTruncated:onEvent:)``), but a run lists the cache afresh:
+    /// after ``forgetReportedBeacons()`` (an attempt failed), a beacon still listed is handed over
+    /// again at the next run, which a long watch never does for records that did not change.
+    /// `reported` decides what is handed over: a sighting already handed over (and not removed
+    /// or forgotten since) is not handed over again.
     static func browserBeacons(_ discovery: GatewayBrowser.Options?, clock: any MonotonicClock,
                                reported: ReportedBeacons) -> @Sendable (StopSignal, ([String]) -> Void) -> Void {
         { stop, seen in
