@@ -101,6 +101,8 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/clawpair.fish
 
 # clawpair_<version>_<arch>.deb in .build/deb (scripts/build-deb: dpkg-deb, dpkg-shlibdeps, lintian).
+# DEB_MAINTAINER="Full Name <address>" sets its Maintainer (packaging/deb/README.md).
+export DEB_MAINTAINER
 deb: build
 	@scripts/build-deb $(BIN) .build/deb
 

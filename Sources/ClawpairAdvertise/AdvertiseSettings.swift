@@ -10,8 +10,10 @@
 // - mode: `discovery.mdns.mode` minimal (default), full or off (src/gateway/server-discovery-runtime.ts);
 // - instance name: the bonjour plugin's `instanceName` (`plugins.entries.bonjour.config.instanceName`,
 //   extensions/bonjour/index.ts), else the machine name;
-// - full mode: `OPENCLAW_SSH_PORT` (else 22), `OPENCLAW_TAILNET_DNS`, `openclaw` on PATH
-//   (the same defaults as the gateway's; BeaconIdentity+FullMode.swift).
+// - full mode: `OPENCLAW_SSH_PORT` (else 22), `openclaw` on PATH (the same defaults as the
+//   gateway's; BeaconIdentity+FullMode.swift); `tailnetDns` from `OPENCLAW_TAILNET_DNS`, else, when
+//   `gateway.tailscale.mode` is `serve` or `funnel`, from `tailscale status --json`
+//   (TailnetDnsHint.swift: src/gateway/server-discovery.ts resolveTailnetDnsHint).
 // `canvasPort` is retired upstream and never advertised.
 
 import ClawpairConfig
@@ -86,8 +88,12 @@ public struct AdvertiseSettings: Sendable, Equatable {
     }
 
     /// The settings of the parsed config `config` (read from `path`, named in errors) under
-    /// `environment` (the advertiser's, standing in for the gateway's).
-    public init(config: JSONValue, path: String, environment: [String: String]) throws(AdvertiseSettingsError) {
+    /// `environment` (the advertiser's, standing in for the gateway's). In full mode without
+    /// `OPENCLAW_TAILNET_DNS`, when the config turns Tailscale on (`gateway.tailscale.mode` serve
+    /// or funnel), `tailnetStatus` gives `tailscale status --json` for ``tailnetDns``
+    /// (``TailnetDnsHint/name(statusJSON:)``); it is not asked otherwise.
+    public init(config: JSONValue, path: String, environment: [String: String],
+                tailnetStatus: TailnetDnsHint.StatusLookup? = nil) throws(AdvertiseSettingsError) {
         let gateway = config["gateway"]
         if let text = environment["OPENCLAW_GATEWAY_PORT"].map(JSText.trim), !text.isEmpty,
            let value = Int(text.prefix { $0.isASCII && $0.isNumber }), value > 0 {
@@ -117,24 +123,35 @@ public struct AdvertiseSettings: Sendable, Equatable {
         case "minimal": mode = .minimal
         default: throw .invalid(path: path, key: "discovery.mdns.mode", reason: "is not \"off\", \"minimal\" or \"full\"")
         }
+        let tailscale: Bool
+        switch gateway?["tailscale"]?["mode"]?.stringValue ?? "off" {
+        case "off": tailscale = false
+        case "serve", "funnel": tailscale = true
+        default: throw .invalid(path: path, key: "gateway.tailscale.mode", reason: "is not \"off\", \"serve\" or \"funnel\"")
+        }
         let named = config["plugins"]?["entries"]?["bonjour"]?["config"]?["instanceName"]?.stringValue.map(JSText.trim)
         instanceName = named?.isEmpty == false ? named : nil
         if mode == .full {
             sshPort = BeaconIdentity.defaultSSHPort(environment: environment)
             let dns = environment["OPENCLAW_TAILNET_DNS"].map(JSText.trim) ?? ""
-            tailnetDns = dns.isEmpty ? nil : (dns.hasSuffix(".") ? String(dns.dropLast()) : dns)
+            if !dns.isEmpty {
+                tailnetDns = dns.hasSuffix(".") ? String(dns.dropLast()) : dns
+            } else if tailscale, let status = tailnetStatus?() {
+                tailnetDns = TailnetDnsHint.name(statusJSON: status)
+            }
             cliPath = BeaconIdentity.defaultCLIPath(environment: environment)
         }
     }
 
     /// The settings of the config file at `path`; throws when it is missing, unreadable or holds
-    /// values the gateway would not accept.
-    public static func load(path: String, environment: [String: String]) throws(ClawpairErrorBox) -> AdvertiseSettings {
+    /// values the gateway would not accept. `tailnetStatus`: as in ``init(config:path:environment:tailnetStatus:)``.
+    public static func load(path: String, environment: [String: String],
+                            tailnetStatus: TailnetDnsHint.StatusLookup? = nil) throws(ClawpairErrorBox) -> AdvertiseSettings {
         guard let document = try OpenClawConfig.document(path: path) else {
             throw ClawpairErrorBox(AdvertiseSettingsError.noConfig(path: path))
         }
         do {
-            return try AdvertiseSettings(config: document, path: path, environment: environment)
+            return try AdvertiseSettings(config: document, path: path, environment: environment, tailnetStatus: tailnetStatus)
         } catch {
             throw ClawpairErrorBox(error)
         }

@@ -13,8 +13,10 @@ extension GatewayAdvertiser {
         /// The gateway's openclaw.json at `path` (``AdvertiseSettings/load(path:environment:)``),
         /// read now and again at every check and reload; the beacon is advertised only while the
         /// gateway answers. `environment` gives the variables the config and the beacon read
-        /// (`OPENCLAW_GATEWAY_PORT`, the full-mode defaults).
-        case config(path: String, environment: [String: String])
+        /// (`OPENCLAW_GATEWAY_PORT`, the full-mode defaults). In full mode with Tailscale on in
+        /// the config, `tailnetStatus` gives `tailscale status --json` for `tailnetDns` (by
+        /// default ``TailnetDnsHint/cachedLookup(program:budget:validity:clock:)``).
+        case config(path: String, environment: [String: String], tailnetStatus: TailnetDnsHint.StatusLookup? = nil)
     }
 
     /// An advertiser of the gateway of `source` on the machine named `osHostname`, as
@@ -37,8 +39,9 @@ extension GatewayAdvertiser {
         case .settings(let settings):
             load = { () throws(ClawpairErrorBox) in settings }
             environment = [:]
-        case .config(let path, let variables):
-            load = { () throws(ClawpairErrorBox) in try AdvertiseSettings.load(path: path, environment: variables) }
+        case .config(let path, let variables, let tailnetStatus):
+            let lookup = tailnetStatus ?? TailnetDnsHint.cachedLookup(clock: clock)
+            load = { () throws(ClawpairErrorBox) in try AdvertiseSettings.load(path: path, environment: variables, tailnetStatus: lookup) }
             environment = variables
             check = healthCheck
         }

@@ -27,7 +27,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .usage: return "usage error: unknown command or option, bad or missing argument"
         case .notFound: return "nothing found or nothing reachable"
         case .refused: return "refused: authentication, pairing, TLS trust, or an expired code"
-        case .configuration: return "clawpair node run: fix the configuration first (the node token was revoked: pair again)"
+        case .configuration: return "clawpair node run: fix the configuration first (the node token was revoked, or no node pairing: pair again)"
         }
     }
 }

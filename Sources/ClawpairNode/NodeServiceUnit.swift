@@ -3,8 +3,8 @@
 // RestartPreventExitStatus=78 and no hardening (`upstream-2026-10.md` §3); this one adds
 // Type=notify (readiness and a watchdog, which ``NodeServiceReporter`` feeds) and a sandbox
 // scoring ≤ 2.0 in `systemd-analyze security`. A system unit runs under a dynamic user with its
-// own state directory; a user unit keeps the user's store writable and the rest of the home
-// read-only.
+// own state directory (which systemd creates, so it is never missing); a user unit keeps the
+// user's store writable, if it exists, and the rest of the home read-only.
 
 /// A systemd service unit for a node: what runs (``execStart``), for the whole system or one
 /// user (``scope``), and its rendering (``text``).
@@ -86,11 +86,15 @@ public struct NodeServiceUnit: Sendable, Equatable {
             install = "multi-user.target"
         case .user:
             unitSection = ""
+            // The store with systemd's "-" prefix ("ignored when they do not exist", systemd.exec(5)):
+            // without it a store removed after installing fails every start with 226/NAMESPACE, a
+            // restart loop that never says why; with it the node starts, finds no pairing, says so
+            // and exits 78, which the unit does not restart.
             if let userHome {
                 service += "Environment=CLAWPAIR_HOME=\(Self.escape(userHome))\n"
-                home = "ProtectHome=read-only\nReadWritePaths=\(Self.escape(userHome))"
+                home = "ProtectHome=read-only\nReadWritePaths=-\(Self.escape(userHome))"
             } else {
-                home = "ProtectHome=read-only\nReadWritePaths=%h/.config/clawpair"
+                home = "ProtectHome=read-only\nReadWritePaths=-%h/.config/clawpair"
             }
             install = "default.target"
         }

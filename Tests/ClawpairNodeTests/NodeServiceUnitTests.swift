@@ -22,17 +22,18 @@ import Testing
         }
     }
 
-    @Test("a system unit runs under a dynamic user in its state directory; a user unit writes only its store, a custom one escaped")
+    @Test("a system unit runs under a dynamic user in its state directory; a user unit writes only its store (if it exists), a custom one escaped")
     func scopes() {
         let system = Self.lines(NodeServiceUnit(scope: .system, execStart: "x", summary: "s"))
         #expect(system.contains("DynamicUser=yes") && system.contains("StateDirectory=clawpair-node")
                 && system.contains("Environment=CLAWPAIR_HOME=%S/clawpair-node") && system.contains("WantedBy=multi-user.target"))
         #expect(!system.contains { $0.hasPrefix("Documentation=") })
         let user = Self.lines(NodeServiceUnit(scope: .user, execStart: "x", summary: "s"))
-        #expect(user.contains("ReadWritePaths=%h/.config/clawpair") && user.contains("WantedBy=default.target"))
+        // "-": a store removed after installing must not fail the start with 226/NAMESPACE (node run says it is missing, exit 78).
+        #expect(user.contains("ReadWritePaths=-%h/.config/clawpair") && user.contains("WantedBy=default.target"))
         #expect(!user.contains("DynamicUser=yes"))
         let custom = Self.lines(NodeServiceUnit(scope: .user, execStart: "x", summary: "s", userHome: "/srv/100%/clawpair"))
-        #expect(custom.contains("Environment=CLAWPAIR_HOME=/srv/100%%/clawpair") && custom.contains("ReadWritePaths=/srv/100%%/clawpair"))
+        #expect(custom.contains("Environment=CLAWPAIR_HOME=/srv/100%%/clawpair") && custom.contains("ReadWritePaths=-/srv/100%%/clawpair"))
     }
 
     @Test("ProtectProc= only in the system unit: a user's service manager cannot apply it (systemd.exec(5))")

@@ -13,12 +13,14 @@ import Testing
         let deb: String
         var root: String { directory.appendingPathComponent("root").path }
 
-        init() throws {
+        /// With `maintainer`, the build's `DEB_MAINTAINER`; without, the default.
+        init(maintainer: String? = nil) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("clawpair-deb-\(getpid())-\(UUID())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let script = SpecFiles.packageRoot.appendingPathComponent("scripts/build-deb").path
-            let build = try ClawpairBinary.runProgram(script, [ClawpairBinary.path, directory.appendingPathComponent("out").path, "--test"],
-                                                      environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], timeoutSeconds: 300)
+            var environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
+            environment["DEB_MAINTAINER"] = maintainer
+            let build = try ClawpairBinary.runProgram(DebianPackageTests.script, [ClawpairBinary.path, directory.appendingPathComponent("out").path, "--test"],
+                                                      environment: environment, timeoutSeconds: 300)
             guard build.status == 0, build.stderr.isEmpty else { throw PackagingFailure( "build-deb: \(build)") }
             deb = build.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let unpack = try ClawpairBinary.runProgram("/usr/bin/dpkg", ["-x", deb, directory.appendingPathComponent("root").path])
@@ -32,11 +34,16 @@ import Testing
         }
     }
 
+    static let script = SpecFiles.packageRoot.appendingPathComponent("scripts/build-deb").path
+
     @Test func packageInstallsAndEveryInstalledFileWorks() throws {
-        let package = try Unpacked()
+        // Whoever publishes the package names themselves (packaging/deb/README.md); any character a name may hold passes.
+        let maintainer = "Jane O'Doe & Co/Lab <jane.doe@example.org>"
+        let package = try Unpacked(maintainer: maintainer)
         defer { package.remove() }
         let root = package.root
         let env = ["PATH": "/usr/bin:/bin", "HOME": package.directory.path, "LC_ALL": "C.UTF-8"]
+        #expect(try package.field("Maintainer") == maintainer)
 
         // Named after Version.swift's version (the script checks the binary reports it) and this architecture.
         let version = try ClawpairBinary.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -106,6 +113,11 @@ import Testing
     @Test func dpkgInstallsIntoAScratchRootAndRemovesCleanly() throws {
         let package = try Unpacked()
         defer { package.remove() }
+        // The default Maintainer: the changelog's top entry, a deliberate reserved .invalid address, never a placeholder domain.
+        let changelog = SpecFiles.packageRoot.appendingPathComponent("packaging/deb/changelog").path
+        let recorded = try ClawpairBinary.runProgram("/usr/bin/dpkg-parsechangelog", ["-l", changelog, "-S", "Maintainer"])
+        #expect(try package.field("Maintainer") == "clawpair maintainers <maintainers@clawpair.invalid>")
+        #expect(recorded.stdout == "clawpair maintainers <maintainers@clawpair.invalid>\n", "\(recorded)")
         let scratch = package.directory.appendingPathComponent("scratch").path
         for directory in ["var/lib/dpkg/info", "var/lib/dpkg/updates"] {
             try FileManager.default.createDirectory(atPath: "\(scratch)/\(directory)", withIntermediateDirectories: true)
@@ -127,6 +139,22 @@ import Testing
         #expect(remove.status == 0, "\(remove)")
         #expect(!FileManager.default.fileExists(atPath: "\(scratch)/usr/bin/clawpair"))
         #expect(!FileManager.default.fileExists(atPath: "\(scratch)/usr/lib/systemd/system/clawpair-advertise@.service"))
+    }
+
+    @Test("a Maintainer that is not \"Full Name <address>\" stops build-deb before it builds anything")
+    func malformedMaintainerRefused() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("clawpair-deb-bad-\(getpid())-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        for bad in ["jane@example.org", "Jane Doe", "<jane@example.org>", "Jane <jane@localhost>", "Jane\nDoe <jane@example.org>"] {
+            let build = try ClawpairBinary.runProgram(Self.script, [ClawpairBinary.path, out, "--test"],
+                                                      environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "DEB_MAINTAINER": bad])
+            #expect(build.status == 1 && build.stderr.contains("is not \"Full Name <address>\""), "\(bad): \(build)")
+            #expect(!FileManager.default.fileExists(atPath: out), "\(bad)")
+        }
+        // Debian's own variables, as dch reads them, when DEB_MAINTAINER is not set.
+        let debemail = try ClawpairBinary.runProgram(Self.script, [ClawpairBinary.path, out, "--test"],
+                                                     environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "DEBEMAIL": "nodomain"])
+        #expect(debemail.status == 1 && debemail.stderr.contains("Maintainer '<nodomain>'"), "\(debemail)")
     }
 }
 

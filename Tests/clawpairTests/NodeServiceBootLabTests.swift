@@ -7,7 +7,9 @@ import Testing
 /// the pairing lab's node host. The node is paired outside, then inside the container `node install`
 /// writes and enables the unit, systemd starts it (Type=notify: `enable --now` returns once READY=1
 /// arrived), the stand-in gateway sees the node connect, `node status` reports it, `systemctl stop`
-/// ends it with exit status 0 after a close 1000, and `node uninstall` removes the unit.
+/// ends it with exit status 0 after a close 1000, and `node uninstall` removes the unit. A unit
+/// whose store was removed after installing starts, and `node run` says what is missing and exits
+/// 78 (no restart loop).
 ///
 /// Both units run exactly as `node install` writes them, every sandbox setting enforced by systemd
 /// (checked in the service's own mount table). One thing here belongs to the container, not to
@@ -152,6 +154,18 @@ struct NodeServiceBootLabTests {
                 #expect(try await Self.show(container, ["Result"])["Result"] == "success")
                 try await container.require(["rm", "-r", "/etc/systemd/system/\(Self.unit).d"])
 
+                // The state directory removed after installing: systemd makes it again (StateDirectory=), empty, so
+                // the unit starts; node run finds no pairing, says so and exits 78, and systemd does not restart it.
+                try await container.require(["rm", "-rf", "/var/lib/clawpair-node", "/var/lib/private/clawpair-node"])
+                let start = try await container.run(["systemctl", "start", Self.unit])
+                #expect(!start.status.isSuccess, "\(start)")
+                let unpaired = try await Self.show(container, ["ActiveState", "SubState", "Result", "ExecMainStatus"])
+                let said = await container.journal(Self.unit)
+                #expect(unpaired == ["ActiveState": "failed", "SubState": "failed", "Result": "exit-code", "ExecMainStatus": "78"],
+                        "\(unpaired)\n\(said)")
+                // (The unit names its gateway: --gateway ID.)
+                #expect(said.contains("no paired gateway is called") && said.contains("clawpair pair - < code.txt"), "\(said)")
+
                 let uninstall = try await container.run(["clawpair", "node", "uninstall", "--system", "--json"])
                 #expect(uninstall.status.isSuccess, "\(uninstall)")
                 #expect(try Pairing.json(uninstall.stdout)["removed"] as? Bool == true)
@@ -221,6 +235,21 @@ struct NodeServiceBootLabTests {
                 #expect(stopped == ["ActiveState": "inactive", "Result": "success", "ExecMainStatus": "0"], "\(stopped)")
                 let closed = try await lab.gateway.waitForLog("session-closed", timeout: .seconds(30)) { $0["deviceId"] as? String == deviceId }
                 #expect(closed["code"] as? Int == 1000, "\(closed)")
+
+                // The store removed after installing: the unit still starts (ReadWritePaths=-…, ignored when
+                // missing, instead of 226/NAMESPACE on every start), node run says what is missing and exits 78,
+                // and systemd does not restart it: failed, not auto-restart.
+                let store = "/home/\(user)/.config/clawpair"
+                try await container.require(["mv", store, store + ".saved"])
+                let start = try await container.run(["systemctl", "--user", "start", Self.unit], user: user, environment: environment)
+                #expect(!start.status.isSuccess, "\(start)")
+                let missing = try await Self.show(container, ["ActiveState", "SubState", "Result", "ExecMainStatus"],
+                                                  user: user, environment: environment)
+                let said = await container.journal(Self.unit, userUnit: true)
+                #expect(missing == ["ActiveState": "failed", "SubState": "failed", "Result": "exit-code", "ExecMainStatus": "78"],
+                        "\(missing)\n\(said)")
+                #expect(said.contains("the clawpair store \(store) does not exist") && said.contains("clawpair pair - < code.txt"), "\(said)")
+                try await container.require(["mv", store + ".saved", store])
 
                 let uninstall = try await container.run(["clawpair", "node", "uninstall", "--user", "--json"], user: user, environment: environment)
                 #expect(uninstall.status.isSuccess && (try? Pairing.json(uninstall.stdout))?["removed"] as? Bool == true, "\(uninstall)")

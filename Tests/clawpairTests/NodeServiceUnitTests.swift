@@ -66,6 +66,27 @@ struct NodeServiceUnitTests {
         #expect(result.stderr.contains("clawpair pair - < code.txt"), "\(result)")
     }
 
+    @Test("node run without its pairing (store missing, empty, or no node token) says so and exits 78, which the units do not restart")
+    func runWithoutPairing() throws {
+        let home = try Home()
+        defer { home.remove() }
+        let store = home.directory + "/.config/clawpair"
+        try FileManager.default.removeItem(atPath: store + "/gateways/\(Home.id).json")
+        let unpaired = try home.run(["node", "run"])
+        #expect(unpaired.status == 78, "\(unpaired)")
+        #expect(unpaired.stderr.contains("not paired as a node") && unpaired.stderr.contains("clawpair pair - < code.txt"), "\(unpaired)")
+        let named = try home.run(["node", "run", "--gateway", "lab"])
+        #expect(named.status == 78 && named.stderr.contains("clawpair pair - < code.txt"), "\(named)")
+        try FileManager.default.removeItem(atPath: store)
+        let missing = try home.run(["node", "run", "--json"])
+        #expect(missing.status == 78, "\(missing)")
+        let document = try JSONSerialization.jsonObject(with: Data(missing.stdout.utf8)) as? [String: Any]
+        let error = document?["error"] as? [String: Any]
+        #expect(document?["ok"] as? Bool == false && error?["code"] as? String == "configuration", "\(missing)")
+        #expect((error?["message"] as? String)?.contains("the clawpair store \(store) does not exist") == true, "\(missing)")
+        #expect(!FileManager.default.fileExists(atPath: store), "node run creates no empty store")
+    }
+
     @Test("both units keep upstream's restart policy, are Type=notify with a watchdog, and verify")
     func policyAndVerify() throws {
         let prefix = try SystemdUnitTests.installUnits(name: "clawpair-nodeunits")

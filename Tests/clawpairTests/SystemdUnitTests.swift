@@ -88,12 +88,16 @@ struct SystemdUnitTests {
         #expect(unit.value("Service", "RestrictAddressFamilies") == "AF_UNIX AF_INET AF_INET6 AF_NETLINK")
     }
 
-    @Test("the user unit's exposure in systemd-analyze --user security --offline=true is at most 2.0 (1.6: no User= in a user unit)")
+    @Test("the user unit's exposure in systemd-analyze --user security --offline=true is at most 2.0 (1.7: no User=, no ProtectProc= in a user unit)")
     func userUnitExposure() throws {
         let (score, report) = try Self.exposure(Self.userUnit, as: "clawpair-advertise.service", user: true)
         #expect(score != nil, "\(report)")
         #expect((score ?? 10) <= 2.0, "\(report)")
         let unit = try SystemdUnit(path: Self.userUnit)
+        // A user's service manager cannot apply ProtectProc= (systemd.exec(5): "not supported for services
+        // running in per-user instances of the service manager"): the unit does not claim it. The system unit does.
+        #expect(unit.value("Service", "ProtectProc") == nil, "a user unit cannot apply ProtectProc=")
+        #expect(try SystemdUnit(path: Self.systemUnit).value("Service", "ProtectProc") == "invisible")
         #expect(unit.value("Service", "RestrictAddressFamilies") == "AF_UNIX AF_INET AF_INET6 AF_NETLINK")
         #expect(unit.value("Service", "ProtectHome") == "read-only", "it reads ~/.openclaw/openclaw.json")
     }

@@ -18,7 +18,7 @@ struct AdvertiseCommand: ParsableCommand {
             "With --from-openclaw-config the beacon comes from the gateway's openclaw.json (CONFIG, else "
                 + "$OPENCLAW_CONFIG_PATH, $OPENCLAW_STATE_DIR/openclaw.json or ~/.openclaw/openclaw.json): gateway.port "
                 + "(OPENCLAW_GATEWAY_PORT overrides it), gateway.tls.enabled, gateway.bind, discovery.mdns.mode and the "
-                + "bonjour plugin's instanceName. It is advertised only while the gateway answers its port (checked every "
+                + "bonjour plugin's instanceName (full mode: see FULL MODE in the man page). It is advertised only while the gateway answers its port (checked every "
                 + "5 s), withdrawn after two failed checks and announced again when it answers; the TLS fingerprint is "
                 + "the one the gateway serves. The file is re-read at every check and on SIGHUP.",
             "A taken name moves to Avahi's next one (\"Name #2\"), each rename reported; after --max-renames it stops "
@@ -54,6 +54,7 @@ struct AdvertiseCommand: ParsableCommand {
         ],
         sections: [
             .inManSource("JSON OUTPUT"),
+            .inManSource("FULL MODE"),
             .inManSource("NAME CONFLICTS"),
             .inManSource("INTERFACES AND HOST NAME"),
         ],

@@ -17,8 +17,8 @@ struct NodeInstallCommand: ArgumentsCommand {
                 + "linger is off). --system (as root) copies this machine's identity and the gateway's record into "
                 + "/var/lib/clawpair-node, writes /etc/systemd/system/clawpair-node.service (a dynamic user, no access to home "
                 + "directories) and enables it.",
-            "The unit restarts the node 5 s after it stops (Restart=always), except after exit status 78 (the node token was "
-                + "revoked: pair again); it is Type=notify with a watchdog and scores at most 2.0 in 'systemd-analyze security'. "
+            "The unit restarts the node 5 s after it stops (Restart=always), except after exit status 78 (no node pairing, "
+                + "or its token was revoked: pair again); it is Type=notify with a watchdog and scores at most 2.0 in 'systemd-analyze security'. "
                 + "--print shows the unit instead of installing it.",
             "Inside a systemd-nspawn container a user unit fails with 226/NAMESPACE (the container's /proc/kmsg cannot be "
                 + "covered by a user's service manager); install then says so: add a drop-in with 'systemctl --user edit "

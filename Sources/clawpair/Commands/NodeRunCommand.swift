@@ -26,7 +26,8 @@ struct NodeRunCommand: ArgumentsCommand {
                 + "from the gateway, or from node.list when this machine also holds an operator token for the gateway.",
             "One line per state change on standard error (with --json, JSON lines on standard output). Exit status: 0 after "
                 + "SIGTERM or SIGINT (the connection closes with 1000), 78 when the gateway no longer accepts the node token "
-                + "(it is cleared: pair again), otherwise the status of the error, so a service manager restarts it.",
+                + "(it is cleared: pair again) or this machine holds no node pairing (the store is missing, no node token, no "
+                + "identity), otherwise the status of the error, so a service manager restarts it.",
         ],
         options: [
             NodeCommand.gatewayOption,
@@ -58,14 +59,31 @@ struct NodeRunCommand: ArgumentsCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         let signals = TerminationSignals()
         let home = try GatewayCLI.home(context)
+        // A node without its pairing (the store deleted after `node install`, no node token, no
+        // identity) cannot mend itself by restarting: exit status 78, which its unit does not restart.
+        var info = stat()
+        guard stat(home, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw GeneralError("the clawpair store \(TerminalText.sanitize(home, maxScalars: 200)) does not exist (was it removed "
+                                   + "after 'clawpair node install'?)",
+                               hint: "pair this machine as a node again: clawpair pair - < code.txt, then clawpair node install",
+                               status: .configuration)
+        }
         let registry = GatewayRegistry(home: home)
-        let record = try NodeCommand.gateway(arguments.value("gateway"), registry: registry)
+        let record: PairedGateway
+        do {
+            record = try NodeCommand.gateway(arguments.value("gateway"), registry: registry)
+        } catch let error as GeneralError where error.exitStatus == .notFound {
+            let pairAgain = "to pair this machine as a node again: clawpair pair - < code.txt"
+            let hint = error.hint.map { $0.contains("clawpair pair") ? $0 : "\($0); \(pairAgain)" } ?? pairAgain
+            throw GeneralError(error.message, hint: hint, status: .configuration)
+        }
         let identity: DeviceIdentity
         do {
             identity = try IdentityStore(directory: home).loadIdentity().identity
         } catch {
             throw GeneralError("cannot load this machine's identity: \(error.message)",
-                               hint: "a node needs the identity it paired with; pair again: clawpair pair - < code.txt", status: .notFound)
+                               hint: "a node needs the identity it paired with; pair again: clawpair pair - < code.txt",
+                               status: .configuration)
         }
         let hostName = HostName.current(fallback: "linux")
         let displayName = arguments.value("display-name") ?? record.deviceName ?? hostName

@@ -31,13 +31,14 @@ enum NodeService {
                        "dynamic user with its own state directory (/var/lib/clawpair-node, CLAWPAIR_HOME).",
                        "  sudo clawpair node install --system [--gateway NAME]",
                        "copies the node's identity and gateway record there, then enables this unit. Exit status 78",
-                       "means \"fix the configuration first\" (the node token was revoked: pair again), so no restart."]
+                       "means \"fix the configuration first\" (no node pairing, or its token was revoked: pair again),",
+                       "so no restart."]
         case .user:
             comment = ["clawpair node as a user service: this machine online as an OpenClaw node while you are logged",
                        "in (or always, after `sudo loginctl enable-linger USER`), with your own clawpair store.",
                        "  clawpair node install --user [--gateway NAME]",
                        "Notifications reach your desktop through the session bus. Exit status 78 means \"fix the",
-                       "configuration first\" (the node token was revoked: pair again), so no restart."]
+                       "configuration first\" (no node pairing, or its token was revoked: pair again), so no restart."]
         }
         return NodeServiceUnit(scope: kind, execStart: exec, summary: "This machine as an OpenClaw node (clawpair node run)",
                                documentation: "man:clawpair-node(1)", comment: comment, userHome: userHome).text
