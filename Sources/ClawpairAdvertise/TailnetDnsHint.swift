@@ -74,79 +74,12 @@ public enum TailnetDnsHint {
         }
     }
 
-    /// Runs `tailscale status --json` (`program` in place of tailscale) with standard input and
-    /// error on /dev/null, in a process group of its own; returns its output when it exited 0
-    /// before `deadline` with at most ``maxStatusBytes``, else nil (at the deadline its group is
-    /// killed and reaped).
-    /// `program` is looked up on PATH unless it holds a slash.
+    /// Runs `tailscale status --json` (`program` in place of tailscale, looked up on PATH unless
+    /// it holds a slash) through ``BoundedCommand/output(of:until:maxBytes:clock:stop:)``: its
+    /// output when it exited 0 before `deadline` with at most ``maxStatusBytes``, else nil (at the
+    /// deadline its group is killed and reaped).
     public static func runStatus(program: String = "tailscale", deadline: Monotonic.Instant,
                                  clock: any MonotonicClock = SystemMonotonicClock()) -> [UInt8]? {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        defer { close(ends[0]) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        let argv: [UnsafeMutablePointer<CChar>?] = [program, "status", "--json"].map { text in text.withCString { strdup($0) } } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = argv.withUnsafeBufferPointer { posix_spawnp(&pid, program, &actions, &attributes, $0.baseAddress!, environ) }
-        close(ends[1])
-        guard spawned == 0 else { return nil }
-
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        var complete = false
-        while output.count <= maxStatusBytes, clock.now < deadline {
-            var descriptors = [PollDescriptor(ends[0], .readable)]
-            guard let ready = try? Poll.wait(&descriptors, until: deadline, clock: clock), ready > 0 else { break }
-            let count = buffer.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
-            if count == 0 {
-                complete = true
-                break
-            }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                break
-            }
-            output += buffer[..<count]
-        }
-        // Reap it: at once when it is done; otherwise (the deadline, too much output) kill its group first.
-        var status: Int32 = 0
-        if !complete || output.count > maxStatusBytes {
-            kill(-pid, SIGKILL)
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            return nil
-        }
-        while true {
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid { break }
-            if reaped < 0 && errno != EINTR { return nil }
-            if clock.now >= deadline {
-                kill(-pid, SIGKILL)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                return nil
-            }
-            var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
-            nanosleep(&pause, nil)
-        }
-        let exitedZero = status & 0x7F == 0 && (status >> 8) & 0xFF == 0
-        return exitedZero ? output : nil
+        BoundedCommand.output(of: [program, "status", "--json"], until: deadline, maxBytes: maxStatusBytes, clock: clock)
     }
 }
