@@ -10,7 +10,7 @@ import PackageDescription
 
 let libraries = ["ClawpairCore", "ClawpairSetupCode", "ClawpairIdentity", "ClawpairQR", "ClawpairDNS", "ClawpairDiscovery",
                  "ClawpairWebSocket", "ClawpairTransport", "ClawpairProbe", "ClawpairMDNS", "ClawpairAvahi",
-                 "ClawpairConfig", "ClawpairWideArea", "ClawpairGateway", "ClawpairNode"]
+                 "ClawpairConfig", "ClawpairWideArea", "ClawpairGateway", "ClawpairNode", "ClawpairAdvertise"]
 let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Sources")
 let fuzzTargets = ((try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? [])
     .filter { $0.hasPrefix("Fuzz") }.sorted()

@@ -48,9 +48,12 @@ public struct DNSServerAddress: Sendable, Hashable, CustomStringConvertible {
         let colons = text.utf8.filter { $0 == UInt8(ascii: ":") }.count
         if colons == 0 { return parseIPv4(text, port: defaultPort) }
         if colons == 1 {
-            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-            guard let port = parsePort(String(parts[1])) else { return nil }
-            return parseIPv4(String(parts[0]), port: port)
+            // Split on the byte, as counted: a ":" followed by a combining mark is one Character
+            // that is not ":" (found by FuzzTailscaleStatus: a split by Characters gave one part).
+            let parts = text.utf8.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+            guard parts.count == 2, let host = String(parts[0]), let portText = String(parts[1]),
+                  let port = parsePort(portText) else { return nil }
+            return parseIPv4(host, port: port)
         }
         return parseIPv6(text, port: defaultPort)
     }

@@ -52,6 +52,8 @@ struct ResolvConfTests {
         "", "dns.example", "192.0.2.53:", "192.0.2.53:0", "192.0.2.53:65536", "192.0.2.53:+53", "192.0.2", "1.2.3.4.5",
         "[2001:db8::53", "[2001:db8::53]53", "[2001:db8::53]:", "2001:db8::53:53:53:53:53:53:53", "[192.0.2.1]:53",
         "fe80::1%", "fe80::1%no-such-interface0", " 192.0.2.1", "192.0.2.1 ",
+        // One ":" byte that is no ":" Character (a combining mark follows it): trapped before (FuzzTailscaleStatus).
+        "fd7a:\u{303}03", "192.0.2.53:\u{303}53",
     ])
     func serverRejects(input: String) {
         #expect(DNSServerAddress.parse(input) == nil, "\(input)")
