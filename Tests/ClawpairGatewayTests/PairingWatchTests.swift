@@ -306,6 +306,22 @@ import Testing
         }
     }
 
+    /// A pairing watch (operator.pairing, a shared token, ws:// on loopback) over a session whose
+    /// connections are `links`, one per attempt, on a manual clock.
+    static func watch(over links: [ServingLink], pollSlice: Duration) throws -> (GatewaySession, PairingWatch) {
+        let identity = try DeviceIdentity.generate(createdAtMs: 0)
+        let record = PairedGateway(name: "lab", urls: ["ws://127.0.0.1:18789"], deviceId: identity.deviceId, pairedAtMs: 0)
+        let options = GatewaySessionOptions(role: .operator, scopes: ["operator.pairing"], reconnect: PairingWatch.sessionPolicy,
+                                            credential: ConnectAuth(token: "shared"))
+        let session = try GatewaySession(gateway: record, registry: nil, identity: identity, options: options, clock: ManualClock(),
+                                         resolver: SystemResolver(), wallClockMs: { 0 }, jitterDraw: { 0 },
+                                         connector: Connector(links))
+        let target = OperatorTarget(endpoint: try GatewayEndpoint(parsing: "ws://127.0.0.1:18789"), record: nil, source: .explicitURL)
+        let plan = OperatorPlan(target: target, credential: OperatorCredential(auth: ConnectAuth(), source: .none))
+        return (session, PairingWatch(session: session, plan: plan, timeout: .seconds(5),
+                                      configuration: PairingWatchConfiguration(pollSlice: pollSlice)))
+    }
+
     @Test("on a session: pending listed on each connection, events followed, actions performed, the session's reconnect, stop")
     func followsOverASession() throws {
         let first = ServingLink(events: [GatewayEvent(name: "device.pair.requested", payload: PairingWatchTests.requested("r1"), seq: 1)],
@@ -314,16 +330,7 @@ import Testing
                                                        payload: .object([("setupId", "s"), ("deviceId", "d"), ("access", "node"), ("ts", 1)]),
                                                        seq: 1)],
                                  calls: 100, end: .notConnected, answer: Self.answer)
-        let identity = try DeviceIdentity.generate(createdAtMs: 0)
-        let record = PairedGateway(name: "lab", urls: ["ws://127.0.0.1:18789"], deviceId: identity.deviceId, pairedAtMs: 0)
-        let options = GatewaySessionOptions(role: .operator, scopes: ["operator.pairing"], reconnect: PairingWatch.sessionPolicy,
-                                            credential: ConnectAuth(token: "shared"))
-        let session = try GatewaySession(gateway: record, registry: nil, identity: identity, options: options, clock: ManualClock(),
-                                         resolver: SystemResolver(), wallClockMs: { 0 }, jitterDraw: { 0 },
-                                         connector: Connector([first, second]))
-        let target = OperatorTarget(endpoint: try GatewayEndpoint(parsing: "ws://127.0.0.1:18789"), record: nil, source: .explicitURL)
-        let watch = PairingWatch(session: session, plan: OperatorPlan(target: target, credential: OperatorCredential(auth: ConnectAuth(), source: .none)),
-                                 timeout: .seconds(5), configuration: PairingWatchConfiguration(pollSlice: .milliseconds(20)))
+        let (session, watch) = try Self.watch(over: [first, second], pollSlice: .milliseconds(20))
         var seen: [PairingWatchEvent] = []
         var stop = false
         try watch.run(until: { stop }) { event in
@@ -355,17 +362,8 @@ import Testing
     @Test("run(stop:input:) sleeps until an event, a key or the stop: with an hour's poll slice, a key still reaches poll at once and the stop ends the watch")
     func wakesOnKeysAndTheStop() throws {
         let link = ServingLink(events: [], calls: 1000, end: .notConnected, answer: Self.answer)
-        let identity = try DeviceIdentity.generate(createdAtMs: 0)
-        let record = PairedGateway(name: "lab", urls: ["ws://127.0.0.1:18789"], deviceId: identity.deviceId, pairedAtMs: 0)
-        let options = GatewaySessionOptions(role: .operator, scopes: ["operator.pairing"], reconnect: PairingWatch.sessionPolicy,
-                                            credential: ConnectAuth(token: "shared"))
-        let session = try GatewaySession(gateway: record, registry: nil, identity: identity, options: options, clock: ManualClock(),
-                                         resolver: SystemResolver(), wallClockMs: { 0 }, jitterDraw: { 0 },
-                                         connector: Connector([link]))
-        let target = OperatorTarget(endpoint: try GatewayEndpoint(parsing: "ws://127.0.0.1:18789"), record: nil, source: .explicitURL)
         // A watch that looked for keys only every poll slice would not see the key within the hang bound.
-        let watch = PairingWatch(session: session, plan: OperatorPlan(target: target, credential: OperatorCredential(auth: ConnectAuth(), source: .none)),
-                                 timeout: .seconds(5), configuration: PairingWatchConfiguration(pollSlice: .seconds(3600)))
+        let (session, watch) = try Self.watch(over: [link], pollSlice: .seconds(3600))
         var keys: [Int32] = [-1, -1]
         try #require(pipe(&keys) == 0)
         defer { keys.forEach { close($0) } }
