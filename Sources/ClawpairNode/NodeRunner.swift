@@ -164,10 +164,9 @@ public final class NodeRunner: Sendable {
     private let hints = Mutex<Hints>(Hints())
 
     private struct Hints {
-        /// Ends the running discovery watch (raised once connected, on stop, at the end).
-        var searchStop: StopSignal?
-        /// The running watch's relocator (told to forget its reports when an attempt failed).
-        var searchRelocator: GatewayRelocator?
+        /// The running discovery watch: its stop (raised once connected, on stop, at the end) and
+        /// its relocator (told to forget its reports when an attempt failed).
+        var search: (stop: StopSignal, relocator: GatewayRelocator)?
         var connected = false
         /// Whether the attempt that just ended had reached hello-ok.
         var servedSinceLastLoss = false
@@ -194,7 +193,7 @@ public final class NodeRunner: Sendable {
     /// first ends), the connection closed with 1000.
     public func stop() {
         stopFlag.store(true, ordering: .releasing)
-        hints.withLock { $0.searchStop }?.stop()
+        hints.withLock { $0.search?.stop }?.stop()
         session.withLock { $0 }?.stop()
         bridge.interrupt()
     }
@@ -221,7 +220,7 @@ public final class NodeRunner: Sendable {
             // Ends a search.
             hints.withLock { hints -> StopSignal? in
                 hints.connected = true
-                return hints.searchStop
+                return hints.search?.stop
             }?.stop()
         }
         if isStopped { session.stop() }
@@ -272,7 +271,7 @@ public final class NodeRunner: Sendable {
                 hints.connected = true
                 hints.servedSinceLastLoss = true
                 hints.failures = 0
-                return hints.searchStop
+                return hints.search?.stop
             }
             search?.stop()
             onEvent(.connected(url: url, protocolVersion: hello.protocolVersion))
@@ -304,7 +303,7 @@ public final class NodeRunner: Sendable {
             }
             onEvent(.disconnected(error, retryIn: retryIn))
             // A failed attempt: what the watch reported may have been stale, or may come back unchanged.
-            if !served { hints.withLock { $0.searchRelocator }?.forgetReportedBeacons() }
+            if !served { hints.withLock { $0.search?.relocator }?.forgetReportedBeacons() }
             let record = session.record
             if Self.searches(after: error, retryIn: retryIn, failuresInARow: failures, threshold: options.relocateAfterFailures),
                options.discovery != nil, !GatewayRelocator.isLoopbackOnly(record) {
@@ -401,26 +400,20 @@ public final class NodeRunner: Sendable {
     /// the attempt it starts re-reads the record, the new route first.
     private func startSearch(_ record: PairedGateway, session: GatewaySession,
                              onEvent: @escaping @Sendable (NodeRunnerEvent) -> Void) {
-        let stop = StopSignal()
-        let relocator = GatewayRelocator(registry: registry, identity: identity.value, discovery: options.discovery)
         // A watch still winding down after the last connect (its stop raised) does not count.
-        guard hints.withLock({ state -> Bool in
-            guard state.searchStop?.isStopped ?? true, !state.connected else { return false }
-            state.searchStop = stop
-            state.searchRelocator = relocator
-            return true
+        guard let (stop, relocator) = hints.withLock({ state -> (StopSignal, GatewayRelocator)? in
+            guard state.search?.stop.isStopped ?? true, !state.connected else { return nil }
+            let search = (stop: StopSignal(),
+                          relocator: GatewayRelocator(registry: registry, identity: identity.value, discovery: options.discovery))
+            state.search = search
+            return search
         }) else { return }
         if isStopped { stop.stop() }
         onEvent(.searching)
         BackgroundThread.detached {
             Self.watch(relocator, for: record, stop: stop, session: session, connected: { self.hints.withLock { $0.connected } },
                        retryingAfterLoss: { self.hints.withLock { !$0.connected && $0.failures == 0 } }, onEvent: onEvent)
-            self.hints.withLock {
-                if $0.searchStop === stop {
-                    $0.searchStop = nil
-                    $0.searchRelocator = nil
-                }
-            }
+            self.hints.withLock { if $0.search?.stop === stop { $0.search = nil } }
         }
     }
 
