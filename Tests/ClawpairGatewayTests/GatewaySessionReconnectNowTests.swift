@@ -11,8 +11,9 @@ import Testing
 /// whether the attempt to the new route started first (``HangingConnector``). Manual clock; the
 /// test waits on what the connector logs; no timing assertions.
 @Suite struct GatewaySessionReconnectNowTests {
-    @Test("a gateway that moved: the attempt to the new route starts before the old attempt's timeout fires, with no disconnection")
-    func relocationAbandonsTheAttemptInFlight() throws {
+    /// A node session on a manual clock over a ``HangingConnector`` (its first attempt hangs),
+    /// started, with its registry, record and the events it published.
+    static func started() throws -> (GatewayRegistry, PairedGateway, HangingConnector, GatewaySession, GatewaySessionTests.Events) {
         let (registry, record, identity) = try GatewaySessionTests.paired()
         let connector = HangingConnector()
         let session = try GatewaySession(gateway: record, registry: registry, identity: identity,
@@ -21,6 +22,12 @@ import Testing
                                          jitterDraw: { 0 }, connector: connector)
         let events = GatewaySessionTests.Events()
         session.start { events.append($0) }
+        return (registry, record, connector, session, events)
+    }
+
+    @Test("a gateway that moved: the attempt to the new route starts before the old attempt's timeout fires, with no disconnection")
+    func relocationAbandonsTheAttemptInFlight() throws {
+        let (registry, record, connector, session, events) = try Self.started()
         defer { session.stop() }
         #expect(connector.waitFor("attempt ws://127.0.0.1:18789"))
         // Relocation: the new route goes first in the registry, then the session is told.
@@ -41,14 +48,7 @@ import Testing
 
     @Test("the session's stop still ends an attempt under way, and the session ends as stopped")
     func stopStillEndsAnAttempt() throws {
-        let (registry, record, identity) = try GatewaySessionTests.paired()
-        let connector = HangingConnector()
-        let session = try GatewaySession(gateway: record, registry: registry, identity: identity,
-                                         options: GatewaySessionOptions(role: .node, reconnect: ReconnectPolicy(jitter: 0)),
-                                         clock: ManualClock(), resolver: SystemResolver(), wallClockMs: { 0 },
-                                         jitterDraw: { 0 }, connector: connector)
-        let events = GatewaySessionTests.Events()
-        session.start { events.append($0) }
+        let (_, _, connector, session, events) = try Self.started()
         #expect(connector.waitFor("attempt "))
         session.stop()
         #expect(connector.waitFor("abandoned "))

@@ -101,6 +101,19 @@ struct GatewayRelocationLabTests {
             return try GatewayRelocationLabTests.json(pairing.stdout)
         }
 
+        /// The paired gateway (its certificate, its state) started at `ip`: pairing with a new code for
+        /// it updates record `id`, which then lists `ip` first, and makes no second record.
+        func pairingAgainUpdatesTheRecord(at ip: String, id: String) async throws {
+            let gateway = try await startGateway(at: ip, certificate: certificate, stateFile: stateFile)
+            let again = try await pair(at: ip, gateway: gateway, expectApproval: false)
+            #expect(again["updatedRecord"] as? Bool == true, "\(again)")
+            #expect((again["gateway"] as? [String: Any])?["id"] as? String == id, "\(again)")
+            let records = try records()
+            #expect(records.count == 1, "\(records)")
+            #expect((records.first?["urls"] as? [String])?.first == url(ip), "\(records)")
+            await gateway.stop(grace: .seconds(2))
+        }
+
         /// `gateways check` on N (discovery through N's avahi-daemon).
         func check(_ extra: [String]) async throws -> ProcessResult {
             try await n.run([ClawpairBinary.path, "gateways", "check", "--timeout", "3s"] + extra, environment: nodeEnvironment,
@@ -201,14 +214,7 @@ struct GatewayRelocationLabTests {
             await impostor.stop(grace: .seconds(2))
 
             // The real gateway at that address: pairing again (a new code) updates its record, no second one.
-            gateway = try await lab.startGateway(at: third, certificate: certificate, stateFile: lab.stateFile)
-            let again = try await lab.pair(at: third, gateway: gateway, expectApproval: false)
-            #expect(again["updatedRecord"] as? Bool == true, "\(again)")
-            #expect((again["gateway"] as? [String: Any])?["id"] as? String == id, "\(again)")
-            records = try lab.records()
-            #expect(records.count == 1, "\(records)")
-            #expect((records.first?["urls"] as? [String])?.first == lab.url(third), "\(records)")
-            await gateway.stop(grace: .seconds(2))
+            try await lab.pairingAgainUpdatesTheRecord(at: third, id: id)
         }
     }
 
@@ -260,14 +266,7 @@ struct GatewayRelocationLabTests {
             await stranger.stop(grace: .seconds(2))
 
             // The real gateway there: pairing again updates the one record (the gateway reissued the stored token).
-            gateway = try await lab.startGateway(at: third, certificate: nil, stateFile: lab.stateFile)
-            let again = try await lab.pair(at: third, gateway: gateway, expectApproval: false)
-            #expect(again["updatedRecord"] as? Bool == true, "\(again)")
-            #expect((again["gateway"] as? [String: Any])?["id"] as? String == id, "\(again)")
-            records = try lab.records()
-            #expect(records.count == 1, "\(records)")
-            #expect((records.first?["urls"] as? [String])?.first == lab.url(third), "\(records)")
-            await gateway.stop(grace: .seconds(2))
+            try await lab.pairingAgainUpdatesTheRecord(at: third, id: id)
         }
     }
 }
