@@ -160,6 +160,9 @@ public struct GatewayRelocator: Sendable {
     /// round checks the registry's current record (its routes and pin as stored now, `record` when
     /// it was forgotten): a search that outlives a move, or a reconnect and the next loss, hears
     /// the gateway's beacon at its new route as a known route, not as a stranger to prove.
+    /// Nothing in clawpair uses it any more: ``watch(for:stop:found:)`` hears a beacon as it
+    /// (re)appears instead of a round up to 2 s later.
+    @available(*, deprecated, message: "use watch(for:stop:found:), which hears each beacon as it appears")
     public func search(for record: PairedGateway, until stopped: @Sendable () -> Bool,
                        found: (Found) -> Void) {
         while !stopped() {
