@@ -1,5 +1,8 @@
 import ClawpairTestSupport
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// The JSON contract of clawpair(1) (issue #24 §14), checked against the man page itself: with
@@ -112,7 +115,9 @@ struct JSONContractTests {
         let codes = try Self.documentedCodes()
         try await GatewayCommandTests.withHome { home in
             let nodeHome = ["CLAWPAIR_HOME": home.directory + "/node"]
+            var port = 0
             try await withTestGateway(TestGatewayOptions(token: GatewayCommandTests.token)) { gateway in
+                port = gateway.port
                 let minted = try home.op(gateway, ["qr", "--setup-code-only", "--node"])
                 #expect(minted.status == 0, "\(minted)")
                 let paired = try home.run(["pair", "-"], environment: nodeHome, stdin: minted.stdout)
@@ -140,9 +145,35 @@ struct JSONContractTests {
                 let human = try home.run(["gateways", "check"], environment: nodeHome)
                 #expect(human.stdout == "Gateway \(try Self.gatewayName(home, nodeHome)) (\(gateway.url))\nnode: refused\n", "\(human)")
             }
+            // The gateway's port, held closed (bound, not listening): a stand-in gateway of a test running
+            // beside this one, given the same free port, answered there once and refused the token (4, not 3).
+            let held = try #require(Self.holdClosed(port: port), "port \(port) was taken again before it could be held")
+            defer { close(held) }
             let gone = try home.run(["gateways", "check", "--json", "--timeout", "2s"], environment: nodeHome)
             try Self.checkFailure(gone, code: "unreachable", status: 3, "gateways check (unreachable)", codes: codes)
         }
+    }
+
+    /// A socket bound to `port` on loopback that does not listen: connections there are refused
+    /// and no other process can listen on the port while it is open. Nil when it is in use.
+    static func holdClosed(port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        // Past the closed connections' TIME_WAIT; a listener of another process still makes bind fail.
+        var reuse: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     /// The name of the one paired gateway of `environment`'s store.
